@@ -1,0 +1,339 @@
+//! Board geometry: every board the four games are played on.
+//!
+//! A [`Board`] is a finite set of sites with 2-D coordinates and two neighbour relations,
+//! *orthogonal* and *diagonal* (their union is *all*). Everything a rule needs at play time is
+//! precomputed here once per board: neighbour lists, the three lattice line families of hexagonal
+//! regions, cube coordinates and the perimeter. Rules never do geometry.
+//!
+//! Sites are numbered `0..N` by increasing y, then increasing x of the coordinates (rows from the
+//! bottom, left to right), the numbering Ludii uses, so records can be exchanged site for site.
+//!
+//! Four kinds of board exist:
+//!
+//! * hex **cells** of a hexagonal region (pointy-top cells, circumradius 1),
+//! * lattice **points** of a hexagonal region (unit spacing; same graph, other coordinates and no
+//!   diagonal relation),
+//! * **square** points, an `w × h` array,
+//! * **triangle-square** points (the 3.3.4.3.4 snub square tiling), a diamond of order `d`.
+
+mod hex;
+mod square;
+mod trisquare;
+
+pub use hex::HexRegion;
+
+use std::fmt;
+
+/// Which neighbour relation a rule uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    /// Sites adjacent in the tiling (edge-sharing cells, lattice edges).
+    Orthogonal,
+    /// Hex cells two steps away through a corner, the opposite corner of a square face.
+    Diagonal,
+    /// The union of the two.
+    All,
+}
+
+impl Relation {
+    /// Every relation, in the order used by [`Board::neighbors`] tables.
+    pub const ALL: [Relation; 3] = [Relation::Orthogonal, Relation::Diagonal, Relation::All];
+
+    /// The name used in options and in the Python API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Relation::Orthogonal => "orthogonal",
+            Relation::Diagonal => "diagonal",
+            Relation::All => "all",
+        }
+    }
+
+    /// Parses a relation name (`"orthogonal"`, `"diagonal"` or `"all"`).
+    pub fn parse(name: &str) -> Option<Relation> {
+        Relation::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+/// The shape and size of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// Hex cells of a hexagonal region with sides alternating `a, b` (regular when `a == b`).
+    HexCells { a: usize, b: usize },
+    /// Lattice points of a hexagonal region with sides alternating `a, b`.
+    HexPoints { a: usize, b: usize },
+    /// A `width × height` array of square-grid points.
+    Square { width: usize, height: usize },
+    /// Triangle-square (snub square) points, a diamond of `d × d` tiles.
+    TriSquare { d: usize },
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Shape::HexCells { a, b } if a == b => write!(f, "hex cells, regular hexagon side {a}"),
+            Shape::HexCells { a, b } => write!(f, "hex cells, alternating hexagon ({a}, {b})"),
+            Shape::HexPoints { a, b } if a == b => {
+                write!(f, "lattice points, regular hexagon side {a}")
+            }
+            Shape::HexPoints { a, b } => {
+                write!(f, "lattice points, alternating hexagon ({a}, {b})")
+            }
+            Shape::Square { width, height } => write!(f, "square points {width}x{height}"),
+            Shape::TriSquare { d } => write!(f, "triangle-square points, order d = {d}"),
+        }
+    }
+}
+
+/// Neighbour lists in compressed form: the neighbours of site `s` are
+/// `idx[off[s]..off[s + 1]]`, in ascending site order.
+#[derive(Clone, Debug, Default)]
+struct Adjacency {
+    off: Vec<u32>,
+    idx: Vec<u16>,
+}
+
+impl Adjacency {
+    fn from_lists(lists: &[Vec<usize>]) -> Adjacency {
+        let mut off = Vec::with_capacity(lists.len() + 1);
+        let mut idx = Vec::new();
+        off.push(0);
+        for l in lists {
+            let mut l = l.clone();
+            l.sort_unstable();
+            l.dedup();
+            idx.extend(l.iter().map(|&s| s as u16));
+            off.push(idx.len() as u32);
+        }
+        Adjacency { off, idx }
+    }
+
+    #[inline]
+    fn get(&self, s: usize) -> &[u16] {
+        &self.idx[self.off[s] as usize..self.off[s + 1] as usize]
+    }
+}
+
+/// The three line families of a hexagonal region. A line is a maximal straight row of sites; its
+/// sites are stored in ascending site order, which is also their order along the line.
+#[derive(Clone, Debug, Default)]
+pub struct Lines {
+    /// `lines[axis][id]`: the sites of one line.
+    lines: [Vec<Vec<u16>>; 3],
+    /// `line_of[axis][site]`: (line id, position along the line).
+    line_of: [Vec<(u16, u16)>; 3],
+}
+
+/// A board: sites, coordinates and precomputed neighbour tables.
+#[derive(Clone, Debug)]
+pub struct Board {
+    shape: Shape,
+    coords: Vec<[f64; 2]>,
+    /// Cube coordinates (x, y, z), x + y + z = 0, for hexagonal regions; empty otherwise.
+    cube: Vec<[i32; 3]>,
+    adjacency: [Adjacency; 3],
+    perimeter: Vec<bool>,
+    perimeter_sites: Vec<u16>,
+    lines: Option<Lines>,
+    /// Dense lookup from cube (x, z) to site, for hexagonal regions.
+    cube_lookup: Option<hex::CubeLookup>,
+}
+
+/// Largest board the engine accepts (site ids are stored as `u16`).
+pub const MAX_SITES: usize = 16_384;
+
+impl Board {
+    /// Builds a board of the given shape. Sizes must be at least 1 (2 for hexagonal regions);
+    /// callers that take sizes from users check ranges first and report the allowed values.
+    pub fn new(shape: Shape) -> Board {
+        match shape {
+            Shape::HexCells { a, b } => hex::build(a, b, true),
+            Shape::HexPoints { a, b } => hex::build(a, b, false),
+            Shape::Square { width, height } => square::build(width, height),
+            Shape::TriSquare { d } => trisquare::build(d),
+        }
+    }
+
+    /// Regular hexagon of hex cells with side `n`.
+    pub fn hex_cells(n: usize) -> Board {
+        Board::new(Shape::HexCells { a: n, b: n })
+    }
+
+    /// The number of sites a board of this shape has, without building it.
+    pub fn count_sites(shape: Shape) -> usize {
+        match shape {
+            Shape::HexCells { a, b } | Shape::HexPoints { a, b } => {
+                HexRegion::new(a, b).row_lengths().iter().sum()
+            }
+            Shape::Square { width, height } => width * height,
+            Shape::TriSquare { d } => 4 * d * d + 8 * d + 2,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        shape: Shape,
+        coords: Vec<[f64; 2]>,
+        cube: Vec<[i32; 3]>,
+        orth: Vec<Vec<usize>>,
+        diag: Vec<Vec<usize>>,
+        full_degree: usize,
+        lines: Option<Lines>,
+        cube_lookup: Option<hex::CubeLookup>,
+    ) -> Board {
+        let n = coords.len();
+        assert!(n <= MAX_SITES, "board too large");
+        let all: Vec<Vec<usize>> = (0..n)
+            .map(|s| orth[s].iter().chain(diag[s].iter()).copied().collect())
+            .collect();
+        let perimeter: Vec<bool> = orth.iter().map(|l| l.len() < full_degree).collect();
+        let perimeter_sites = (0..n).filter(|&s| perimeter[s]).map(|s| s as u16).collect();
+        Board {
+            shape,
+            coords,
+            cube,
+            adjacency: [
+                Adjacency::from_lists(&orth),
+                Adjacency::from_lists(&diag),
+                Adjacency::from_lists(&all),
+            ],
+            perimeter,
+            perimeter_sites,
+            lines,
+            cube_lookup,
+        }
+    }
+
+    /// The shape and size of the board.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Number of sites N.
+    #[inline]
+    pub fn num_sites(&self) -> usize {
+        self.coords.len()
+    }
+
+    /// The (x, y) coordinates of every site.
+    pub fn coords(&self) -> &[[f64; 2]] {
+        &self.coords
+    }
+
+    /// The neighbours of `site` under `relation`, in ascending order.
+    #[inline]
+    pub fn neighbors(&self, relation: Relation, site: usize) -> &[u16] {
+        self.adjacency[relation as usize].get(site)
+    }
+
+    /// Orthogonal neighbours of `site`.
+    #[inline]
+    pub fn orth(&self, site: usize) -> &[u16] {
+        self.adjacency[0].get(site)
+    }
+
+    /// Diagonal neighbours of `site`.
+    #[inline]
+    pub fn diag(&self, site: usize) -> &[u16] {
+        self.adjacency[1].get(site)
+    }
+
+    /// All neighbours of `site` (orthogonal then diagonal, each ascending).
+    #[inline]
+    pub fn all(&self, site: usize) -> &[u16] {
+        self.adjacency[2].get(site)
+    }
+
+    /// The largest number of neighbours any site has under `relation`.
+    pub fn max_degree(&self, relation: Relation) -> usize {
+        (0..self.num_sites())
+            .map(|s| self.neighbors(relation, s).len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether `site` is on the perimeter: it has fewer orthogonal neighbours than an interior
+    /// site of the tiling (6 on hexagonal regions, 4 on square, 5 on triangle-square boards).
+    #[inline]
+    pub fn is_perimeter(&self, site: usize) -> bool {
+        self.perimeter[site]
+    }
+
+    /// The perimeter sites, ascending.
+    pub fn perimeter(&self) -> &[u16] {
+        &self.perimeter_sites
+    }
+
+    /// Whether the board is a hexagonal region (cells or points), with cube coordinates and lines.
+    pub fn is_hex_region(&self) -> bool {
+        self.lines.is_some()
+    }
+
+    /// Cube coordinates `[x, y, z]` (x + y + z = 0) of a site of a hexagonal region.
+    ///
+    /// Panics on other boards.
+    #[inline]
+    pub fn cube(&self, site: usize) -> [i32; 3] {
+        self.cube[site]
+    }
+
+    /// The site at cube coordinates `[x, y, z]`, if it is on the board (hexagonal regions only).
+    #[inline]
+    pub fn site_at_cube(&self, c: [i32; 3]) -> Option<usize> {
+        if c[0] + c[1] + c[2] != 0 {
+            return None;
+        }
+        self.cube_lookup.as_ref()?.get(c[0], c[2])
+    }
+
+    /// The line families of a hexagonal region. Axis `k` holds the lines along which cube
+    /// coordinate `k` is constant (axis 2 are the horizontal rows).
+    pub fn lines(&self) -> Option<&Lines> {
+        self.lines.as_ref()
+    }
+}
+
+impl Lines {
+    /// Number of lines on `axis` (0, 1 or 2).
+    pub fn count(&self, axis: usize) -> usize {
+        self.lines[axis].len()
+    }
+
+    /// The sites of line `id` on `axis`, in order along the line (ascending site ids).
+    #[inline]
+    pub fn line(&self, axis: usize, id: usize) -> &[u16] {
+        &self.lines[axis][id]
+    }
+
+    /// The line through `site` on `axis`, and the site's position along it.
+    #[inline]
+    pub fn line_of(&self, axis: usize, site: usize) -> (usize, usize) {
+        let (l, p) = self.line_of[axis][site];
+        (l as usize, p as usize)
+    }
+}
+
+/// Sorts points by increasing y (values within 1e-6 are one row), then increasing x, and returns
+/// the permutation: `order[new_id] = old_index`.
+pub(crate) fn numbering_order(points: &[[f64; 2]]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&i, &j| points[i][1].total_cmp(&points[j][1]));
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut last_y = f64::NEG_INFINITY;
+    for i in order {
+        let y = points[i][1];
+        if rows.is_empty() || (y - last_y).abs() > 1e-6 {
+            rows.push(Vec::new());
+            last_y = y;
+        }
+        rows.last_mut().expect("row pushed above").push(i);
+    }
+    let mut out = Vec::with_capacity(points.len());
+    for mut row in rows {
+        row.sort_by(|&i, &j| points[i][0].total_cmp(&points[j][0]));
+        out.extend(row);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

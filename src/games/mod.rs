@@ -1,0 +1,336 @@
+//! The games: one rules trait ([`Rules`]), one file per game, and the enums [`Game`] and [`State`]
+//! that choose a game at run time.
+//!
+//! Conventions shared by every game: players are `0..n`, player 0 moves first; a board array is
+//! `i8` per site (0 empty, k a stone of player k − 1); actions are dense integers (each game file
+//! gives its encoding); turns a player cannot take pass by themselves, so a state is either
+//! terminal or has a player to move with at least one legal action.
+
+pub mod options;
+mod session;
+pub mod windflowers;
+
+use std::sync::Arc;
+
+pub use options::{OptionReader, OptionValue, Options};
+pub use session::Session;
+
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::sim::rng::Rng;
+
+/// The rules of one game, implemented by its state type.
+///
+/// Checked entry points ([`Rules::apply`]) validate user input and return errors; the
+/// `_unchecked` twin is for the engine's own loops, which only play legal actions.
+pub trait Rules: Clone + Send + Sync + 'static {
+    /// The game id, as given to [`Game::make`].
+    fn game_name(&self) -> &'static str;
+    /// Number of players.
+    fn num_players(&self) -> usize;
+    /// Size of the action space; actions are `0..num_actions()`.
+    fn num_actions(&self) -> usize;
+    /// The board the game is played on.
+    fn board(&self) -> &Board;
+    /// The board array: 0 empty, k a stone of player k − 1.
+    fn cells(&self) -> &[i8];
+    /// The player to move, or `None` once the game is over.
+    fn current_player(&self) -> Option<usize>;
+    /// Whether the game has ended because it reached its move cap.
+    fn truncated(&self) -> bool;
+    /// Number of actions applied since the start.
+    fn move_count(&self) -> usize;
+    /// Appends the legal actions, ascending, to `out` (which is cleared first).
+    fn legal_actions_into(&self, out: &mut Vec<u32>);
+    /// Whether `action` is legal now. Out-of-range actions are not legal. False once terminal.
+    fn is_legal(&self, action: usize) -> bool;
+    /// Applies an action known to be legal.
+    fn apply_unchecked(&mut self, action: usize);
+    /// Each player's rank once the game is over (1 = best, tied players share the average rank);
+    /// `None` while it is running. A truncated game ranks everyone equal.
+    fn ranks(&self) -> Option<Vec<f64>>;
+    /// Each player's score, for games that have scores (available at any time).
+    fn scores(&self) -> Option<Vec<f64>> {
+        None
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.current_player().is_none()
+    }
+
+    /// The legal actions, ascending.
+    fn legal_actions(&self) -> Vec<u32> {
+        let mut v = Vec::new();
+        self.legal_actions_into(&mut v);
+        v
+    }
+
+    /// Utilities in [−1, 1] from the ranks: u = 1 − 2·(rank − 1)/(n − 1); zero for everyone when
+    /// truncated; `None` while the game is running.
+    fn returns(&self) -> Option<Vec<f64>> {
+        let ranks = self.ranks()?;
+        if self.truncated() {
+            return Some(vec![0.0; ranks.len()]);
+        }
+        Some(returns_from_ranks(&ranks))
+    }
+
+    /// Checks and applies an action; on error nothing changes.
+    fn apply(&mut self, action: i64) -> Result<()> {
+        if self.is_terminal() {
+            return Err(Error::GameOver(format!(
+                "{}: the game is over; no action is legal (got {action})",
+                self.game_name()
+            )));
+        }
+        let n = self.num_actions();
+        if action < 0 || action as u64 >= n as u64 {
+            return Err(Error::IllegalMove(format!(
+                "{}: action {action} is out of range; actions are 0..{} (0 to {})",
+                self.game_name(),
+                n,
+                n - 1
+            )));
+        }
+        if !self.is_legal(action as usize) {
+            let legal = self.legal_actions();
+            return Err(Error::IllegalMove(format!(
+                "{}: action {action} is not legal for player {} now; legal actions: {}",
+                self.game_name(),
+                self.current_player().unwrap_or(0),
+                preview(&legal)
+            )));
+        }
+        self.apply_unchecked(action as usize);
+        Ok(())
+    }
+
+    /// A uniformly random legal action, or `None` once terminal. `buf` is scratch space.
+    ///
+    /// The default draws candidates from the whole action space and keeps the first legal one
+    /// (rejection sampling, uniform over the legal set), falling back to the full legal list after
+    /// a few misses, which keeps the draw uniform. Games with cheap `is_legal` need nothing more.
+    fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
+        if self.is_terminal() {
+            return None;
+        }
+        let n = self.num_actions();
+        for _ in 0..8 {
+            let a = rng.below(n);
+            if self.is_legal(a) {
+                return Some(a);
+            }
+        }
+        self.legal_actions_into(buf);
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.below(buf.len())] as usize)
+        }
+    }
+}
+
+/// Ranks from values where higher is better; equal values share the average of their ranks.
+pub fn ranks_from_values(values: &[f64]) -> Vec<f64> {
+    values
+        .iter()
+        .map(|&v| {
+            let better = values.iter().filter(|&&w| w > v).count();
+            let equal = values.iter().filter(|&&w| w == v).count();
+            // Ranks better+1 ..= better+equal, averaged.
+            better as f64 + (equal as f64 + 1.0) / 2.0
+        })
+        .collect()
+}
+
+/// u = 1 − 2·(rank − 1)/(n − 1).
+pub fn returns_from_ranks(ranks: &[f64]) -> Vec<f64> {
+    let n = ranks.len();
+    if n < 2 {
+        return vec![0.0; n];
+    }
+    ranks
+        .iter()
+        .map(|r| 1.0 - 2.0 * (r - 1.0) / (n as f64 - 1.0))
+        .collect()
+}
+
+/// At most 20 actions, for error messages.
+pub fn preview(actions: &[u32]) -> String {
+    let head: Vec<String> = actions.iter().take(20).map(|a| a.to_string()).collect();
+    if actions.len() > 20 {
+        format!("[{}, … ({} in all)]", head.join(", "), actions.len())
+    } else {
+        format!("[{}]", head.join(", "))
+    }
+}
+
+/// Every game id, in the order `games()` lists them.
+pub const GAME_NAMES: &[&str] = &["windflowers"];
+
+/// A configured game: its rules with every option resolved. Cheap to clone (shared config).
+#[derive(Clone, Debug)]
+pub enum Game {
+    Windflowers(Arc<windflowers::Config>),
+}
+
+/// A game state of any game. Implements [`Rules`] by dispatching to the game's own state type;
+/// hot loops that know their game use that type directly.
+#[derive(Clone, Debug)]
+pub enum State {
+    Windflowers(windflowers::State),
+}
+
+/// Runs `$body` with `$s` bound to the inner value of any [`State`] variant. The body is
+/// compiled once per game, so generic code called from it is statically dispatched.
+macro_rules! each_state {
+    ($state:expr, $s:ident => $body:expr) => {
+        match $state {
+            $crate::games::State::Windflowers($s) => $body,
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use each_state;
+
+impl Game {
+    /// Builds a game from its id and user options; unknown ids, options or values fail with
+    /// [`Error::InvalidOption`] naming what is allowed.
+    pub fn make(name: &str, options: &[(String, OptionValue)]) -> Result<Game> {
+        match name {
+            "windflowers" => Ok(Game::Windflowers(Arc::new(windflowers::Config::new(
+                options,
+            )?))),
+            _ => Err(Error::InvalidOption(format!(
+                "unknown game {name:?}; games: {}",
+                options::quoted(GAME_NAMES)
+            ))),
+        }
+    }
+
+    /// The game's id.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Game::Windflowers(_) => "windflowers",
+        }
+    }
+
+    /// Every option, resolved, defaults filled in.
+    pub fn options(&self) -> Options {
+        match self {
+            Game::Windflowers(c) => c.options(),
+        }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        match self {
+            Game::Windflowers(c) => &c.board,
+        }
+    }
+
+    /// The starting position.
+    pub fn new_state(&self) -> State {
+        match self {
+            Game::Windflowers(c) => State::Windflowers(windflowers::State::new(c.clone())),
+        }
+    }
+
+    /// Number of players.
+    pub fn num_players(&self) -> usize {
+        self.new_state().num_players()
+    }
+
+    /// Size of the action space.
+    pub fn num_actions(&self) -> usize {
+        self.new_state().num_actions()
+    }
+}
+
+impl State {
+    /// The game this state belongs to.
+    pub fn game(&self) -> Game {
+        match self {
+            State::Windflowers(s) => Game::Windflowers(s.config().clone()),
+        }
+    }
+}
+
+impl Rules for State {
+    fn game_name(&self) -> &'static str {
+        each_state!(self, s => s.game_name())
+    }
+    fn num_players(&self) -> usize {
+        each_state!(self, s => s.num_players())
+    }
+    fn num_actions(&self) -> usize {
+        each_state!(self, s => s.num_actions())
+    }
+    fn board(&self) -> &Board {
+        each_state!(self, s => s.board())
+    }
+    fn cells(&self) -> &[i8] {
+        each_state!(self, s => s.cells())
+    }
+    fn current_player(&self) -> Option<usize> {
+        each_state!(self, s => s.current_player())
+    }
+    fn truncated(&self) -> bool {
+        each_state!(self, s => s.truncated())
+    }
+    fn move_count(&self) -> usize {
+        each_state!(self, s => s.move_count())
+    }
+    fn legal_actions_into(&self, out: &mut Vec<u32>) {
+        each_state!(self, s => s.legal_actions_into(out))
+    }
+    fn is_legal(&self, action: usize) -> bool {
+        each_state!(self, s => s.is_legal(action))
+    }
+    fn apply_unchecked(&mut self, action: usize) {
+        each_state!(self, s => s.apply_unchecked(action))
+    }
+    fn ranks(&self) -> Option<Vec<f64>> {
+        each_state!(self, s => s.ranks())
+    }
+    fn scores(&self) -> Option<Vec<f64>> {
+        each_state!(self, s => s.scores())
+    }
+    fn is_terminal(&self) -> bool {
+        each_state!(self, s => s.is_terminal())
+    }
+    fn returns(&self) -> Option<Vec<f64>> {
+        each_state!(self, s => s.returns())
+    }
+    fn apply(&mut self, action: i64) -> Result<()> {
+        each_state!(self, s => s.apply(action))
+    }
+    fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
+        each_state!(self, s => s.random_action(rng, buf))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_share_the_average() {
+        assert_eq!(ranks_from_values(&[3.0, 1.0]), vec![1.0, 2.0]);
+        assert_eq!(ranks_from_values(&[2.0, 2.0]), vec![1.5, 1.5]);
+        assert_eq!(
+            ranks_from_values(&[5.0, 7.0, 7.0, 1.0]),
+            vec![3.0, 1.5, 1.5, 4.0]
+        );
+        assert_eq!(returns_from_ranks(&[1.0, 2.0]), vec![1.0, -1.0]);
+        assert_eq!(returns_from_ranks(&[1.5, 1.5]), vec![0.0, 0.0]);
+        assert_eq!(returns_from_ranks(&[1.0, 2.0, 3.0]), vec![1.0, 0.0, -1.0]);
+    }
+
+    #[test]
+    fn unknown_game_names_the_games() {
+        let err = Game::make("chess", &[]).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption(ref m) if m.contains("windflowers")));
+    }
+}
