@@ -246,6 +246,11 @@ impl Game {
     pub fn num_actions(&self) -> usize {
         self.new_state().num_actions()
     }
+
+    /// Whether the game reports scores.
+    pub fn new_state_has_scores(&self) -> bool {
+        self.new_state().scores().is_some()
+    }
 }
 
 impl State {

@@ -1,7 +1,9 @@
-//! Simulation: random number streams and random playouts.
+//! Simulation: random number streams, random playouts and batches of them over threads.
 
+pub mod batch;
 pub mod playout;
 pub mod rng;
 
+pub use batch::{simulate, Batch};
 pub use playout::{play_random_game, random_playout, PlayoutResult};
 pub use rng::Rng;

@@ -1,0 +1,48 @@
+"""stonefield: fast, exact engines for The Smallholder, Windflowers, Faraday and Subsume.
+
+The rules run in Rust; this package is the Python face of it.
+
+>>> import stonefield as sf
+>>> "windflowers" in sf.games()
+True
+>>> game = sf.make("windflowers", players=3, grid="square", size=4)
+>>> game.num_sites, game.num_actions
+(36, 37)
+>>> state = game.new_state()
+>>> state.apply(0)
+>>> state.current_player
+1
+>>> int(state.board[0])
+1
+"""
+
+from __future__ import annotations
+
+from ._core import (
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    InvalidOptionError,
+    RecordError,
+    State,
+    StonefieldError,
+    __version__,
+    games,
+    make,
+)
+from .simulate import SimulationResult, simulate
+
+__all__ = [
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidOptionError",
+    "RecordError",
+    "SimulationResult",
+    "State",
+    "StonefieldError",
+    "__version__",
+    "games",
+    "make",
+    "simulate",
+]

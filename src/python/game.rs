@@ -1,0 +1,364 @@
+//! `Game` and `State` for Python.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use super::{options_from_py, options_to_py, to_py, IllegalMoveError};
+use crate::board::Relation;
+use crate::games::{Game, Rules, Session, State, GAME_NAMES};
+use crate::sim::Rng;
+
+/// The ids of every game.
+#[pyfunction]
+pub fn games() -> Vec<&'static str> {
+    GAME_NAMES.to_vec()
+}
+
+/// Builds a game from its id and options given as keyword arguments.
+#[pyfunction]
+#[pyo3(signature = (name, /, **options))]
+pub fn make(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+    let opts = options_from_py(options)?;
+    Game::make(name, &opts)
+        .map(|game| PyGame { game })
+        .map_err(to_py)
+}
+
+/// A configured game: rules with every option resolved, and its board.
+#[pyclass(name = "Game", module = "stonefield", frozen, skip_from_py_object)]
+#[derive(Clone)]
+pub struct PyGame {
+    pub(crate) game: Game,
+}
+
+#[pymethods]
+impl PyGame {
+    /// The game id.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.game.name()
+    }
+
+    /// Every option, resolved, with defaults filled in.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        options_to_py(py, &self.game.options())
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+
+    #[getter]
+    fn num_sites(&self) -> usize {
+        self.game.board().num_sites()
+    }
+
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.game.num_actions()
+    }
+
+    /// Site coordinates, float64 of shape (num_sites, 2).
+    #[getter]
+    fn coords<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let flat: Vec<f64> = self.game.board().coords().iter().flatten().copied().collect();
+        let n = self.game.board().num_sites();
+        PyArray1::from_vec(py, flat).reshape([n, 2])
+    }
+
+    /// The neighbours of every site under a relation ("orthogonal", "diagonal" or "all"): a list
+    /// with one int64 array of site ids per site.
+    #[pyo3(signature = (relation = "orthogonal"))]
+    fn neighbors<'py>(
+        &self,
+        py: Python<'py>,
+        relation: &str,
+    ) -> PyResult<Vec<Bound<'py, PyArray1<i64>>>> {
+        let rel = Relation::parse(relation).ok_or_else(|| {
+            super::InvalidOptionError::new_err(format!(
+                "unknown relation {relation:?}; relations: \"orthogonal\", \"diagonal\", \"all\""
+            ))
+        })?;
+        let b = self.game.board();
+        Ok((0..b.num_sites())
+            .map(|s| {
+                let v: Vec<i64> = b.neighbors(rel, s).iter().map(|&t| i64::from(t)).collect();
+                PyArray1::from_vec(py, v)
+            })
+            .collect())
+    }
+
+    /// Sites on the board's outer edge, ascending (int64).
+    #[getter]
+    fn perimeter<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let v: Vec<i64> = self.game.board().perimeter().iter().map(|&t| i64::from(t)).collect();
+        PyArray1::from_vec(py, v)
+    }
+
+    /// A short description of the board.
+    #[getter]
+    fn board_shape(&self) -> String {
+        self.game.board().shape().to_string()
+    }
+
+    /// The starting position.
+    fn new_state(&self) -> PyState {
+        PyState {
+            session: Session::new(&self.game),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let opts: Vec<String> = self
+            .game
+            .options()
+            .iter()
+            .map(|(k, v)| format!("{k}={}", py_literal(v)))
+            .collect();
+        format!("stonefield.make({:?}, {})", self.game.name(), opts.join(", "))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyGame>()
+            .map(|o| {
+                let o = o.get();
+                o.game.name() == self.game.name() && o.game.options() == self.game.options()
+            })
+            .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.game.name().hash(&mut h);
+        self.game.options().hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickles as `make(name, **options)`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let module = py.import("stonefield._core")?;
+        let rebuild = module.getattr("Game")?.getattr("_from_options")?;
+        let args = (self.game.name(), options_to_py(py, &self.game.options())?);
+        PyTuple::new(py, [rebuild.into_any(), args.into_pyobject(py)?.into_any()])
+    }
+
+    #[staticmethod]
+    fn _from_options(name: &str, options: &Bound<'_, PyDict>) -> PyResult<PyGame> {
+        make(name, Some(options))
+    }
+}
+
+fn py_literal(v: &crate::games::OptionValue) -> String {
+    use crate::games::OptionValue;
+    match v {
+        OptionValue::Int(i) => i.to_string(),
+        OptionValue::Bool(true) => "True".into(),
+        OptionValue::Bool(false) => "False".into(),
+        OptionValue::Str(s) => format!("{s:?}"),
+    }
+}
+
+/// A game in progress: the position, the history of actions, and undo.
+#[pyclass(name = "State", module = "stonefield", skip_from_py_object)]
+#[derive(Clone)]
+pub struct PyState {
+    pub(crate) session: Session,
+}
+
+impl PyState {
+    fn state(&self) -> &State {
+        self.session.state()
+    }
+}
+
+/// Reads an action: any Python integer (numpy integers included). Integers beyond 64 bits are
+/// out of range like any other.
+fn action_arg(action: &Bound<'_, PyAny>, n: usize) -> PyResult<i64> {
+    if action.is_instance_of::<pyo3::types::PyFloat>() {
+        return Err(PyTypeError::new_err(format!(
+            "actions are integers, got float {}",
+            action.repr()?
+        )));
+    }
+    match action.extract::<i64>() {
+        Ok(a) => Ok(a),
+        Err(e) => {
+            if action.hasattr("__index__")? {
+                Err(IllegalMoveError::new_err(format!(
+                    "action {} is out of range; actions are 0..{n}",
+                    action.repr()?
+                )))
+            } else {
+                Err(e)
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl PyState {
+    /// The game this state belongs to.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame {
+            game: self.state().game(),
+        }
+    }
+
+    /// The player to move, or None once the game is over.
+    #[getter]
+    fn current_player(&self) -> Option<usize> {
+        self.state().current_player()
+    }
+
+    /// The legal actions, ascending (int64).
+    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let v: Vec<i64> = self
+            .state()
+            .legal_actions()
+            .into_iter()
+            .map(i64::from)
+            .collect();
+        PyArray1::from_vec(py, v)
+    }
+
+    /// Boolean mask of the legal actions, shape (num_actions,).
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let s = self.state();
+        let mut mask = vec![false; s.num_actions()];
+        for a in s.legal_actions() {
+            mask[a as usize] = true;
+        }
+        PyArray1::from_vec(py, mask)
+    }
+
+    /// Whether an action is legal now.
+    fn is_legal(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let n = self.state().num_actions();
+        Ok(match action_arg(action, n) {
+            Ok(a) => a >= 0 && self.state().is_legal(a as usize),
+            Err(_) => false,
+        })
+    }
+
+    /// Applies an action. Raises IllegalMoveError (out of range or illegal) or GameOverError
+    /// (the game is over); the state is unchanged after an error.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let s = self.session.state();
+        if s.is_terminal() {
+            // Let the core phrase it, whatever the argument.
+            return self.session.apply(0).map_err(to_py);
+        }
+        let a = action_arg(action, s.num_actions())?;
+        self.session.apply(a).map_err(to_py)
+    }
+
+    /// Takes back the last action and returns it. Raises IndexError at the start of the game.
+    fn undo(&mut self) -> PyResult<u32> {
+        self.session
+            .undo()
+            .ok_or_else(|| PyIndexError::new_err("undo: no action to take back"))
+    }
+
+    /// An independent copy (history included).
+    fn copy(&self) -> PyState {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.clone()
+    }
+
+    /// The board: int8 per site, 0 empty, k a stone of player k − 1.
+    #[getter]
+    fn board<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        PyArray1::from_slice(py, self.state().cells())
+    }
+
+    /// The actions applied so far.
+    #[getter]
+    fn history(&self) -> Vec<u32> {
+        self.session.history().to_vec()
+    }
+
+    /// Number of actions applied so far.
+    #[getter]
+    fn move_count(&self) -> usize {
+        self.state().move_count()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.state().is_terminal()
+    }
+
+    /// Whether the move cap ended the game (a draw among all players).
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.state().truncated()
+    }
+
+    /// Utilities in [−1, 1] per player (float64), or None while the game runs.
+    fn returns<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<f64>>> {
+        self.state().returns().map(|v| PyArray1::from_vec(py, v))
+    }
+
+    /// Ranks per player (1 = best, ties share the average; float64), or None while the game runs.
+    fn ranks<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<f64>>> {
+        self.state().ranks().map(|v| PyArray1::from_vec(py, v))
+    }
+
+    /// Scores per player (float64) for games that have scores, at any time; None otherwise.
+    fn scores<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<f64>>> {
+        self.state().scores().map(|v| PyArray1::from_vec(py, v))
+    }
+
+    /// A uniformly random legal action (None once the game is over), from a generator seeded by
+    /// `seed` and the number of actions played, so the same seed replays the same game.
+    #[pyo3(signature = (seed = 0))]
+    fn random_action(&self, seed: u64) -> Option<usize> {
+        let mut rng = Rng::stream(seed, self.state().move_count() as u64);
+        self.state().random_action(&mut rng, &mut Vec::new())
+    }
+
+    fn __repr__(&self) -> String {
+        let s = self.state();
+        let status = match s.current_player() {
+            Some(p) => format!("player {p} to move"),
+            None if s.truncated() => "truncated".to_string(),
+            None => "over".to_string(),
+        };
+        format!(
+            "<stonefield.State {} after {} actions, {status}>",
+            s.game_name(),
+            s.move_count()
+        )
+    }
+
+    /// Pickles as the game plus its history, replayed on load.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let module = py.import("stonefield._core")?;
+        let rebuild = module.getattr("State")?.getattr("_from_history")?;
+        let args = (self.game(), self.history());
+        PyTuple::new(py, [rebuild.into_any(), args.into_pyobject(py)?.into_any()])
+    }
+
+    /// The state reached by playing `history` from the start of `game`.
+    #[staticmethod]
+    fn _from_history(game: &PyGame, history: Vec<i64>) -> PyResult<PyState> {
+        let mut session = Session::new(&game.game);
+        for a in history {
+            session.apply(a).map_err(to_py)?;
+        }
+        Ok(PyState { session })
+    }
+}

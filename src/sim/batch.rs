@@ -1,0 +1,175 @@
+//! Batches of random playouts, spread over threads, reproducible whatever the thread count.
+//!
+//! Game `i` of a batch with seed `s` always draws from [`Rng::stream`]`(s, i)`, so a batch can be
+//! cut into pieces, run on any number of threads, or resumed from any index, and give the same
+//! games.
+
+use rayon::prelude::*;
+
+use crate::games::{each_state, Game, Rules};
+use crate::sim::playout::random_playout;
+use crate::sim::rng::Rng;
+
+/// Output buffers for a batch of `n` games of `p` players, filled in place. Row-major: the entry
+/// of game `i`, player `j` is at `i * p + j`.
+pub struct BatchOut<'a> {
+    /// Utilities in [−1, 1] (`n × p`).
+    pub returns: &'a mut [f64],
+    /// Ranks, 1 = best, ties averaged (`n × p`).
+    pub ranks: &'a mut [f64],
+    /// Final scores (`n × p`); NaN for games without scores.
+    pub scores: &'a mut [f64],
+    /// Number of actions of each game (`n`).
+    pub lengths: &'a mut [u32],
+    /// Whether the move cap ended each game (`n`).
+    pub truncated: &'a mut [bool],
+}
+
+/// Games handled per rayon task: small enough to balance two threads, large enough that
+/// scheduling costs nothing next to the playouts.
+const CHUNK: usize = 64;
+
+/// Plays the games `first .. first + n` of the batch with `seed`, writing their outcomes into
+/// `out` (sized for `n` games). Uses the current rayon pool when `parallel` is true.
+pub fn fill(game: &Game, seed: u64, first: u64, out: BatchOut<'_>, parallel: bool) {
+    let state = game.new_state();
+    each_state!(state, s => fill_typed(&s, seed, first, out, parallel))
+}
+
+fn fill_typed<R: Rules>(start: &R, seed: u64, first: u64, out: BatchOut<'_>, parallel: bool) {
+    let p = start.num_players();
+    let BatchOut {
+        returns,
+        ranks,
+        scores,
+        lengths,
+        truncated,
+    } = out;
+    let work = |(k, ((((ret, rk), sc), len), tr)): (
+        usize,
+        ((((&mut [f64], &mut [f64]), &mut [f64]), &mut [u32]), &mut [bool]),
+    )| {
+        let mut buf = Vec::new();
+        for g in 0..len.len() {
+            let index = first + (k * CHUNK + g) as u64;
+            let mut rng = Rng::stream(seed, index);
+            let mut state = start.clone();
+            len[g] = random_playout(&mut state, &mut rng, &mut buf) as u32;
+            tr[g] = state.truncated();
+            let row = g * p..(g + 1) * p;
+            match state.ranks() {
+                Some(r) => rk[row.clone()].copy_from_slice(&r),
+                None => rk[row.clone()].fill(f64::NAN),
+            }
+            match state.returns() {
+                Some(r) => ret[row.clone()].copy_from_slice(&r),
+                None => ret[row.clone()].fill(f64::NAN),
+            }
+            match state.scores() {
+                Some(s) => sc[row].copy_from_slice(&s),
+                None => sc[row].fill(f64::NAN),
+            }
+        }
+    };
+    if parallel {
+        returns
+            .par_chunks_mut(CHUNK * p)
+            .zip(ranks.par_chunks_mut(CHUNK * p))
+            .zip(scores.par_chunks_mut(CHUNK * p))
+            .zip(lengths.par_chunks_mut(CHUNK))
+            .zip(truncated.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(work);
+    } else {
+        returns
+            .chunks_mut(CHUNK * p)
+            .zip(ranks.chunks_mut(CHUNK * p))
+            .zip(scores.chunks_mut(CHUNK * p))
+            .zip(lengths.chunks_mut(CHUNK))
+            .zip(truncated.chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(work);
+    }
+}
+
+/// A whole batch's results, owned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Batch {
+    pub num_games: usize,
+    pub num_players: usize,
+    pub returns: Vec<f64>,
+    pub ranks: Vec<f64>,
+    pub scores: Vec<f64>,
+    pub lengths: Vec<u32>,
+    pub truncated: Vec<bool>,
+}
+
+impl Batch {
+    /// Buffers for `n` games.
+    pub fn new(game: &Game, n: usize) -> Batch {
+        let p = game.num_players();
+        Batch {
+            num_games: n,
+            num_players: p,
+            returns: vec![0.0; n * p],
+            ranks: vec![0.0; n * p],
+            scores: vec![0.0; n * p],
+            lengths: vec![0; n],
+            truncated: vec![false; n],
+        }
+    }
+
+    /// Mutable views of games `from .. to`.
+    pub fn slice(&mut self, from: usize, to: usize) -> BatchOut<'_> {
+        let p = self.num_players;
+        BatchOut {
+            returns: &mut self.returns[from * p..to * p],
+            ranks: &mut self.ranks[from * p..to * p],
+            scores: &mut self.scores[from * p..to * p],
+            lengths: &mut self.lengths[from..to],
+            truncated: &mut self.truncated[from..to],
+        }
+    }
+}
+
+/// A rayon pool of `threads` threads (all cores when `None`).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t);
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// Plays `n` random games with `seed` on `threads` threads (all cores when `None`).
+pub fn simulate(game: &Game, n: usize, seed: u64, threads: Option<usize>) -> Batch {
+    let mut batch = Batch::new(game, n);
+    match threads {
+        Some(1) => fill(game, seed, 0, batch.slice(0, n), false),
+        _ => match thread_pool(threads) {
+            Ok(pool) => pool.install(|| fill(game, seed, 0, batch.slice(0, n), true)),
+            Err(_) => fill(game, seed, 0, batch.slice(0, n), false),
+        },
+    }
+    batch
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_games_whatever_the_threads_and_pieces() {
+        let game = Game::make("windflowers", &[]).expect("default game");
+        let one = simulate(&game, 300, 42, Some(1));
+        let two = simulate(&game, 300, 42, Some(2));
+        assert_eq!(one, two);
+        // In two pieces, the second resuming at index 100.
+        let mut pieces = Batch::new(&game, 300);
+        fill(&game, 42, 0, pieces.slice(0, 100), false);
+        fill(&game, 42, 100, pieces.slice(100, 300), true);
+        assert_eq!(pieces, one);
+        assert_ne!(simulate(&game, 300, 43, Some(2)).lengths, one.lengths);
+        assert!(one.lengths.iter().all(|&l| l > 0));
+    }
+}
