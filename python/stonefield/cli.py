@@ -7,7 +7,8 @@ import json
 import os
 import sys
 import time
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from . import _core
 from .simulate import simulate
@@ -49,8 +50,7 @@ class _Progress:
         filled = int(width * done / max(total, 1))
         rate = done / elapsed if elapsed > 0 else 0.0
         sys.stderr.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
-            f"  {rate:,.0f}/s "
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {rate:,.0f}/s "
         )
         sys.stderr.flush()
 
@@ -147,7 +147,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="stonefield",
         description="Fast engines for The Smallholder, Windflowers, Faraday and Subsume.",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import numpy as np
 
@@ -30,7 +30,7 @@ class SimulationResult:
     seed: int
     returns: np.ndarray
     ranks: np.ndarray
-    scores: Optional[np.ndarray]
+    scores: np.ndarray | None
     lengths: np.ndarray
     truncated: np.ndarray
     seconds: float
@@ -80,8 +80,7 @@ class SimulationResult:
         mean_ret = self.returns.mean(axis=0) if n else np.zeros(g.num_players)
         for p in range(g.num_players):
             row = (
-                f"{p:>8} {self.win_rates[p]:>8.1%} {self.draw_rates[p]:>8.1%}"
-                f" {mean_ret[p]:>12.3f}"
+                f"{p:>8} {self.win_rates[p]:>8.1%} {self.draw_rates[p]:>8.1%} {mean_ret[p]:>12.3f}"
             )
             if self.scores is not None:
                 row += f" {self.scores[:, p].mean() if n else 0.0:>11.2f}"
@@ -103,8 +102,8 @@ def simulate(
     n_games: int,
     *,
     seed: int = 0,
-    threads: Optional[int] = None,
-    progress: Optional[Callable[[int, int], Any]] = None,
+    threads: int | None = None,
+    progress: Callable[[int, int], Any] | None = None,
     **options: Any,
 ) -> SimulationResult:
     """Plays ``n_games`` uniformly random games in Rust and returns their outcomes.

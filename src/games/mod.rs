@@ -184,6 +184,7 @@ pub enum State {
 
 /// Runs `$body` with `$s` bound to the inner value of any [`State`] variant. The body is
 /// compiled once per game, so generic code called from it is statically dispatched.
+#[macro_export]
 macro_rules! each_state {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
@@ -191,8 +192,7 @@ macro_rules! each_state {
         }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use each_state;
+pub use each_state;
 
 impl Game {
     /// Builds a game from its id and user options; unknown ids, options or values fail with

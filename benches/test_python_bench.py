@@ -1,0 +1,39 @@
+"""pytest-benchmark benchmarks of the Python paths. Run with
+``pytest benches --benchmark-enable``; CI runs each once with benchmarking disabled."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import stonefield as sf
+
+
+def _apply_loop(game: sf.Game, actions: np.ndarray) -> int:
+    """Plays pre-drawn random legal actions through State.apply, one Python call each."""
+    state = game.new_state()
+    n = 0
+    for a in actions:
+        if state.is_terminal():
+            state = game.new_state()
+        state.apply(int(a))
+        n += 1
+    return n
+
+
+def test_single_state_apply_loop(benchmark) -> None:
+    game = sf.make("windflowers")
+    # Placements on a board where every site can be played in turn: a pass-free walk that the
+    # rules always allow (place on empty sites in order, then pass to end).
+    order = np.concatenate([np.arange(game.num_sites), [game.num_sites, game.num_sites]])
+    n = benchmark(_apply_loop, game, order)
+    assert n == len(order)
+
+
+def test_simulate_default_games(benchmark) -> None:
+    def run() -> int:
+        total = 0
+        for name in sf.games():
+            total += sf.simulate(name, 200, seed=1).n_games
+        return total
+
+    assert benchmark(run) == 200 * len(sf.games())
