@@ -14,8 +14,10 @@ fn o(name: &str, value: impl Into<OptionValue>) -> (String, OptionValue) {
     (name.to_string(), value.into())
 }
 
-/// (game, options, number of seeds).
-fn configs() -> Vec<(&'static str, Vec<(String, OptionValue)>, u64)> {
+/// A game id, its options, and how many seeds to play.
+type Config = (&'static str, Vec<(String, OptionValue)>, u64);
+
+fn configs() -> Vec<Config> {
     let mut v = Vec::new();
     // Windflowers: every option value, several sizes and player counts.
     for grid in ["hex", "trisquare", "square"] {

@@ -65,7 +65,14 @@ impl PyGame {
     /// Site coordinates, float64 of shape (num_sites, 2).
     #[getter]
     fn coords<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let flat: Vec<f64> = self.game.board().coords().iter().flatten().copied().collect();
+        let flat: Vec<f64> = self
+            .game
+            .board()
+            .coords()
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
         let n = self.game.board().num_sites();
         PyArray1::from_vec(py, flat).reshape([n, 2])
     }
@@ -95,7 +102,13 @@ impl PyGame {
     /// Sites on the board's outer edge, ascending (int64).
     #[getter]
     fn perimeter<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let v: Vec<i64> = self.game.board().perimeter().iter().map(|&t| i64::from(t)).collect();
+        let v: Vec<i64> = self
+            .game
+            .board()
+            .perimeter()
+            .iter()
+            .map(|&t| i64::from(t))
+            .collect();
         PyArray1::from_vec(py, v)
     }
 
@@ -119,7 +132,11 @@ impl PyGame {
             .iter()
             .map(|(k, v)| format!("{k}={}", py_literal(v)))
             .collect();
-        format!("stonefield.make({:?}, {})", self.game.name(), opts.join(", "))
+        format!(
+            "stonefield.make({:?}, {})",
+            self.game.name(),
+            opts.join(", ")
+        )
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -66,7 +66,9 @@ pub(crate) fn options_from_py(
         let key: String = k.extract()?;
         let value = if v.is_instance_of::<PyBool>() {
             OptionValue::Bool(v.extract()?)
-        } else if v.is_instance_of::<PyInt>() || v.hasattr("__index__")? && !v.is_instance_of::<PyFloat>() {
+        } else if v.is_instance_of::<PyInt>()
+            || v.hasattr("__index__")? && !v.is_instance_of::<PyFloat>()
+        {
             match v.extract::<i64>() {
                 Ok(i) => OptionValue::Int(i),
                 Err(_) => {
@@ -113,7 +115,9 @@ mod _core {
     #[pymodule_export]
     use super::sim::simulate_raw;
     #[pymodule_export]
-    use super::{GameOverError, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError};
+    use super::{
+        GameOverError, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError,
+    };
 
     #[allow(non_upper_case_globals)]
     #[pymodule_export]

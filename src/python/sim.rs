@@ -24,7 +24,9 @@ pub fn simulate_raw<'py>(
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1 (or None for all cores)"));
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
     }
     let game = game.game.clone();
     let parallel = threads != Some(1);
@@ -59,11 +61,20 @@ pub fn simulate_raw<'py>(
     let seconds = started.elapsed().as_secs_f64();
     let p = batch.num_players;
     let d = PyDict::new(py);
-    d.set_item("returns", PyArray1::from_vec(py, batch.returns).reshape([n_games, p])?)?;
-    d.set_item("ranks", PyArray1::from_vec(py, batch.ranks).reshape([n_games, p])?)?;
+    d.set_item(
+        "returns",
+        PyArray1::from_vec(py, batch.returns).reshape([n_games, p])?,
+    )?;
+    d.set_item(
+        "ranks",
+        PyArray1::from_vec(py, batch.ranks).reshape([n_games, p])?,
+    )?;
     let has_scores = game.new_state_has_scores();
     if has_scores {
-        d.set_item("scores", PyArray1::from_vec(py, batch.scores).reshape([n_games, p])?)?;
+        d.set_item(
+            "scores",
+            PyArray1::from_vec(py, batch.scores).reshape([n_games, p])?,
+        )?;
     } else {
         d.set_item("scores", py.None())?;
     }

@@ -38,57 +38,62 @@ pub fn fill(game: &Game, seed: u64, first: u64, out: BatchOut<'_>, parallel: boo
 
 fn fill_typed<R: Rules>(start: &R, seed: u64, first: u64, out: BatchOut<'_>, parallel: bool) {
     let p = start.num_players();
-    let BatchOut {
-        returns,
-        ranks,
-        scores,
-        lengths,
-        truncated,
-    } = out;
-    let work = |(k, ((((ret, rk), sc), len), tr)): (
-        usize,
-        ((((&mut [f64], &mut [f64]), &mut [f64]), &mut [u32]), &mut [bool]),
-    )| {
+    let chunks = out.into_chunks(CHUNK, p);
+    let work = |(k, chunk): (usize, BatchOut<'_>)| {
         let mut buf = Vec::new();
-        for g in 0..len.len() {
-            let index = first + (k * CHUNK + g) as u64;
-            let mut rng = Rng::stream(seed, index);
+        for g in 0..chunk.lengths.len() {
+            let mut rng = Rng::stream(seed, first + (k * CHUNK + g) as u64);
             let mut state = start.clone();
-            len[g] = random_playout(&mut state, &mut rng, &mut buf) as u32;
-            tr[g] = state.truncated();
+            chunk.lengths[g] = random_playout(&mut state, &mut rng, &mut buf) as u32;
+            chunk.truncated[g] = state.truncated();
             let row = g * p..(g + 1) * p;
-            match state.ranks() {
-                Some(r) => rk[row.clone()].copy_from_slice(&r),
-                None => rk[row.clone()].fill(f64::NAN),
-            }
-            match state.returns() {
-                Some(r) => ret[row.clone()].copy_from_slice(&r),
-                None => ret[row.clone()].fill(f64::NAN),
-            }
-            match state.scores() {
-                Some(s) => sc[row].copy_from_slice(&s),
-                None => sc[row].fill(f64::NAN),
-            }
+            copy_or_nan(&mut chunk.ranks[row.clone()], state.ranks());
+            copy_or_nan(&mut chunk.returns[row.clone()], state.returns());
+            copy_or_nan(&mut chunk.scores[row], state.scores());
         }
     };
     if parallel {
-        returns
-            .par_chunks_mut(CHUNK * p)
-            .zip(ranks.par_chunks_mut(CHUNK * p))
-            .zip(scores.par_chunks_mut(CHUNK * p))
-            .zip(lengths.par_chunks_mut(CHUNK))
-            .zip(truncated.par_chunks_mut(CHUNK))
-            .enumerate()
-            .for_each(work);
+        chunks.into_par_iter().enumerate().for_each(work);
     } else {
-        returns
-            .chunks_mut(CHUNK * p)
-            .zip(ranks.chunks_mut(CHUNK * p))
-            .zip(scores.chunks_mut(CHUNK * p))
-            .zip(lengths.chunks_mut(CHUNK))
-            .zip(truncated.chunks_mut(CHUNK))
-            .enumerate()
-            .for_each(work);
+        chunks.into_iter().enumerate().for_each(work);
+    }
+}
+
+fn copy_or_nan(dst: &mut [f64], src: Option<Vec<f64>>) {
+    match src {
+        Some(v) => dst.copy_from_slice(&v),
+        None => dst.fill(f64::NAN),
+    }
+}
+
+impl<'a> BatchOut<'a> {
+    /// Cuts the buffers into pieces of `games` games each (the last may be shorter).
+    fn into_chunks(self, games: usize, p: usize) -> Vec<BatchOut<'a>> {
+        let mut out = Vec::new();
+        let mut rest = self;
+        while !rest.lengths.is_empty() {
+            let g = games.min(rest.lengths.len());
+            let (returns, r_returns) = rest.returns.split_at_mut(g * p);
+            let (ranks, r_ranks) = rest.ranks.split_at_mut(g * p);
+            let (scores, r_scores) = rest.scores.split_at_mut(g * p);
+            let (lengths, r_lengths) = rest.lengths.split_at_mut(g);
+            let (truncated, r_truncated) = rest.truncated.split_at_mut(g);
+            out.push(BatchOut {
+                returns,
+                ranks,
+                scores,
+                lengths,
+                truncated,
+            });
+            rest = BatchOut {
+                returns: r_returns,
+                ranks: r_ranks,
+                scores: r_scores,
+                lengths: r_lengths,
+                truncated: r_truncated,
+            };
+        }
+        out
     }
 }
 
