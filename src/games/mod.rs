@@ -54,6 +54,29 @@ pub trait Rules: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Number of observation planes (see [`Rules::write_observation`]).
+    fn observation_planes(&self) -> usize {
+        self.num_players() + 1
+    }
+
+    /// Writes the observation tensor, `observation_planes() × num_sites` values in plane-major
+    /// order, from the point of view of the player to move (player 0 once the game is over).
+    ///
+    /// The default planes: for k = 0..n, the stones of player (viewer + k) mod n (plane 0 is the
+    /// viewer's own stones, plane 1 the next player's, …), then the empty sites. Games append
+    /// their own planes after these.
+    fn write_observation(&self, out: &mut [f32]) {
+        write_stone_planes(self.cells(), self.num_players(), self.current_player(), out);
+    }
+
+    /// Writes the legal-action mask (`num_actions` entries).
+    fn write_legal_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        for a in self.legal_actions() {
+            out[a as usize] = true;
+        }
+    }
+
     /// Whether the game is over.
     fn is_terminal(&self) -> bool {
         self.current_player().is_none()
@@ -129,6 +152,30 @@ pub trait Rules: Clone + Send + Sync + 'static {
             Some(buf[rng.below(buf.len())] as usize)
         }
     }
+}
+
+/// Writes the player-relative stone planes and the empty plane shared by every game's
+/// observation: plane k holds the stones of player (viewer + k) mod n, plane n the empty sites.
+/// Returns the number of values written.
+pub fn write_stone_planes(
+    cells: &[i8],
+    players: usize,
+    viewer: Option<usize>,
+    out: &mut [f32],
+) -> usize {
+    let n = cells.len();
+    let viewer = viewer.unwrap_or(0);
+    let planes = &mut out[..(players + 1) * n];
+    planes.fill(0.0);
+    for (s, &c) in cells.iter().enumerate() {
+        let plane = if c == 0 {
+            players
+        } else {
+            (c as usize - 1 + players - viewer) % players
+        };
+        planes[plane * n + s] = 1.0;
+    }
+    (players + 1) * n
 }
 
 /// Ranks from values where higher is better; equal values share the average of their ranks.
@@ -247,6 +294,11 @@ impl Game {
         self.new_state().num_actions()
     }
 
+    /// Number of observation planes.
+    pub fn observation_planes(&self) -> usize {
+        self.new_state().observation_planes()
+    }
+
     /// Whether the game reports scores.
     pub fn new_state_has_scores(&self) -> bool {
         self.new_state().scores().is_some()
@@ -313,6 +365,15 @@ impl Rules for State {
     }
     fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
         each_state!(self, s => s.random_action(rng, buf))
+    }
+    fn observation_planes(&self) -> usize {
+        each_state!(self, s => s.observation_planes())
+    }
+    fn write_observation(&self, out: &mut [f32]) {
+        each_state!(self, s => s.write_observation(out))
+    }
+    fn write_legal_mask(&self, out: &mut [bool]) {
+        each_state!(self, s => s.write_legal_mask(out))
     }
 }
 

@@ -412,6 +412,26 @@ impl Rules for State {
     fn scores(&self) -> Option<Vec<f64>> {
         Some(self.base_scores().into_iter().map(|s| s as f64).collect())
     }
+
+    /// Planes 0..n: stones of the viewer and the players after it in turn order; plane n: empty
+    /// sites; plane n + 1: every site holds the number of consecutive passes so far divided by
+    /// the number of players (the game ends when it reaches 1).
+    fn observation_planes(&self) -> usize {
+        self.cfg.players + 2
+    }
+
+    fn write_observation(&self, out: &mut [f32]) {
+        let n = self.cells.len();
+        let k =
+            super::write_stone_planes(&self.cells, self.cfg.players, self.current_player(), out);
+        out[k..k + n].fill(self.passes as f32 / self.cfg.players as f32);
+    }
+
+    fn write_legal_mask(&self, out: &mut [bool]) {
+        for (a, m) in out.iter_mut().enumerate() {
+            *m = self.is_legal(a);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -118,6 +118,15 @@ impl PyGame {
         self.game.board().shape().to_string()
     }
 
+    /// Shape of a state's observation tensor: (planes, num_sites).
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize) {
+        (
+            self.game.observation_planes(),
+            self.game.board().num_sites(),
+        )
+    }
+
     /// The starting position.
     fn new_state(&self) -> PyState {
         PyState {
@@ -337,6 +346,18 @@ impl PyState {
     /// Scores per player (float64) for games that have scores, at any time; None otherwise.
     fn scores<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<f64>>> {
         self.state().scores().map(|v| PyArray1::from_vec(py, v))
+    }
+
+    /// The observation tensor, float32 (planes, num_sites), from the point of view of the player
+    /// to move (player 0 once the game is over): plane k holds the stones of the k-th player
+    /// from the viewer in turn order (plane 0 = own), then the empty sites, then the game's own
+    /// planes (see the README).
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let s = self.state();
+        let (planes, n) = (s.observation_planes(), s.board().num_sites());
+        let mut v = vec![0f32; planes * n];
+        s.write_observation(&mut v);
+        PyArray1::from_vec(py, v).reshape([planes, n])
     }
 
     /// A uniformly random legal action (None once the game is over), from a generator seeded by

@@ -113,7 +113,7 @@ mod _core {
     #[pymodule_export]
     use super::game::{games, make, PyGame, PyState};
     #[pymodule_export]
-    use super::sim::simulate_raw;
+    use super::sim::{simulate_raw, PyVectorEnv};
     #[pymodule_export]
     use super::{
         GameOverError, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError,

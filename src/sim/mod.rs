@@ -3,6 +3,7 @@
 pub mod batch;
 pub mod playout;
 pub mod rng;
+pub mod vector;
 
 pub use batch::{simulate, Batch};
 pub use playout::{play_random_game, random_playout, PlayoutResult};
