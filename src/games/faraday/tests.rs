@@ -1,0 +1,1 @@
+//! Hand-checked Faraday positions.
