@@ -15,7 +15,9 @@ fn o(name: &str, value: impl Into<OptionValue>) -> (String, OptionValue) {
 }
 
 /// (game, options, number of seeds).
-fn configs() -> Vec<(&'static str, Vec<(String, OptionValue)>, u64)> {
+type Config = (&'static str, Vec<(String, OptionValue)>, u64);
+
+fn configs() -> Vec<Config> {
     let mut v = Vec::new();
     // Windflowers: every option value, several sizes and player counts.
     for grid in ["hex", "trisquare", "square"] {
@@ -69,7 +71,12 @@ fn configs() -> Vec<(&'static str, Vec<(String, OptionValue)>, u64)> {
             4,
         ));
     }
-    for scoring in ["simple_orthogonal", "simple", "special_orthogonal", "special"] {
+    for scoring in [
+        "simple_orthogonal",
+        "simple",
+        "special_orthogonal",
+        "special",
+    ] {
         for surplus in [false, true] {
             v.push((
                 "faraday",

@@ -16,12 +16,30 @@ pub fn largest_components(
 ) {
     out.fill(0);
     scratch.reset(cells.len());
+    // A plain depth-first search on the shared buffers; one fill can reach every site, so the
+    // stack is sized once rather than grown mid-fill.
+    let stack = &mut scratch.stack;
+    let seen = &mut scratch.seen;
+    stack.clear();
+    stack.reserve(cells.len());
     for s in 0..cells.len() {
         let v = cells[s];
-        if v <= 0 || v as usize > out.len() || scratch.seen[s] {
+        if v <= 0 || v as usize > out.len() || seen[s] {
             continue;
         }
-        let size = scratch.fill(board, relation, s, |t| cells[t] == v);
+        seen[s] = true;
+        stack.push(s as u16);
+        let mut size = 0;
+        while let Some(x) = stack.pop() {
+            size += 1;
+            for &t in board.neighbors(relation, x as usize) {
+                let t = t as usize;
+                if cells[t] == v && !seen[t] {
+                    seen[t] = true;
+                    stack.push(t as u16);
+                }
+            }
+        }
         let best = &mut out[v as usize - 1];
         *best = (*best).max(size);
     }
@@ -45,8 +63,7 @@ mod tests {
             }
         }
         let mut best = vec![0; values];
-        for s in 0..n {
-            let v = cells[s];
+        for (s, &v) in cells.iter().enumerate() {
             if v > 0 && v as usize <= values {
                 let size = uf.set_size(s);
                 best[v as usize - 1] = best[v as usize - 1].max(size);

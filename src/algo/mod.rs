@@ -157,8 +157,8 @@ mod tests {
                     }
                 }
                 let mut expect = Vec::new();
-                for s in 0..n {
-                    if cells[s] == 1 && uf.find(s) == s {
+                for (s, &c) in cells.iter().enumerate() {
+                    if c == 1 && uf.find(s) == s {
                         expect.push(uf.set_size(s));
                     }
                 }

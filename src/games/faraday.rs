@@ -99,7 +99,12 @@ pub const GRIDS: &[&str] = &[
     "square_omni",
 ];
 /// Scoring names.
-pub const SCORINGS: &[&str] = &["simple_orthogonal", "simple", "special_orthogonal", "special"];
+pub const SCORINGS: &[&str] = &[
+    "simple_orthogonal",
+    "simple",
+    "special_orthogonal",
+    "special",
+];
 /// Smallest and largest accepted order. Below 3 some boards do not exist; above 25 the boards
 /// (over 1,800 sites) are far beyond anything the game is played on.
 pub const MIN_ORDER: i64 = 3;
@@ -358,6 +363,9 @@ pub struct State {
     pie_stones: bool,
     /// The player who made the latest phase-2 placement.
     last_placement: Option<u8>,
+    /// The scores, fixed once the game is over (the board no longer changes), so that ranks,
+    /// returns and scores of a finished game cost no group search.
+    final_scores: Option<[usize; 2]>,
     moves: usize,
 }
 
@@ -377,6 +385,7 @@ impl State {
             forced: false,
             pie_stones: false,
             last_placement: None,
+            final_scores: None,
             moves: 0,
             cfg,
         }
@@ -516,9 +525,15 @@ impl State {
 
     /// Each player's score on the board as it stands.
     pub fn score_values(&self) -> [usize; 2] {
+        if let Some(f) = self.final_scores {
+            return f;
+        }
         let g = self.largest_groups();
         if self.cfg.scoring.is_special() {
-            [g[0] * self.stones[1] as usize, g[1] * self.stones[0] as usize]
+            [
+                g[0] * self.stones[1] as usize,
+                g[1] * self.stones[0] as usize,
+            ]
         } else {
             g
         }
@@ -570,6 +585,7 @@ impl State {
             self.to_move = 1 - p as u8;
         } else {
             self.over = true;
+            self.final_scores = Some(self.score_values());
         }
     }
 

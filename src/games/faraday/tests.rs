@@ -240,9 +240,21 @@ fn hex_omni_counts_twelve_neighbours() {
     let s = position(&grid("hex", 3), &[], &ring, 0, Some(1));
     assert_eq!(s.charge_counts(1)[9], 6);
     // F = 7: 7 against 5 is legal (and 7 > 5 anyway); 6 against 6 is not (6 < 7).
-    let s = position(&cfg, &[12, 13, 14, 15, 17], &[1, 3, 4, 5, 6, 8, 10], 0, Some(1));
+    let s = position(
+        &cfg,
+        &[12, 13, 14, 15, 17],
+        &[1, 3, 4, 5, 6, 8, 10],
+        0,
+        Some(1),
+    );
     assert!(s.is_legal(9));
-    let s = position(&cfg, &[10, 12, 13, 14, 15, 17], &[1, 3, 4, 5, 6, 8], 0, Some(1));
+    let s = position(
+        &cfg,
+        &[10, 12, 13, 14, 15, 17],
+        &[1, 3, 4, 5, 6, 8],
+        0,
+        Some(1),
+    );
     assert!(!s.placeable_sites(0).contains(&9) && !s.placeable_sites(1).contains(&9));
 }
 
