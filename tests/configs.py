@@ -21,6 +21,14 @@ for scoring in ("stones", "largest_group"):
 CONFIGS.append(("windflowers", {"last_placer_breaks_ties": True, "grid": "hex", "size": 3}))
 CONFIGS.append(("windflowers", {"max_moves": 9}))
 
+# Faraday: every grid at two orders, every scoring, surplus charge on every grid.
+for grid in ("trisquare_omni", "trisquare", "hex_limping", "hex", "hex_omni", "square_omni"):
+    CONFIGS.append(("faraday", {"grid": grid, "order": 4}))
+    CONFIGS.append(("faraday", {"grid": grid, "order": 3, "surplus_charge": True}))
+for scoring in ("simple_orthogonal", "simple", "special_orthogonal", "special"):
+    CONFIGS.append(("faraday", {"scoring": scoring, "order": 4}))
+CONFIGS.append(("faraday", {}))
+
 
 def config_id(config: tuple[str, dict[str, Any]]) -> str:
     name, options = config

@@ -49,6 +49,49 @@ fn configs() -> Vec<Config> {
         }
     }
     v.push(("windflowers", vec![o("max_moves", 7i64)], 4));
+    // Faraday: every grid at several orders, every scoring, with and without surplus charge.
+    for grid in [
+        "trisquare_omni",
+        "trisquare",
+        "hex_limping",
+        "hex",
+        "hex_omni",
+        "square_omni",
+    ] {
+        for order in [3i64, 4, 6] {
+            v.push((
+                "faraday",
+                vec![o("grid", grid), o("order", order)],
+                if order == 6 { 4 } else { 8 },
+            ));
+        }
+        v.push((
+            "faraday",
+            vec![o("grid", grid), o("order", 4i64), o("surplus_charge", true)],
+            4,
+        ));
+    }
+    for scoring in [
+        "simple_orthogonal",
+        "simple",
+        "special_orthogonal",
+        "special",
+    ] {
+        for surplus in [false, true] {
+            v.push((
+                "faraday",
+                vec![
+                    o("grid", "square_omni"),
+                    o("order", 4i64),
+                    o("scoring", scoring),
+                    o("surplus_charge", surplus),
+                ],
+                4,
+            ));
+        }
+        v.push(("faraday", vec![o("order", 3i64), o("scoring", scoring)], 4));
+    }
+    v.push(("faraday", vec![], 2));
     v
 }
 

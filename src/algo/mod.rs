@@ -1,6 +1,8 @@
 //! Shared algorithms on boards: connected components (flood fill) and union-find. Game files call
 //! these rather than writing their own.
 
+pub mod groups;
+
 use crate::board::{Board, Relation};
 
 /// Disjoint-set forest with path halving and union by size.

@@ -6,6 +6,7 @@
 //! gives its encoding); turns a player cannot take pass by themselves, so a state is either
 //! terminal or has a player to move with at least one legal action.
 
+pub mod faraday;
 pub mod options;
 mod session;
 pub mod windflowers;
@@ -214,12 +215,13 @@ pub fn preview(actions: &[u32]) -> String {
 }
 
 /// Every game id, in the order `games()` lists them.
-pub const GAME_NAMES: &[&str] = &["windflowers"];
+pub const GAME_NAMES: &[&str] = &["windflowers", "faraday"];
 
 /// A configured game: its rules with every option resolved. Cheap to clone (shared config).
 #[derive(Clone, Debug)]
 pub enum Game {
     Windflowers(Arc<windflowers::Config>),
+    Faraday(Arc<faraday::Config>),
 }
 
 /// A game state of any game. Implements [`Rules`] by dispatching to the game's own state type;
@@ -227,6 +229,7 @@ pub enum Game {
 #[derive(Clone, Debug)]
 pub enum State {
     Windflowers(windflowers::State),
+    Faraday(faraday::State),
 }
 
 /// Runs `$body` with `$s` bound to the inner value of any [`State`] variant. The body is
@@ -236,6 +239,7 @@ macro_rules! each_state {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             $crate::games::State::Windflowers($s) => $body,
+            $crate::games::State::Faraday($s) => $body,
         }
     };
 }
@@ -249,6 +253,7 @@ impl Game {
             "windflowers" => Ok(Game::Windflowers(Arc::new(windflowers::Config::new(
                 options,
             )?))),
+            "faraday" => Ok(Game::Faraday(Arc::new(faraday::Config::new(options)?))),
             _ => Err(Error::InvalidOption(format!(
                 "unknown game {name:?}; games: {}",
                 options::quoted(GAME_NAMES)
@@ -260,6 +265,7 @@ impl Game {
     pub fn name(&self) -> &'static str {
         match self {
             Game::Windflowers(_) => "windflowers",
+            Game::Faraday(_) => "faraday",
         }
     }
 
@@ -267,6 +273,7 @@ impl Game {
     pub fn options(&self) -> Options {
         match self {
             Game::Windflowers(c) => c.options(),
+            Game::Faraday(c) => c.options(),
         }
     }
 
@@ -274,6 +281,7 @@ impl Game {
     pub fn board(&self) -> &Board {
         match self {
             Game::Windflowers(c) => &c.board,
+            Game::Faraday(c) => &c.board,
         }
     }
 
@@ -281,6 +289,7 @@ impl Game {
     pub fn new_state(&self) -> State {
         match self {
             Game::Windflowers(c) => State::Windflowers(windflowers::State::new(c.clone())),
+            Game::Faraday(c) => State::Faraday(faraday::State::new(c.clone())),
         }
     }
 
@@ -310,6 +319,7 @@ impl State {
     pub fn game(&self) -> Game {
         match self {
             State::Windflowers(s) => Game::Windflowers(s.config().clone()),
+            State::Faraday(s) => Game::Faraday(s.config().clone()),
         }
     }
 }

@@ -201,6 +201,38 @@ impl PyState {
     fn state(&self) -> &State {
         self.session.state()
     }
+
+    fn faraday(&self, what: &str) -> PyResult<&crate::games::faraday::State> {
+        match self.state() {
+            State::Faraday(s) => Ok(s),
+            other => Err(not_for(what, "faraday", other)),
+        }
+    }
+}
+
+/// The error for a game-specific attribute asked of another game's state. An AttributeError,
+/// so that `hasattr(state, name)` tells which games have it.
+fn not_for(what: &str, game: &str, state: &State) -> PyErr {
+    pyo3::exceptions::PyAttributeError::new_err(format!(
+        "{what} is a {game} attribute; this state is {}",
+        state.game_name()
+    ))
+}
+
+/// A player argument checked against the game's player count.
+fn player_arg(state: &State, player: usize) -> PyResult<usize> {
+    if player < state.num_players() {
+        Ok(player)
+    } else {
+        Err(super::StonefieldError::new_err(format!(
+            "player {player} out of range; players are 0..{}",
+            state.num_players()
+        )))
+    }
+}
+
+fn bools<'py>(py: Python<'py>, v: Vec<bool>) -> Bound<'py, PyArray1<bool>> {
+    PyArray1::from_vec(py, v)
 }
 
 /// Reads an action: any Python integer (numpy integers included). Integers beyond 64 bits are
@@ -380,6 +412,64 @@ impl PyState {
             s.game_name(),
             s.move_count()
         )
+    }
+
+    // ---- Faraday ----
+
+    /// Faraday: "offer" (player 0's three pie actions), "choice" (player 1 accepts or swaps)
+    /// or "placement" (phase 2, also once the game is over).
+    #[getter]
+    fn phase(&self) -> PyResult<&'static str> {
+        let s = self.faraday("phase")?;
+        Ok(match (s.phase(), s.pie_actions_left()) {
+            (1, 0) => "choice",
+            (1, _) => "offer",
+            _ => "placement",
+        })
+    }
+
+    /// Faraday: offer actions player 0 still has to take (3, 2, 1, then 0).
+    #[getter]
+    fn pie_actions_left(&self) -> PyResult<usize> {
+        Ok(self.faraday("pie_actions_left")?.pie_actions_left())
+    }
+
+    /// Faraday: per site, `player`'s stones among its placement neighbours (uint8).
+    fn charge_counts<'py>(
+        &self,
+        py: Python<'py>,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let s = self.faraday("charge_counts")?;
+        let p = player_arg(self.state(), player)?;
+        Ok(PyArray1::from_vec(py, s.charge_counts(p)))
+    }
+
+    /// Faraday: whether a surplus-charge placement is owed now.
+    #[getter]
+    fn forced_surplus(&self) -> PyResult<bool> {
+        Ok(self.faraday("forced_surplus")?.forced_surplus())
+    }
+
+    /// Faraday: the player who placed last (pie stones count as player 0's), or None.
+    #[getter]
+    fn last_placer(&self) -> PyResult<Option<usize>> {
+        Ok(self.faraday("last_placer")?.last_placer())
+    }
+
+    /// Faraday: the empty sites where the placement rule lets `player` place, as a bool mask.
+    fn placeable<'py>(
+        &self,
+        py: Python<'py>,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let s = self.faraday("placeable")?;
+        let p = player_arg(self.state(), player)?;
+        let mut v = vec![false; s.cells().len()];
+        for site in s.placeable_sites(p) {
+            v[site] = true;
+        }
+        Ok(bools(py, v))
     }
 
     /// Pickles as the game plus its history, replayed on load.
