@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use crate::games::{each_state, Game, Rules};
+use crate::games::{each_state, returns_from_ranks, Game, Rules};
 use crate::sim::playout::random_playout;
 use crate::sim::rng::Rng;
 
@@ -47,8 +47,15 @@ fn fill_typed<R: Rules>(start: &R, seed: u64, first: u64, out: BatchOut<'_>, par
             chunk.lengths[g] = random_playout(&mut state, &mut rng, &mut buf) as u32;
             chunk.truncated[g] = state.truncated();
             let row = g * p..(g + 1) * p;
-            copy_or_nan(&mut chunk.ranks[row.clone()], state.ranks());
-            copy_or_nan(&mut chunk.returns[row.clone()], state.returns());
+            // Ranks once; returns follow from them (zero when truncated).
+            let ranks = state.ranks();
+            let returns = match &ranks {
+                Some(_) if state.truncated() => Some(vec![0.0; p]),
+                Some(r) => Some(returns_from_ranks(r)),
+                None => None,
+            };
+            copy_or_nan(&mut chunk.ranks[row.clone()], ranks);
+            copy_or_nan(&mut chunk.returns[row.clone()], returns);
             copy_or_nan(&mut chunk.scores[row], state.scores());
         }
     };
