@@ -37,3 +37,16 @@ def test_simulate_default_games(benchmark) -> None:
         return total
 
     assert benchmark(run) == 200 * len(sf.games())
+
+
+def test_vector_env_step_with_observations(benchmark) -> None:
+    """Steps of 1024 environments with random actions (drawn in Rust each step: pre-drawn
+    actions would only be legal in the states they were drawn for)."""
+    env = sf.VectorEnv("windflowers", 1024, seed=0)
+
+    def run() -> int:
+        for _ in range(4):
+            env.step(env.random_actions())
+        return env.num_envs * 4
+
+    assert benchmark(run) == 4096
