@@ -248,3 +248,51 @@ fn resolved_options_rebuild_the_same_game() {
         assert_eq!(game.num_actions(), again.num_actions());
     }
 }
+
+/// The engine's random-action sampler (each game's fast path) must draw uniformly from the legal
+/// set, exactly as a draw from the full legal list would: a chi-square test at positions reached
+/// along random games of every configuration.
+#[test]
+fn random_action_is_uniform_over_the_legal_set() {
+    let mut rng = Rng::new(99);
+    let mut buf = Vec::new();
+    let mut tested = 0;
+    for (name, options, _) in configs() {
+        let game = Game::make(name, &options).expect("valid");
+        let mut state = game.new_state();
+        let mut step = 0;
+        while !state.is_terminal() {
+            if step % 7 == 3 {
+                let legal = state.legal_actions();
+                if legal.len() > 1 {
+                    let draws = 200 * legal.len();
+                    let mut counts = vec![0usize; state.num_actions()];
+                    for _ in 0..draws {
+                        let a = state.random_action(&mut rng, &mut buf).expect("running");
+                        counts[a] += 1;
+                    }
+                    let expected = draws as f64 / legal.len() as f64;
+                    let mut chi2 = 0.0;
+                    for (a, &c) in counts.iter().enumerate() {
+                        if legal.contains(&(a as u32)) {
+                            chi2 += (c as f64 - expected).powi(2) / expected;
+                        } else {
+                            assert_eq!(c, 0, "{name}: illegal action {a} drawn");
+                        }
+                    }
+                    // Far beyond the 99.99% quantile of chi-square with k − 1 degrees of freedom.
+                    let k = legal.len() as f64;
+                    assert!(
+                        chi2 < k + 8.0 * (2.0 * k).sqrt() + 15.0,
+                        "{name} {options:?}: {chi2}"
+                    );
+                    tested += 1;
+                }
+            }
+            let a = state.random_action(&mut rng, &mut buf).expect("running");
+            state.apply_unchecked(a);
+            step += 1;
+        }
+    }
+    assert!(tested > 100);
+}
