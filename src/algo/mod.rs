@@ -1,5 +1,9 @@
-//! Shared algorithms on boards: connected components (flood fill) and union-find. Game files call
+//! Shared algorithms on boards: connected components (flood fill), union-find, bit sets over sites
+//! and territory (gap and hull holdings). Game files call
 //! these rather than writing their own.
+
+pub mod bits;
+pub mod territory;
 
 use crate::board::{Board, Relation};
 

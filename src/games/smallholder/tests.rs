@@ -1,0 +1,1 @@
+//! Hand-checked Smallholder positions.
