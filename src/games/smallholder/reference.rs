@@ -326,3 +326,4 @@ fn the_named_rulesets_agree_with_the_reference() {
         }
     }
 }
+
