@@ -15,7 +15,9 @@ fn o(name: &str, value: impl Into<OptionValue>) -> (String, OptionValue) {
 }
 
 /// (game, options, number of seeds).
-fn configs() -> Vec<(&'static str, Vec<(String, OptionValue)>, u64)> {
+type Config = (&'static str, Vec<(String, OptionValue)>, u64);
+
+fn configs() -> Vec<Config> {
     let mut v = Vec::new();
     // Windflowers: every option value, several sizes and player counts.
     for grid in ["hex", "trisquare", "square"] {

@@ -59,9 +59,7 @@ impl<const K: usize> TerritoryMasks<K> {
         let lines = board.lines()?;
         let orth = NeighborMasks::new(board, Relation::Orthogonal)?;
         let n = board.num_sites();
-        let cube: Vec<[i16; 3]> = (0..n)
-            .map(|s| board.cube(s).map(|c| c as i16))
-            .collect();
+        let cube: Vec<[i16; 3]> = (0..n).map(|s| board.cube(s).map(|c| c as i16)).collect();
         let mut line: [Vec<Bits<K>>; 3] = Default::default();
         let mut lo = [0i16; 3];
         let mut ge: [Vec<Bits<K>>; 3] = Default::default();
@@ -109,6 +107,25 @@ impl<const K: usize> TerritoryMasks<K> {
                     if last > s + 1 {
                         out |= line & Bits::range(s + 1, last);
                     }
+                }
+            }
+        }
+        out
+    }
+
+    /// Gap holdings of `group` on the three lines through its member `x`. For any set g holding
+    /// x, gap(g) = gap(g − x) ∪ gap_through(g, x): pairs without x are pairs of g − x, and the
+    /// run between the extreme members on a line through x covers every pair with x and lies
+    /// within gap(g). So when a stone extends a single group, this is all its territory gains.
+    #[inline]
+    pub fn gap_through(&self, group: Bits<K>, x: usize) -> Bits<K> {
+        let mut out = Bits::EMPTY;
+        for lines in &self.line {
+            let line = lines[x];
+            let on = group & line;
+            if let (Some(first), Some(last)) = (on.lowest(), on.highest()) {
+                if last > first + 1 {
+                    out |= line & Bits::range(first + 1, last);
                 }
             }
         }
@@ -261,6 +278,39 @@ mod tests {
                 "hull {group:?}"
             );
         }
+    }
+
+    /// gap(g) = gap(g − x) ∪ gap_through(g, x) for any set g and member x.
+    fn check_gap_through<const K: usize>(board: &Board, seed: u64, rounds: usize) {
+        let masks = TerritoryMasks::<K>::new(board).expect("fits");
+        let n = board.num_sites();
+        let mut x = seed;
+        for round in 0..rounds {
+            let g: Bits<K> = if round % 2 == 0 {
+                random_group(board, &mut x, 1 + round % 10)
+                    .into_iter()
+                    .collect()
+            } else {
+                (0..n).filter(|_| lcg(&mut x) % 5 == 0).collect()
+            };
+            for m in g.iter() {
+                let mut without = g;
+                without.remove(m);
+                assert_eq!(
+                    masks.gap(without) | masks.gap_through(g, m),
+                    masks.gap(g),
+                    "{:?} {m}",
+                    g.iter().collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn gap_grows_by_the_lines_through_the_new_stone() {
+        check_gap_through::<1>(&Board::hex_cells(4), 21, 300);
+        check_gap_through::<2>(&Board::hex_cells(7), 22, 100);
+        check_gap_through::<16>(&Board::hex_cells(10), 23, 20);
     }
 
     fn check_territory<const K: usize>(board: &Board, seed: u64, rounds: usize) {

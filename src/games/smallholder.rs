@@ -201,7 +201,10 @@ impl Adjacent {
     }
     /// Whether the smallest group is taken among playable groups only (m_play) rather than all.
     fn among_playable(self) -> bool {
-        matches!(self, Adjacent::SmallestPlayable | Adjacent::SmallestPlayableOnly)
+        matches!(
+            self,
+            Adjacent::SmallestPlayable | Adjacent::SmallestPlayableOnly
+        )
     }
     /// Whether every own neighbour of an extension must be in a smallest group.
     fn only(self) -> bool {
@@ -522,15 +525,19 @@ impl<const K: usize> Pos<K> {
     fn play(&mut self, rules: &RuleOptions, p: usize, x: usize, cells: &mut [i8]) -> bool {
         let q = 1 - p;
         let m = &*self.m;
-        let extends = m.orth.nbr[x].intersects(&self.stones[p]);
+        let touching = (m.orth.nbr[x] & self.stones[p]).count();
         self.stones[p].insert(x);
         cells[x] = p as i8 + 1;
         let mut lost = false;
-        if extends {
+        if touching > 0 {
             // Holdings only grow when groups grow or merge, so T(p) gains exactly the holdings of
-            // the group just made.
+            // the group just made; when x touches one stone (one group), only the gap holdings on
+            // the lines through x are new.
             let (group, _) = m.orth.component(x, self.stones[p]);
-            self.terr[p] |= m.hold(rules.territory, group);
+            self.terr[p] |= match rules.territory {
+                TerritoryKind::Gap if touching == 1 => m.gap_through(group, x),
+                kind => m.hold(kind, group),
+            };
             let inside = self.stones[q] & self.terr[p];
             if inside.any() {
                 let captured = match rules.capture {

@@ -326,4 +326,3 @@ fn the_named_rulesets_agree_with_the_reference() {
         }
     }
 }
-

@@ -123,8 +123,11 @@ fn defaults_rulesets_and_overrides() {
         assert_eq!(again.rules, cfg.rules);
         assert_eq!(again.options(), cfg.options());
     }
-    let game = Game::make("smallholder", &[opt("ruleset", "stymie"), opt("max_moves", 9i64)])
-        .expect("valid");
+    let game = Game::make(
+        "smallholder",
+        &[opt("ruleset", "stymie"), opt("max_moves", 9i64)],
+    )
+    .expect("valid");
     let again = Game::make("smallholder", &game.options()).expect("valid");
     assert_eq!(game.options(), again.options());
 }
@@ -449,7 +452,11 @@ fn priority_always_prefers_creation_even_with_two_playable_groups() {
     for groups in all_rules {
         let cfg = rules(groups, "smallest_playable", "gap", "piecewise");
         let s = on_board(&cfg, &[0, 30, 35], &[1, 5, 15], 0);
-        assert_eq!(s.legal_actions(), empty_except(&s, &NEXT_TO_30_35), "{groups}");
+        assert_eq!(
+            s.legal_actions(),
+            empty_except(&s, &NEXT_TO_30_35),
+            "{groups}"
+        );
     }
     let cfg = rules("priority_always", "smallest_playable", "gap", "piecewise");
     let s = on_board(&cfg, &[0, 30, 35], &[1, 5, 15], 0);
@@ -635,11 +642,11 @@ fn random_actions_are_uniform_over_the_legal_set() {
         counts[a] += 1;
     }
     let expect = draws / legal.len();
-    for a in 0..37 {
+    for (a, &count) in counts.iter().enumerate() {
         if legal.contains(&(a as u32)) {
-            assert!(counts[a] * 10 > expect * 8 && counts[a] * 10 < expect * 12);
+            assert!(count * 10 > expect * 8 && count * 10 < expect * 12);
         } else {
-            assert_eq!(counts[a], 0);
+            assert_eq!(count, 0);
         }
     }
 }
