@@ -71,11 +71,15 @@
 //!
 //! # Implementation
 //! Positions are bit sets over the cells (one 64-bit word up to 64 cells, two up to 128, wider
-//! beyond), with per-cell neighbour and line masks precomputed per board. Each player's territory
-//! is kept across moves: an extension can only add the holdings of the group it made, and it is
-//! recomputed from scratch only for a player who has just lost stones. The legal placements of the
-//! player to move are computed once, at the end of the previous move, in one pass over that
-//! player's groups.
+//! beyond), with per-cell neighbour and line masks precomputed per board. Kept across moves:
+//! * each player's groups (stones, closed neighbourhood, size): a placement merges the groups it
+//!   touches; only groups that lose stones to a piecewise capture are flooded again;
+//! * each player's territory: an extension can only add the holdings of the group it made (for
+//!   gap, when it extends a single group, only the runs on the three lines through the new stone),
+//!   and it is recomputed from the groups only for a player who has just lost stones;
+//! * the legal placements of the player to move, computed at the end of the previous move in one
+//!   pass over that player's groups, so `is_legal` is one bit test and a uniform random action
+//!   is one draw and a select-the-r-th-bit.
 
 use std::sync::Arc;
 
@@ -387,11 +391,23 @@ impl<const K: usize> Smallest<K> {
     }
 }
 
+/// One group: its stones and its closed neighbourhood (the stones and every cell next to them).
+#[derive(Clone, Copy, Debug)]
+struct Group<const K: usize> {
+    stones: Bits<K>,
+    reach: Bits<K>,
+    /// The number of stones, kept to save population counts in the hot loop.
+    size: u32,
+}
+
 /// The position as bit sets, at one width.
 #[derive(Clone, Debug)]
 struct Pos<const K: usize> {
     m: Arc<TerritoryMasks<K>>,
     stones: [Bits<K>; 2],
+    /// Each player's groups, in no particular order, kept across moves: a placement merges the
+    /// groups it touches, and only captured groups are flooded again.
+    groups: [Vec<Group<K>>; 2],
     /// T(p), kept exact across moves.
     terr: [Bits<K>; 2],
     /// The legal placements of the player to move.
@@ -410,8 +426,24 @@ impl<const K: usize> Pos<K> {
         Pos {
             m,
             stones: [Bits::EMPTY; 2],
+            groups: [Vec::new(), Vec::new()],
             terr: [Bits::EMPTY; 2],
             legal: Bits::EMPTY,
+        }
+    }
+
+    /// Adds the groups of the stones `set` (a union of whole groups of p) to p's list.
+    fn add_groups(&mut self, p: usize, set: Bits<K>) {
+        let mut rest = set;
+        while let Some(s) = rest.lowest() {
+            let (stones, reach) = self.m.orth.component(s, set);
+            rest &= !stones;
+            let size = stones.count() as u32;
+            self.groups[p].push(Group {
+                stones,
+                reach,
+                size,
+            });
         }
     }
 
@@ -434,30 +466,27 @@ impl<const K: usize> Pos<K> {
     #[inline]
     fn survey(&self, rules: &RuleOptions, p: usize, want_terr: bool) -> Survey<K> {
         let m = &*self.m;
-        let own = self.stones[p];
-        let empty = m.orth.all & !(own | self.stones[1 - p]);
+        let empty = m.orth.all & !(self.stones[0] | self.stones[1]);
         let free = empty & !self.terr[1 - p];
         let reentry = rules.capture == Capture::GroupwiseReentry;
         let near = if reentry { empty } else { free };
-        let (mut n_all, mut n_playable) = (0usize, 0usize);
+        let groups = &self.groups[p];
+        let n_all = groups.len();
+        let mut n_playable = 0usize;
         let mut all = Smallest::NONE;
         let mut playable = Smallest::NONE;
         let mut reach_all = Bits::EMPTY;
         let mut terr = Bits::EMPTY;
-        let mut rest = own;
-        while let Some(s) = rest.lowest() {
-            let (group, reach) = m.orth.component(s, own);
-            rest &= !group;
-            let size = group.count();
-            reach_all |= reach;
-            n_all += 1;
-            all.add(size, reach);
-            if reach.intersects(&near) {
+        for g in groups {
+            let size = g.size as usize;
+            reach_all |= g.reach;
+            all.add(size, g.reach);
+            if g.reach.intersects(&near) {
                 n_playable += 1;
-                playable.add(size, reach);
+                playable.add(size, g.reach);
             }
             if want_terr {
-                terr |= m.hold(rules.territory, group);
+                terr |= m.hold(rules.territory, g.stones);
             }
         }
         let ps = if reentry {
@@ -525,43 +554,42 @@ impl<const K: usize> Pos<K> {
     fn play(&mut self, rules: &RuleOptions, p: usize, x: usize, cells: &mut [i8]) -> bool {
         let q = 1 - p;
         let m = &*self.m;
-        let touching = (m.orth.nbr[x] & self.stones[p]).count();
         self.stones[p].insert(x);
         cells[x] = p as i8 + 1;
+        // Merge the groups x touches into one.
+        let nbr = m.orth.nbr[x];
+        let mut merged = Group {
+            stones: Bits::single(x),
+            reach: nbr | Bits::single(x),
+            size: 1,
+        };
+        let mut joined = 0;
+        let list = &mut self.groups[p];
+        let mut i = 0;
+        while i < list.len() {
+            if list[i].stones.intersects(&nbr) {
+                let g = list.swap_remove(i);
+                merged.stones |= g.stones;
+                merged.reach |= g.reach;
+                merged.size += g.size;
+                joined += 1;
+            } else {
+                i += 1;
+            }
+        }
+        list.push(merged);
         let mut lost = false;
-        if touching > 0 {
+        if joined > 0 {
             // Holdings only grow when groups grow or merge, so T(p) gains exactly the holdings of
-            // the group just made; when x touches one stone (one group), only the gap holdings on
-            // the lines through x are new.
-            let (group, _) = m.orth.component(x, self.stones[p]);
+            // the group just made; when x extends a single group, only the gap holdings on the
+            // lines through x are new.
             self.terr[p] |= match rules.territory {
-                TerritoryKind::Gap if touching == 1 => m.gap_through(group, x),
-                kind => m.hold(kind, group),
+                TerritoryKind::Gap if joined == 1 => m.gap_through(merged.stones, x),
+                kind => m.hold(kind, merged.stones),
             };
-            let inside = self.stones[q] & self.terr[p];
-            if inside.any() {
-                let captured = match rules.capture {
-                    Capture::Piecewise => inside,
-                    Capture::Groupwise | Capture::GroupwiseReentry => {
-                        let mut captured = Bits::EMPTY;
-                        let mut rest = inside;
-                        while let Some(s) = rest.lowest() {
-                            let (g, _) = m.orth.component(s, self.stones[q]);
-                            rest &= !g;
-                            if !g.intersects(&!self.terr[p]) {
-                                captured |= g;
-                            }
-                        }
-                        captured
-                    }
-                };
-                if captured.any() {
-                    self.stones[q] &= !captured;
-                    for s in captured.iter() {
-                        cells[s] = 0;
-                    }
-                    lost = true;
-                }
+            let terr = self.terr[p];
+            if self.stones[q].intersects(&terr) {
+                lost = self.capture(rules.capture, q, terr, cells);
             }
         }
         let survey = self.survey(rules, q, lost);
@@ -572,30 +600,57 @@ impl<const K: usize> Pos<K> {
         self.legal.any()
     }
 
+    /// Removes q's stones captured by the territory `terr`; returns whether any were.
+    fn capture(&mut self, capture: Capture, q: usize, terr: Bits<K>, cells: &mut [i8]) -> bool {
+        let mut captured = Bits::EMPTY;
+        // Stones of groups that lose some but not all of their stones.
+        let mut leftover = Bits::EMPTY;
+        let list = &mut self.groups[q];
+        let mut i = 0;
+        while i < list.len() {
+            let g = list[i].stones;
+            let inside = g & terr;
+            let take = match capture {
+                Capture::Piecewise => inside.any(),
+                Capture::Groupwise | Capture::GroupwiseReentry => inside == g,
+            };
+            if take {
+                list.swap_remove(i);
+                captured |= inside;
+                leftover |= g & !inside;
+            } else {
+                i += 1;
+            }
+        }
+        if captured.is_empty() {
+            return false;
+        }
+        self.stones[q] &= !captured;
+        for s in captured.iter() {
+            cells[s] = 0;
+        }
+        // Pieces of a split group touch no other group of theirs, so they regroup on their own.
+        self.add_groups(q, leftover);
+        true
+    }
+
     fn blocked_stones(&self, rules: &RuleOptions, p: usize) -> Bits<K> {
         let (_, _, near) = self.playable_sites(rules, p);
-        let own = self.stones[p];
         let mut out = Bits::EMPTY;
-        let mut rest = own;
-        while let Some(s) = rest.lowest() {
-            let (group, reach) = self.m.orth.component(s, own);
-            rest &= !group;
-            if !reach.intersects(&near) {
-                out |= group;
+        for g in &self.groups[p] {
+            if !g.reach.intersects(&near) {
+                out |= g.stones;
             }
         }
         out
     }
 
     fn groups(&self, p: usize) -> Vec<Vec<u16>> {
-        let own = self.stones[p];
-        let mut out = Vec::new();
-        let mut rest = own;
-        while let Some(s) = rest.lowest() {
-            let (group, _) = self.m.orth.component(s, own);
-            rest &= !group;
-            out.push(group.iter().map(|t| t as u16).collect());
-        }
+        let mut out: Vec<Vec<u16>> = self.groups[p]
+            .iter()
+            .map(|g| g.stones.iter().map(|t| t as u16).collect())
+            .collect();
+        out.sort_unstable();
         out
     }
 }
@@ -692,6 +747,8 @@ impl State {
             }
             for k in 0..2 {
                 p.terr[k] = p.m.territory(kind, p.stones[k]);
+                let stones = p.stones[k];
+                p.add_groups(k, stones);
             }
         });
         s.settle();
