@@ -240,6 +240,15 @@ fn check_game(cfg: &Arc<Config>, seed: u64) {
             assert_eq!(state.territory(q), territory(&cfg.board, kind, &cells, q));
             assert_eq!(state.blocked_stones(q), blocked(cfg, &cells, q));
             assert_eq!(state.playable_sites(q), playable_sites(cfg, &cells, q));
+            let mut expect: Vec<Vec<u16>> = groups_of(&cfg.board, &cells, q)
+                .into_iter()
+                .map(|mut g| {
+                    g.sort_unstable();
+                    g.into_iter().map(|s| s as u16).collect()
+                })
+                .collect();
+            expect.sort_unstable();
+            assert_eq!(state.groups(q), expect);
         }
         let expect = legal(cfg, &cells, p);
         if expect.is_empty() {
