@@ -15,11 +15,11 @@
 //! regular hexagon of side 3:
 //!
 //! ```text
-//!           16  17  18             axis 0 lines run up-right, e.g. 0 4 9 14 18
-//!         12  13  14  15           axis 1 lines run up-left,  e.g. 2 5 9 13 16
-//!        7   8   9  10  11         axis 2 lines are the rows, e.g. 7 8 9 10 11
-//!          3   4   5   6
-//!            0   1   2
+//!       16  17  18           axis 0 lines run up-right, e.g. 0 4 9 14 18
+//!     12  13  14  15         axis 1 lines run up-left,  e.g. 2 5 9 13 16
+//!    7   8   9  10  11       axis 2 lines are the rows, e.g. 7 8 9 10 11
+//!      3   4   5   6
+//!        0   1   2
 //! ```
 //!
 //! Sites along each line are numbered in ascending order, so "strictly between two members on a
@@ -368,6 +368,16 @@ mod tests {
         check_territory::<1>(&hex(3, 4), 12, 100);
         check_territory::<2>(&hex(6, 6), 13, 60);
         check_territory::<16>(&hex(10, 10), 14, 10);
+    }
+
+    #[test]
+    fn the_module_picture_is_right() {
+        let board = Board::hex_cells(3);
+        let lines = board.lines().expect("hex board");
+        let through = |axis: usize| lines.line(axis, lines.line_of(axis, 9).0).to_vec();
+        assert_eq!(through(0), vec![0, 4, 9, 14, 18]);
+        assert_eq!(through(1), vec![2, 5, 9, 13, 16]);
+        assert_eq!(through(2), vec![7, 8, 9, 10, 11]);
     }
 
     #[test]
