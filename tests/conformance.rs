@@ -120,6 +120,15 @@ fn configs() -> Vec<Config> {
         ));
     }
     v.push(("smallholder", vec![o("max_moves", 5i64)], 2));
+    v.push((
+        "smallholder",
+        vec![
+            o("board", "hex15"),
+            o("ruleset", "hull_setbacks"),
+            o("max_moves", 150i64),
+        ],
+        1,
+    ));
     let mut i = 0;
     for groups in values[0].1 {
         for adjacent in values[1].1 {

@@ -10,7 +10,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 use crate::board::{Board, Relation};
 
 /// The widths (in 64-bit words) games instantiate, smallest first.
-pub const WIDTHS: [usize; 4] = [1, 2, 4, 16];
+pub const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
 
 /// The number of words of the smallest instantiated width holding `n` bits, if any.
 pub fn width_for(n: usize) -> Option<usize> {
@@ -365,6 +365,7 @@ mod tests {
         check_ops::<1>(1);
         check_ops::<2>(2);
         check_ops::<4>(3);
+        check_ops::<8>(5);
         check_ops::<16>(4);
     }
 

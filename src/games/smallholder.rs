@@ -70,8 +70,8 @@
 //! truncated, a draw. Action `a` places a stone on cell `a`.
 //!
 //! # Implementation
-//! Positions are bit sets over the cells (one 64-bit word up to 64 cells, two up to 128, wider
-//! beyond), with per-cell neighbour and line masks precomputed per board. Kept across moves:
+//! Positions are bit sets over the cells (one 64-bit word up to 64 cells, two up to 128, then 4,
+//! 8 or 16 words), with per-cell neighbour and line masks precomputed per board. Kept across moves:
 //! * each player's groups (stones, closed neighbourhood, size): a placement merges the groups it
 //!   touches; only groups that lose stones to a piecewise capture are flooded again;
 //! * each player's territory: an extension can only add the holdings of the group it made (for
@@ -271,6 +271,7 @@ enum Masks {
     W1(Arc<TerritoryMasks<1>>),
     W2(Arc<TerritoryMasks<2>>),
     W4(Arc<TerritoryMasks<4>>),
+    W8(Arc<TerritoryMasks<8>>),
     W16(Arc<TerritoryMasks<16>>),
 }
 
@@ -334,6 +335,7 @@ impl Config {
             Some(1) => Masks::W1(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
             Some(2) => Masks::W2(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
             Some(4) => Masks::W4(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
+            Some(8) => Masks::W8(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
             _ => Masks::W16(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
         };
         Ok(Config {
@@ -655,13 +657,14 @@ impl<const K: usize> Pos<K> {
     }
 }
 
-/// The position at the width of its board. The widest is boxed so that states on common boards
+/// The position at the width of its board. The widest are boxed so that states on common boards
 /// stay small to copy.
 #[derive(Clone, Debug)]
 enum Core {
     W1(Pos<1>),
     W2(Pos<2>),
     W4(Pos<4>),
+    W8(Box<Pos<8>>),
     W16(Box<Pos<16>>),
 }
 
@@ -672,6 +675,7 @@ macro_rules! with_pos {
             Core::W1($p) => $body,
             Core::W2($p) => $body,
             Core::W4($p) => $body,
+            Core::W8($p) => $body,
             Core::W16($p) => $body,
         }
     };
@@ -698,6 +702,7 @@ impl State {
             Masks::W1(m) => Core::W1(Pos::empty(m.clone())),
             Masks::W2(m) => Core::W2(Pos::empty(m.clone())),
             Masks::W4(m) => Core::W4(Pos::empty(m.clone())),
+            Masks::W8(m) => Core::W8(Box::new(Pos::empty(m.clone()))),
             Masks::W16(m) => Core::W16(Box::new(Pos::empty(m.clone()))),
         };
         let mut s = State {

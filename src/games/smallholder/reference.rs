@@ -313,7 +313,7 @@ fn every_rule_combination_agrees_with_the_reference_on_small_boards() {
 
 #[test]
 fn wider_boards_agree_with_the_reference() {
-    // One word (hex454545: 48 cells), two (hex7), four (hex9) and sixteen (hex10).
+    // One word (hex454545: 48 cells), two (hex7), four (hex9) and eight (hex10).
     let rules = every_rule();
     for (k, board) in ["hex454545", "hex343434", "hex5", "hex7", "hex9", "hex10"]
         .into_iter()
@@ -323,6 +323,22 @@ fn wider_boards_agree_with_the_reference() {
             let rule = rules[(37 * k + 53 * j) % rules.len()];
             check_game(&config_of(board, rule), (k * 10 + j) as u64);
         }
+    }
+}
+
+#[test]
+fn the_widest_bit_sets_agree_with_the_reference() {
+    // hex15 (631 cells) takes sixteen words; the first 60 moves of a few games.
+    for (j, ruleset) in RULESETS.iter().enumerate() {
+        let cfg = Arc::new(
+            Config::new(&[
+                opt("board", "hex15"),
+                opt("ruleset", *ruleset),
+                opt("max_moves", 60i64),
+            ])
+            .expect("valid"),
+        );
+        check_game(&cfg, j as u64);
     }
 }
 
