@@ -32,7 +32,8 @@
 //! | `smallest_else_lose` | at least one smallest group | all groups |
 //! | `smallest_only_else_lose` | only smallest groups | all groups |
 //!
-//! Under the `*_else_lose` rules a blocked group that is the smallest leaves no extension at all.
+//! Under the `*_else_lose` rules a blocked smallest group leaves no extension at all (unless
+//! another group of the same size is playable: extensions must touch a group of that size).
 //! The `groups` option then says when creating is compulsory or preferred (n counts the mover's
 //! groups, or only the playable ones; "fewer than two" includes none, so the first stone of each
 //! player always creates):

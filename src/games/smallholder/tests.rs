@@ -650,3 +650,27 @@ fn random_actions_are_uniform_over_the_legal_set() {
         }
     }
 }
+
+#[test]
+fn else_lose_still_extends_another_group_of_the_smallest_size() {
+    // The rule's table is followed literally: extensions must touch a group of size m_abs. Black
+    // 0 (blocked by White 1 4 5) and 33 are both of size 1, so 33's neighbours 28 29 34 remain
+    // extensions; only when every smallest group is blocked are extensions frozen.
+    let cfg = rules(
+        "must_create_if_only_1",
+        "smallest_else_lose",
+        "gap",
+        "piecewise",
+    );
+    let s = on_board(&cfg, &[0, 33], &[1, 4, 5], 0);
+    assert_eq!(s.legal_actions(), empty_except(&s, &[]));
+    assert!(s.is_legal(28) && s.is_legal(29) && s.is_legal(34));
+    let cfg = rules(
+        "must_create_if_only_1",
+        "smallest_only_else_lose",
+        "gap",
+        "piecewise",
+    );
+    let s = on_board(&cfg, &[0, 33], &[1, 4, 5], 0);
+    assert_eq!(s.legal_actions(), empty_except(&s, &[]));
+}
