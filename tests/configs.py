@@ -29,6 +29,38 @@ for scoring in ("simple_orthogonal", "simple", "special_orthogonal", "special"):
     CONFIGS.append(("faraday", {"scoring": scoring, "order": 4}))
 CONFIGS.append(("faraday", {}))
 
+# The Smallholder: every ruleset, every value of each rule option, several boards.
+for ruleset in ("nibbler", "gaps_original", "offshore_gaps", "stymie", "hull_setbacks"):
+    CONFIGS.append(("smallholder", {"ruleset": ruleset}))
+for key, values in (
+    (
+        "groups",
+        (
+            "must_create_if_only_1",
+            "must_create_if_1_playable",
+            "priority_if_only_1",
+            "priority_if_1_playable",
+            "priority_always",
+        ),
+    ),
+    (
+        "adjacent",
+        (
+            "smallest_playable",
+            "smallest_playable_only",
+            "smallest_else_lose",
+            "smallest_only_else_lose",
+        ),
+    ),
+    ("territory", ("gap", "hull")),
+    ("capture", ("piecewise", "groupwise", "groupwise_reentry")),
+):
+    for value in values:
+        CONFIGS.append(("smallholder", {"board": "hex3", key: value}))
+for board in ("hex232323", "hex343434", "hex454545", "hex5", "hex8"):
+    CONFIGS.append(("smallholder", {"board": board}))
+CONFIGS.append(("smallholder", {"max_moves": 12, "capture": "groupwise_reentry"}))
+
 
 def config_id(config: tuple[str, dict[str, Any]]) -> str:
     name, options = config

@@ -92,6 +92,107 @@ fn configs() -> Vec<Config> {
         v.push(("faraday", vec![o("order", 3i64), o("scoring", scoring)], 4));
     }
     v.push(("faraday", vec![], 2));
+    // The Smallholder: every ruleset on hex3 and hex4, every value of each rule option on two
+    // small boards, wide bit sets on large boards, and each of the 120 rule combinations once,
+    // spread over the eight named boards (the 960 combinations, sampled).
+    let rulesets = [
+        "nibbler",
+        "gaps_original",
+        "offshore_gaps",
+        "stymie",
+        "hull_setbacks",
+    ];
+    let boards = [
+        "hex3",
+        "hex4",
+        "hex5",
+        "hex6",
+        "hex7",
+        "hex232323",
+        "hex343434",
+        "hex454545",
+    ];
+    let values: [(&str, &[&str]); 4] = [
+        (
+            "groups",
+            &[
+                "must_create_if_only_1",
+                "must_create_if_1_playable",
+                "priority_if_only_1",
+                "priority_if_1_playable",
+                "priority_always",
+            ],
+        ),
+        (
+            "adjacent",
+            &[
+                "smallest_playable",
+                "smallest_playable_only",
+                "smallest_else_lose",
+                "smallest_only_else_lose",
+            ],
+        ),
+        ("territory", &["gap", "hull"]),
+        ("capture", &["piecewise", "groupwise", "groupwise_reentry"]),
+    ];
+    for ruleset in rulesets {
+        for board in ["hex3", "hex4"] {
+            v.push((
+                "smallholder",
+                vec![o("ruleset", ruleset), o("board", board)],
+                3,
+            ));
+        }
+    }
+    for (name, vals) in values {
+        for value in vals {
+            for board in ["hex4", "hex232323"] {
+                v.push(("smallholder", vec![o(name, *value), o("board", board)], 2));
+            }
+        }
+    }
+    for (board, ruleset) in [
+        ("hex7", "nibbler"),
+        ("hex9", "hull_setbacks"),
+        ("hex10", "stymie"),
+    ] {
+        v.push((
+            "smallholder",
+            vec![o("board", board), o("ruleset", ruleset)],
+            1,
+        ));
+    }
+    v.push(("smallholder", vec![o("max_moves", 5i64)], 2));
+    v.push((
+        "smallholder",
+        vec![
+            o("board", "hex15"),
+            o("ruleset", "hull_setbacks"),
+            o("max_moves", 150i64),
+        ],
+        1,
+    ));
+    let mut i = 0;
+    for groups in values[0].1 {
+        for adjacent in values[1].1 {
+            for territory in values[2].1 {
+                for capture in values[3].1 {
+                    v.push((
+                        "smallholder",
+                        vec![
+                            o("board", boards[i % boards.len()]),
+                            o("groups", *groups),
+                            o("adjacent", *adjacent),
+                            o("territory", *territory),
+                            o("capture", *capture),
+                        ],
+                        1,
+                    ));
+                    i += 1;
+                }
+            }
+        }
+    }
     v
 }
 

@@ -1,7 +1,10 @@
-//! Shared algorithms on boards: connected components (flood fill) and union-find. Game files call
+//! Shared algorithms on boards: connected components (flood fill), union-find, bit sets over sites
+//! and territory (gap and hull holdings). Game files call
 //! these rather than writing their own.
 
+pub mod bits;
 pub mod groups;
+pub mod territory;
 
 use crate::board::{Board, Relation};
 
@@ -133,6 +136,7 @@ mod tests {
     use crate::board::Shape;
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn components_agree_with_union_find() {
         let board = Board::new(Shape::TriSquare { d: 3 });
         let n = board.num_sites();

@@ -9,6 +9,7 @@
 pub mod faraday;
 pub mod options;
 mod session;
+pub mod smallholder;
 pub mod windflowers;
 
 use std::sync::Arc;
@@ -215,13 +216,14 @@ pub fn preview(actions: &[u32]) -> String {
 }
 
 /// Every game id, in the order `games()` lists them.
-pub const GAME_NAMES: &[&str] = &["windflowers", "faraday"];
+pub const GAME_NAMES: &[&str] = &["smallholder", "windflowers", "faraday"];
 
 /// A configured game: its rules with every option resolved. Cheap to clone (shared config).
 #[derive(Clone, Debug)]
 pub enum Game {
     Windflowers(Arc<windflowers::Config>),
     Faraday(Arc<faraday::Config>),
+    Smallholder(Arc<smallholder::Config>),
 }
 
 /// A game state of any game. Implements [`Rules`] by dispatching to the game's own state type;
@@ -230,6 +232,7 @@ pub enum Game {
 pub enum State {
     Windflowers(windflowers::State),
     Faraday(faraday::State),
+    Smallholder(smallholder::State),
 }
 
 /// Runs `$body` with `$s` bound to the inner value of any [`State`] variant. The body is
@@ -240,6 +243,7 @@ macro_rules! each_state {
         match $state {
             $crate::games::State::Windflowers($s) => $body,
             $crate::games::State::Faraday($s) => $body,
+            $crate::games::State::Smallholder($s) => $body,
         }
     };
 }
@@ -254,6 +258,9 @@ impl Game {
                 options,
             )?))),
             "faraday" => Ok(Game::Faraday(Arc::new(faraday::Config::new(options)?))),
+            "smallholder" => Ok(Game::Smallholder(Arc::new(smallholder::Config::new(
+                options,
+            )?))),
             _ => Err(Error::InvalidOption(format!(
                 "unknown game {name:?}; games: {}",
                 options::quoted(GAME_NAMES)
@@ -266,6 +273,7 @@ impl Game {
         match self {
             Game::Windflowers(_) => "windflowers",
             Game::Faraday(_) => "faraday",
+            Game::Smallholder(_) => "smallholder",
         }
     }
 
@@ -274,6 +282,7 @@ impl Game {
         match self {
             Game::Windflowers(c) => c.options(),
             Game::Faraday(c) => c.options(),
+            Game::Smallholder(c) => c.options(),
         }
     }
 
@@ -282,6 +291,7 @@ impl Game {
         match self {
             Game::Windflowers(c) => &c.board,
             Game::Faraday(c) => &c.board,
+            Game::Smallholder(c) => &c.board,
         }
     }
 
@@ -290,6 +300,7 @@ impl Game {
         match self {
             Game::Windflowers(c) => State::Windflowers(windflowers::State::new(c.clone())),
             Game::Faraday(c) => State::Faraday(faraday::State::new(c.clone())),
+            Game::Smallholder(c) => State::Smallholder(smallholder::State::new(c.clone())),
         }
     }
 
@@ -320,6 +331,7 @@ impl State {
         match self {
             State::Windflowers(s) => Game::Windflowers(s.config().clone()),
             State::Faraday(s) => Game::Faraday(s.config().clone()),
+            State::Smallholder(s) => Game::Smallholder(s.config().clone()),
         }
     }
 }

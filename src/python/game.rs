@@ -202,6 +202,13 @@ impl PyState {
         self.session.state()
     }
 
+    fn smallholder(&self, what: &str) -> PyResult<&crate::games::smallholder::State> {
+        match self.state() {
+            State::Smallholder(s) => Ok(s),
+            other => Err(not_for(what, "smallholder", other)),
+        }
+    }
+
     fn faraday(&self, what: &str) -> PyResult<&crate::games::faraday::State> {
         match self.state() {
             State::Faraday(s) => Ok(s),
@@ -412,6 +419,51 @@ impl PyState {
             s.game_name(),
             s.move_count()
         )
+    }
+
+    // ---- The Smallholder ----
+
+    /// Smallholder: `player`'s territory T(player), one bool per site (every site held by one
+    /// of its groups, whatever stands there).
+    fn territory<'py>(
+        &self,
+        py: Python<'py>,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let s = self.smallholder("territory")?;
+        let p = player_arg(self.state(), player)?;
+        Ok(bools(py, s.territory(p)))
+    }
+
+    /// Smallholder: `player`'s stones that belong to blocked groups (no empty neighbour where
+    /// that player may play); interfaces mark them with a grey dot.
+    fn blocked_stones<'py>(
+        &self,
+        py: Python<'py>,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let s = self.smallholder("blocked_stones")?;
+        let p = player_arg(self.state(), player)?;
+        Ok(bools(py, s.blocked_stones(p)))
+    }
+
+    /// Smallholder: the empty sites `player` may play on by the territory rule alone (before the
+    /// group and adjacency rules narrow them).
+    fn playable_sites<'py>(
+        &self,
+        py: Python<'py>,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let s = self.smallholder("playable_sites")?;
+        let p = player_arg(self.state(), player)?;
+        Ok(bools(py, s.playable_sites(p)))
+    }
+
+    /// Smallholder: `player`'s groups, each a list of its sites ascending.
+    fn groups(&self, player: usize) -> PyResult<Vec<Vec<u16>>> {
+        let s = self.smallholder("groups")?;
+        let p = player_arg(self.state(), player)?;
+        Ok(s.groups(p))
     }
 
     // ---- Faraday ----

@@ -1,0 +1,401 @@
+//! Fixed-width bit sets over board sites, and per-board neighbour masks for flood fills on them.
+//!
+//! `Bits<K>` holds `64·K` bits in `K` words; bit `s` is site `s`. The width is a compile-time
+//! constant so that the common boards (K = 1 up to 64 sites, K = 2 up to 128) compile to plain
+//! register arithmetic, while larger boards use the same code with wider arrays. Games pick the
+//! smallest width that fits with [`width_for`].
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
+
+use crate::board::{Board, Relation};
+
+/// The widths (in 64-bit words) games instantiate, smallest first.
+pub const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
+
+/// The number of words of the smallest instantiated width holding `n` bits, if any.
+pub fn width_for(n: usize) -> Option<usize> {
+    WIDTHS.into_iter().find(|&k| 64 * k >= n)
+}
+
+/// A set of sites as `K` 64-bit words.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Bits<const K: usize>(pub [u64; K]);
+
+impl<const K: usize> Default for Bits<K> {
+    fn default() -> Self {
+        Bits([0; K])
+    }
+}
+
+impl<const K: usize> Bits<K> {
+    /// The empty set.
+    pub const EMPTY: Bits<K> = Bits([0; K]);
+
+    /// Number of bits the set can hold.
+    pub const CAPACITY: usize = 64 * K;
+
+    /// The set `{s}`.
+    #[inline]
+    pub fn single(s: usize) -> Bits<K> {
+        let mut b = Bits::EMPTY;
+        b.insert(s);
+        b
+    }
+
+    /// The sites `lo..hi` (empty when `hi <= lo`).
+    #[inline]
+    pub fn range(lo: usize, hi: usize) -> Bits<K> {
+        Bits::below(hi) & !Bits::below(lo)
+    }
+
+    /// The sites `0..n`.
+    #[inline]
+    pub fn below(n: usize) -> Bits<K> {
+        let mut b = Bits::EMPTY;
+        for (i, w) in b.0.iter_mut().enumerate() {
+            let base = 64 * i;
+            *w = if n >= base + 64 {
+                u64::MAX
+            } else if n > base {
+                (1u64 << (n - base)) - 1
+            } else {
+                0
+            };
+        }
+        b
+    }
+
+    #[inline]
+    pub fn insert(&mut self, s: usize) {
+        self.0[s >> 6] |= 1u64 << (s & 63);
+    }
+
+    #[inline]
+    pub fn remove(&mut self, s: usize) {
+        self.0[s >> 6] &= !(1u64 << (s & 63));
+    }
+
+    /// Whether `s` is in the set; false for `s` beyond the capacity.
+    #[inline]
+    pub fn contains(&self, s: usize) -> bool {
+        match self.0.get(s >> 6) {
+            Some(w) => (w >> (s & 63)) & 1 != 0,
+            None => false,
+        }
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline]
+    pub fn any(&self) -> bool {
+        !self.is_empty()
+    }
+
+    /// Whether the two sets share a site.
+    #[inline]
+    pub fn intersects(&self, other: &Bits<K>) -> bool {
+        (*self & *other).any()
+    }
+
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The smallest site, if any.
+    #[inline]
+    pub fn lowest(&self) -> Option<usize> {
+        for (i, &w) in self.0.iter().enumerate() {
+            if w != 0 {
+                return Some(64 * i + w.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+
+    /// The largest site, if any.
+    #[inline]
+    pub fn highest(&self) -> Option<usize> {
+        for (i, &w) in self.0.iter().enumerate().rev() {
+            if w != 0 {
+                return Some(64 * i + 63 - w.leading_zeros() as usize);
+            }
+        }
+        None
+    }
+
+    /// Removes and returns the smallest site.
+    #[inline]
+    pub fn pop_lowest(&mut self) -> Option<usize> {
+        for (i, w) in self.0.iter_mut().enumerate() {
+            if *w != 0 {
+                let t = w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(64 * i + t);
+            }
+        }
+        None
+    }
+
+    /// The `r`-th smallest site (0-based), if the set has more than `r` sites.
+    #[inline]
+    pub fn nth(&self, mut r: usize) -> Option<usize> {
+        for (i, &w) in self.0.iter().enumerate() {
+            let c = w.count_ones() as usize;
+            if r < c {
+                return Some(64 * i + nth_in_word(w, r));
+            }
+            r -= c;
+        }
+        None
+    }
+
+    /// The sites in ascending order.
+    #[inline]
+    pub fn iter(&self) -> BitsIter<K> {
+        BitsIter(*self)
+    }
+
+    /// A boolean per site for the first `n` sites.
+    pub fn to_bools(&self, n: usize) -> Vec<bool> {
+        (0..n).map(|s| self.contains(s)).collect()
+    }
+}
+
+/// Position of the `r`-th set bit of `w` (`r < w.count_ones()`): skip whole bytes by their counts,
+/// then bits, so at most 8 + 8 steps.
+#[inline]
+fn nth_in_word(mut w: u64, mut r: usize) -> usize {
+    let mut base = 0;
+    loop {
+        let c = (w & 0xFF).count_ones() as usize;
+        if r < c {
+            break;
+        }
+        r -= c;
+        w >>= 8;
+        base += 8;
+    }
+    for _ in 0..r {
+        w &= w - 1;
+    }
+    base + w.trailing_zeros() as usize
+}
+
+/// Ascending iterator over the sites of a [`Bits`].
+#[derive(Clone, Debug)]
+pub struct BitsIter<const K: usize>(Bits<K>);
+
+impl<const K: usize> Iterator for BitsIter<K> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        self.0.pop_lowest()
+    }
+}
+
+impl<const K: usize> BitAnd for Bits<K> {
+    type Output = Bits<K>;
+    #[inline]
+    fn bitand(mut self, rhs: Bits<K>) -> Bits<K> {
+        self &= rhs;
+        self
+    }
+}
+
+impl<const K: usize> BitOr for Bits<K> {
+    type Output = Bits<K>;
+    #[inline]
+    fn bitor(mut self, rhs: Bits<K>) -> Bits<K> {
+        self |= rhs;
+        self
+    }
+}
+
+impl<const K: usize> BitXor for Bits<K> {
+    type Output = Bits<K>;
+    #[inline]
+    fn bitxor(mut self, rhs: Bits<K>) -> Bits<K> {
+        for (a, b) in self.0.iter_mut().zip(rhs.0) {
+            *a ^= b;
+        }
+        self
+    }
+}
+
+impl<const K: usize> Not for Bits<K> {
+    type Output = Bits<K>;
+    #[inline]
+    fn not(mut self) -> Bits<K> {
+        for a in self.0.iter_mut() {
+            *a = !*a;
+        }
+        self
+    }
+}
+
+impl<const K: usize> BitAndAssign for Bits<K> {
+    #[inline]
+    fn bitand_assign(&mut self, rhs: Bits<K>) {
+        for (a, b) in self.0.iter_mut().zip(rhs.0) {
+            *a &= b;
+        }
+    }
+}
+
+impl<const K: usize> BitOrAssign for Bits<K> {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: Bits<K>) {
+        for (a, b) in self.0.iter_mut().zip(rhs.0) {
+            *a |= b;
+        }
+    }
+}
+
+impl<const K: usize> FromIterator<usize> for Bits<K> {
+    fn from_iter<I: IntoIterator<Item = usize>>(iter: I) -> Bits<K> {
+        let mut b = Bits::EMPTY;
+        for s in iter {
+            b.insert(s);
+        }
+        b
+    }
+}
+
+/// Neighbour masks of one board under one relation, for flood fills on [`Bits`].
+#[derive(Clone, Debug)]
+pub struct NeighborMasks<const K: usize> {
+    /// Every site of the board.
+    pub all: Bits<K>,
+    /// `nbr[s]`: the neighbours of `s`.
+    pub nbr: Vec<Bits<K>>,
+}
+
+impl<const K: usize> NeighborMasks<K> {
+    /// The masks of `board` under `relation`; `None` when the board has more than `64·K` sites.
+    pub fn new(board: &Board, relation: Relation) -> Option<NeighborMasks<K>> {
+        let n = board.num_sites();
+        if n > Bits::<K>::CAPACITY {
+            return None;
+        }
+        let nbr = (0..n)
+            .map(|s| {
+                board
+                    .neighbors(relation, s)
+                    .iter()
+                    .map(|&t| t as usize)
+                    .collect()
+            })
+            .collect();
+        Some(NeighborMasks {
+            all: Bits::below(n),
+            nbr,
+        })
+    }
+
+    /// The union of the neighbour masks of the sites of `set`.
+    #[inline]
+    pub fn dilate(&self, set: Bits<K>) -> Bits<K> {
+        let mut d = Bits::EMPTY;
+        for s in set.iter() {
+            d |= self.nbr[s];
+        }
+        d
+    }
+
+    /// The connected component of `seed` within `set` (`seed` is taken as a member), and its
+    /// closed neighbourhood: the component together with every neighbour of it.
+    #[inline]
+    pub fn component(&self, seed: usize, set: Bits<K>) -> (Bits<K>, Bits<K>) {
+        let mut group = Bits::single(seed);
+        let mut frontier = group;
+        let mut reach = group;
+        while let Some(s) = frontier.pop_lowest() {
+            let nb = self.nbr[s];
+            reach |= nb;
+            let new = nb & set & !group;
+            group |= new;
+            frontier |= new;
+        }
+        (group, reach)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::UnionFind;
+    use crate::board::Shape;
+
+    fn lcg(x: &mut u64) -> u64 {
+        *x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *x >> 33
+    }
+
+    fn check_ops<const K: usize>(seed: u64) {
+        let n = 64 * K;
+        let mut x = seed;
+        for _ in 0..200 {
+            let sites: Vec<usize> = (0..n).filter(|_| lcg(&mut x) % 4 == 0).collect();
+            let b: Bits<K> = sites.iter().copied().collect();
+            assert_eq!(b.count(), sites.len());
+            assert_eq!(b.iter().collect::<Vec<_>>(), sites);
+            assert_eq!(b.lowest(), sites.first().copied());
+            assert_eq!(b.highest(), sites.last().copied());
+            for (r, &s) in sites.iter().enumerate() {
+                assert_eq!(b.nth(r), Some(s));
+            }
+            assert_eq!(b.nth(sites.len()), None);
+            let lo = (lcg(&mut x) as usize) % (n + 1);
+            let hi = (lcg(&mut x) as usize) % (n + 1);
+            let r = Bits::<K>::range(lo, hi);
+            let expect: Vec<usize> = (lo..hi).collect();
+            assert_eq!(r.iter().collect::<Vec<_>>(), expect);
+            assert!(!b.contains(n) && !b.contains(n + 100));
+        }
+    }
+
+    #[test]
+    fn operations_agree_with_lists() {
+        check_ops::<1>(1);
+        check_ops::<2>(2);
+        check_ops::<4>(3);
+        check_ops::<8>(5);
+        check_ops::<16>(4);
+    }
+
+    #[test]
+    fn components_agree_with_union_find() {
+        let board = Board::new(Shape::HexCells { a: 5, b: 5 });
+        let n = board.num_sites();
+        let masks = NeighborMasks::<1>::new(&board, Relation::Orthogonal).expect("fits");
+        let mut x = 99u64;
+        for _ in 0..100 {
+            let set: Bits<1> = (0..n).filter(|_| lcg(&mut x) % 2 == 0).collect();
+            let mut uf = UnionFind::new(n);
+            for s in set.iter() {
+                for &t in board.orth(s) {
+                    if set.contains(t as usize) {
+                        uf.union(s, t as usize);
+                    }
+                }
+            }
+            for s in set.iter() {
+                let (g, reach) = masks.component(s, set);
+                let expect: Bits<1> = set.iter().filter(|&t| uf.find(t) == uf.find(s)).collect();
+                assert_eq!(g, expect);
+                let mut closed = g;
+                for t in g.iter() {
+                    closed |= masks.nbr[t];
+                }
+                assert_eq!(reach, closed);
+                assert_eq!(masks.dilate(g) | g, closed);
+            }
+        }
+    }
+}
