@@ -52,10 +52,14 @@ def board_kind(game: Game) -> str:
 
 
 def as_state(obj: Any) -> tuple[Game, State, bool]:
-    """``(game, state, is_game)`` from a State, or from a Game (its starting position)."""
-    if isinstance(obj, State):
+    """``(game, state, is_game)`` from a State, or from a Game (its starting position).
+
+    Objects with the same attributes are accepted too (duck typing), which lets the pictures be
+    tested on boards and overlays of games this build does not have.
+    """
+    if isinstance(obj, State) or (hasattr(obj, "board") and hasattr(obj, "game")):
         return obj.game, obj, False
-    if isinstance(obj, Game):
+    if isinstance(obj, Game) or hasattr(obj, "new_state"):
         return obj, obj.new_state(), True
     raise TypeError(f"expected a stonefield State or Game, got {type(obj).__name__}")
 
@@ -145,7 +149,7 @@ def status(state: State, names: tuple[str, ...] | list[str], long_scores: bool =
             elif len(winners) == len(ranks):
                 text = "a draw"
             else:
-                text = "shared win: " + ", ".join(names[p] for p in winners)
+                text = " and ".join(names[p] for p in winners) + " share the win"
     else:
         text = f"{names[state.current_player or 0]} to move"
     scores = state.scores()

@@ -86,13 +86,15 @@ def to_svg(
 
     Raises:
         TypeError: ``state_or_game`` is neither a State nor a Game.
-        ValueError: a highlighted site is out of range.
+        ValueError: ``size`` is not positive, or a highlighted site is out of range.
 
     >>> import stonefield as sf
     >>> svg = to_svg(sf.make("windflowers", grid="square", size=3))
     >>> svg.count('class="site"'), svg.count('class="edge"')
     (16, 24)
     """
+    if size <= 0:
+        raise ValueError(f"size is the picture width in pixels, a positive number; got {size}")
     game, state, is_game = _layout.as_state(state_or_game)
     kind = _layout.board_kind(game)
     coords = np.asarray(game.coords, dtype=float)
