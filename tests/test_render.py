@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from configs import CONFIGS, config_id
 from fakes import BOARDS, FakeGame, FakeState
 
 import stonefield as sf
+from configs import CONFIGS, config_id
 from stonefield import _layout
 from stonefield.cli import main
 from stonefield.render import to_svg

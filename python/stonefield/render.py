@@ -175,8 +175,9 @@ def to_svg(
                 f'stroke="{_TEXT}" stroke-width="{unit(0.03)}"/>'
             )
     for s in np.flatnonzero(ov.get("surrounded", np.zeros(0, bool))):
+        corners = _hexagon(px(s), scale * (0.9 if cells else 0.35))
         out.append(
-            f'<polygon class="surrounded" points="{_hexagon(px(s), scale * (0.9 if cells else 0.35))}" '
+            f'<polygon class="surrounded" points="{corners}" '
             f'fill="{_SURROUNDED}" fill-opacity="0.45"/>'
         )
 
@@ -260,12 +261,16 @@ def _highlighted(state: State, highlight: Highlight, n: int) -> list[int]:
         return []
     if isinstance(highlight, str):
         if highlight != "legal":
-            raise ValueError(f'highlight must be "legal", a mask or site numbers, not {highlight!r}')
+            raise ValueError(
+                f'highlight must be "legal", a mask or site numbers, not {highlight!r}'
+            )
         return [int(a) for a in state.legal_actions() if a < n]
     arr = np.asarray(list(highlight) if not isinstance(highlight, np.ndarray) else highlight)
     if arr.dtype == bool:
         if arr.shape != (n,):
-            raise ValueError(f"a highlight mask has one entry per site ({n}), got shape {arr.shape}")
+            raise ValueError(
+                f"a highlight mask has one entry per site ({n}), got shape {arr.shape}"
+            )
         return [int(s) for s in np.flatnonzero(arr)]
     sites = [int(s) for s in arr.ravel()]
     bad = [s for s in sites if not 0 <= s < n]
