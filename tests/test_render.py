@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -378,3 +379,21 @@ def test_cli_render(tmp_path: Any, capsys: Any) -> None:
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["render", str(tmp_path / "missing.json")]) == 2
     assert "missing.json" in capsys.readouterr().err
+
+
+# The README's example and picture.
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Seeing and keeping games", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {}
+    exec("import stonefield as sf\n" + code, namespace)
+    assert (tmp_path / "game.json").exists()
+    assert parse(namespace["svg"]) is not None
+    picture = ROOT / "docs" / "windflowers.svg"
+    assert classes(picture.read_text(encoding="utf-8"))["site"] == 34

@@ -324,14 +324,18 @@ def _caption(
                 f'fill="{PLAYER_COLOURS[p % 4]}" stroke="#111111" stroke-width="1"/>'
             )
             x += 16
+    phase_text = f"{phase} phase" if phase is not None else ""
+    # Shrink the font when the line would not fit (a sans-serif letter is about 0.6 em wide).
+    chars = len(text) + (len(phase_text) + 2 if phase_text else 0)
+    font = min(13.0, (width - x - 6) / (0.6 * max(chars, 1)))
     out.append(
-        f'<text class="caption" x="{_num(x)}" y="{_num(y)}" font-size="13" '
+        f'<text class="caption" x="{_num(x)}" y="{_num(y)}" font-size="{_num(font)}" '
         f'dominant-baseline="central" fill="{_TEXT}">{escape(text)}</text>'
     )
-    if phase is not None:
+    if phase_text:
         out.append(
-            f'<text class="phase" x="{_num(width - 6)}" y="{_num(y)}" font-size="13" '
+            f'<text class="phase" x="{_num(width - 6)}" y="{_num(y)}" font-size="{_num(font)}" '
             f'text-anchor="end" dominant-baseline="central" font-weight="bold" '
-            f'fill="{_TEXT}">{escape(phase)} phase</text>'
+            f'fill="{_TEXT}">{escape(phase_text)}</text>'
         )
     return out
