@@ -206,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     render.add_argument("-o", "--output", default="-", help="the SVG file (default: stdout)")
     render.add_argument("--numbers", action="store_true", help="write the site numbers")
     render.add_argument("--legal", action="store_true", help="mark the legal placements")
-    render.add_argument("--size", type=int, default=480, help="picture width in pixels")
+    render.add_argument("--size", type=int, default=480, help="longer side of the board in pixels")
     render.set_defaults(func=_cmd_render, threads=None)
 
     args = parser.parse_args(argv)

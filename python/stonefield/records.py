@@ -255,9 +255,8 @@ def _field(record: dict[str, Any], key: str, kind: type, required: bool = True) 
 
 
 def _type_name(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string"}.get(
-        type(value), type(value).__name__
-    )
+    names: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
+    return names.get(type(value), type(value).__name__)
 
 
 def _show(value: Any) -> str:

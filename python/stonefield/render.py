@@ -70,7 +70,7 @@ def to_svg(
 
     Args:
         state_or_game: the position to draw; a Game draws its empty board.
-        size: width of the board drawing in pixels (the height follows the board's shape).
+        size: the longer side of the board drawing in pixels (the other follows the board).
         numbers: write each site's number on it.
         highlight: sites to mark with a green dot: ``"legal"`` for the sites of the legal
             placements (actions below ``num_sites``), a boolean mask of length ``num_sites``, or
@@ -160,7 +160,7 @@ def to_svg(
     # Marks under the stones: territory and surrounded cells.
     for p, mask in enumerate(ov.get("territory", [])):
         colour = PLAYER_COLOURS[p % 4]
-        for s in np.flatnonzero(mask):
+        for s in np.flatnonzero(mask).tolist():
             if cells:
                 shape = f'<polygon points="{_hexagon(px(s), scale * 0.55)}"'
             else:
@@ -174,7 +174,7 @@ def to_svg(
                 f'{shape} class="territory p{p}" fill="{colour}" fill-opacity="0.55" '
                 f'stroke="{_TEXT}" stroke-width="{unit(0.03)}"/>'
             )
-    for s in np.flatnonzero(ov.get("surrounded", np.zeros(0, bool))):
+    for s in np.flatnonzero(ov.get("surrounded", np.zeros(0, bool))).tolist():
         corners = _hexagon(px(s), scale * (0.9 if cells else 0.35))
         out.append(
             f'<polygon class="surrounded" points="{corners}" '
@@ -182,7 +182,7 @@ def to_svg(
         )
 
     # Stones.
-    for s in np.flatnonzero(board):
+    for s in np.flatnonzero(board).tolist():
         p = int(board[s]) - 1
         x, y = px(s)
         out.append(
@@ -192,7 +192,7 @@ def to_svg(
 
     # Site numbers on empty points get a patch of board so the lines do not cross them.
     if numbers and not cells:
-        for s in np.flatnonzero(board == 0):
+        for s in np.flatnonzero(board == 0).tolist():
             x, y = px(s)
             out.append(
                 f'<circle class="number-back" cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.22)}" '
@@ -200,7 +200,7 @@ def to_svg(
             )
 
     # Marks on top of the stones.
-    for s in np.flatnonzero(ov.get("blocked", np.zeros(0, bool))):
+    for s in np.flatnonzero(ov.get("blocked", np.zeros(0, bool))).tolist():
         x, y = px(s)
         out.append(
             f'<circle class="blocked" cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.3)}" '
