@@ -234,6 +234,8 @@ def test_illegal_action_names_value_and_index() -> None:
     record = {"format": FORMAT, "format_version": 1, "game": "windflowers", "actions": [4, 5, 4]}
     with pytest.raises(sf.RecordError, match=r"^action 4 \(index 2\): windflowers: action 4 is"):
         from_record(record)
+    with pytest.raises(sf.RecordError, match=r"^action 4 \(index 2\)"):
+        sf.State.from_record(json.dumps(record))
 
 
 @pytest.mark.parametrize(
