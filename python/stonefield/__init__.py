@@ -31,7 +31,12 @@ from ._core import (
     games,
     make,
 )
+from .records import from_record, to_record
+from .records import load as load_record
+from .records import save as save_record
+from .render import to_svg
 from .simulate import SimulationResult, simulate
+from .text import board_text
 
 __all__ = [
     "Game",
@@ -44,7 +49,13 @@ __all__ = [
     "StonefieldError",
     "VectorEnv",
     "__version__",
+    "board_text",
+    "from_record",
     "games",
+    "load_record",
     "make",
+    "save_record",
     "simulate",
+    "to_record",
+    "to_svg",
 ]

@@ -1,4 +1,5 @@
-"""The ``stonefield`` command line: ``stonefield simulate`` and ``stonefield bench``."""
+"""The ``stonefield`` command line: ``stonefield simulate``, ``stonefield bench`` and
+``stonefield render``."""
 
 from __future__ import annotations
 
@@ -147,6 +148,33 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_render(args: argparse.Namespace) -> int:
+    from .records import load
+    from .render import to_svg
+
+    try:
+        state = load(args.record)
+        svg = to_svg(
+            state,
+            size=args.size,
+            numbers=args.numbers,
+            highlight="legal" if args.legal else None,
+        )
+    except (OSError, _core.StonefieldError) as e:
+        print(f"stonefield: {e}", file=sys.stderr)
+        return 2
+    if args.output == "-":
+        sys.stdout.write(svg)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(svg)
+    except OSError as e:
+        print(f"stonefield: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="stonefield",
@@ -173,9 +201,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     bench.set_defaults(func=_cmd_bench)
 
+    render = sub.add_parser("render", help="draw the final position of a game record as SVG")
+    render.add_argument("record", help="a game record (JSON, see stonefield.records)")
+    render.add_argument("-o", "--output", default="-", help="the SVG file (default: stdout)")
+    render.add_argument("--numbers", action="store_true", help="write the site numbers")
+    render.add_argument("--legal", action="store_true", help="mark the legal placements")
+    render.add_argument("--size", type=int, default=480, help="longer side of the board in pixels")
+    render.set_defaults(func=_cmd_render, threads=None)
+
     args = parser.parse_args(argv)
     if getattr(args, "games", 1) < 0:
         parser.error("--games must be non-negative")
+    if getattr(args, "size", 1) < 1:
+        parser.error("--size must be at least 1")
     if args.threads is not None and args.threads < 1:
         parser.error("--threads must be at least 1")
     return int(args.func(args))

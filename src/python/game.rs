@@ -178,6 +178,11 @@ impl PyGame {
     fn _from_options(name: &str, options: &Bound<'_, PyDict>) -> PyResult<PyGame> {
         make(name, Some(options))
     }
+
+    /// The empty board as SVG, for notebooks (`stonefield.render.to_svg`).
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        call_python(slf.py(), "render", "to_svg", slf.as_any(), None)
+    }
 }
 
 fn py_literal(v: &crate::games::OptionValue) -> String {
@@ -541,4 +546,49 @@ impl PyState {
         }
         Ok(PyState { session })
     }
+
+    /// The board as text (`stonefield.text.board_text`).
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        call_python(slf.py(), "text", "board_text", slf.as_any(), None)
+    }
+
+    /// The position as SVG, for notebooks (`stonefield.render.to_svg`).
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        call_python(slf.py(), "render", "to_svg", slf.as_any(), None)
+    }
+
+    /// The position as SVG; keyword arguments as for `stonefield.render.to_svg`.
+    #[pyo3(signature = (**kwargs))]
+    fn to_svg(slf: &Bound<'_, Self>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        call_python(slf.py(), "render", "to_svg", slf.as_any(), kwargs)
+    }
+
+    /// The game record as a dict (`stonefield.records.to_record`).
+    fn to_record<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let records = slf.py().import("stonefield.records")?;
+        records.getattr("to_record")?.call1((slf,))
+    }
+
+    /// Replays a game record (a dict or JSON text); raises RecordError if it is not valid
+    /// (`stonefield.records.from_record`).
+    #[staticmethod]
+    fn from_record<'py>(record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let records = record.py().import("stonefield.records")?;
+        records.getattr("from_record")?.call1((record,))
+    }
+}
+
+/// Calls `stonefield.<module>.<function>(obj, **kwargs)` and expects a string: the pictures are
+/// drawn in Python.
+fn call_python(
+    py: Python<'_>,
+    module: &str,
+    function: &str,
+    obj: &Bound<'_, PyAny>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<String> {
+    py.import(format!("stonefield.{module}"))?
+        .getattr(function)?
+        .call((obj,), kwargs)?
+        .extract()
 }

@@ -1,0 +1,341 @@
+"""SVG pictures of boards and positions, for notebooks, documents and the command line.
+
+:func:`to_svg` draws any state (or a game's empty board) on every board kind: hex cells as
+pointy-top hexagons; lattice, square and triangle-square points as the graph of their orthogonal
+relation, with the square faces of the triangle-square tiling lightly filled. Stones take one of
+four colours (black, white, red, blue for players 0 to 3), the last move is ringed, and site
+numbers, highlighted sites (for example the legal moves) and the game's own overlays can be shown.
+
+Every drawn element has a class, so pictures can be styled and tested: ``site`` (one per site),
+``edge``, ``square-face``, ``stone p0`` .. ``stone p3``, ``last-move``, ``highlight``, ``number``,
+``territory p0`` .. (Smallholder), ``blocked`` (Smallholder), ``surrounded`` (Subsume),
+``caption`` and ``phase`` (Faraday).
+
+>>> import stonefield as sf
+>>> state = sf.make("windflowers", grid="hex", size=3).new_state()
+>>> state.apply(4)
+>>> svg = to_svg(state, numbers=True, highlight="legal")
+>>> svg.startswith("<svg") and svg.count('class="stone p0"')
+1
+>>> svg == state.to_svg(numbers=True, highlight="legal")
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any, Union
+from xml.sax.saxutils import escape
+
+import numpy as np
+
+from . import _layout
+from ._core import Game, State
+
+__all__ = ["PLAYER_COLOURS", "PLAYER_NAMES", "to_svg"]
+
+#: Stone colours of players 0..3.
+PLAYER_COLOURS = ("#202020", "#f7f7f2", "#cf3a30", "#2f6bd0")
+#: Colour names of players 0..3, as used in captions.
+PLAYER_NAMES = ("black", "white", "red", "blue")
+#: The colour that stands out on a stone of each player (last-move ring, site numbers).
+_CONTRAST = ("#f7f7f2", "#202020", "#f7f7f2", "#f7f7f2")
+
+_BOARD = "#efd7a2"
+_CELL_FILL = "#ead09a"
+_CELL_STROKE = "#8c6c3a"
+_LINE = "#5e4b2c"
+_SQUARE_FILL = "#dcbf85"
+_HIGHLIGHT = "#1f9e55"
+_BLOCKED = "#8e8e8e"
+_SURROUNDED = "#5d6d7e"
+_TEXT = "#3d3020"
+_CAPTION_HEIGHT = 26
+
+Highlight = Union[str, Iterable[int], np.ndarray, None]
+
+
+def to_svg(
+    state_or_game: State | Game,
+    *,
+    size: int = 400,
+    numbers: bool = False,
+    highlight: Highlight = None,
+    overlays: bool = True,
+    last_move: bool = True,
+    caption: bool = True,
+) -> str:
+    """Draws a state (or the empty board of a game) as an SVG document.
+
+    Args:
+        state_or_game: the position to draw; a Game draws its empty board.
+        size: the longer side of the board drawing in pixels (the other follows the board).
+        numbers: write each site's number on it.
+        highlight: sites to mark with a green dot: ``"legal"`` for the sites of the legal
+            placements (actions below ``num_sites``), a boolean mask of length ``num_sites``, or
+            site numbers.
+        overlays: draw the game's own marks: Smallholder territory and blocked groups, Subsume
+            surrounded cells, Faraday phase.
+        last_move: ring the stone(s) placed by the last action.
+        caption: a line below the board with the game, the number of actions and who is to move
+            (or the result).
+
+    Returns:
+        The SVG document as a string (no XML declaration; it can be embedded in HTML).
+
+    Raises:
+        TypeError: ``state_or_game`` is neither a State nor a Game.
+        ValueError: ``size`` is not positive, or a highlighted site is out of range.
+
+    >>> import stonefield as sf
+    >>> svg = to_svg(sf.make("windflowers", grid="square", size=3))
+    >>> svg.count('class="site"'), svg.count('class="edge"')
+    (16, 24)
+    """
+    if size <= 0:
+        raise ValueError(f"size is the picture width in pixels, a positive number; got {size}")
+    game, state, is_game = _layout.as_state(state_or_game)
+    kind = _layout.board_kind(game)
+    coords = np.asarray(game.coords, dtype=float)
+    n = len(coords)
+    board = state.board
+    cells = kind == _layout.HEX_CELLS
+    # Board units: hex cells have circumradius 1 (centres √3 apart); points are 1 apart.
+    stone_r = 0.8 if cells else 0.4
+    pad = 1.15 if cells else 0.7
+
+    xmin, ymin = coords.min(axis=0) - pad
+    xmax, ymax = coords.max(axis=0) + pad
+    scale = size / max(xmax - xmin, ymax - ymin)
+    width = (xmax - xmin) * scale
+    height = (ymax - ymin) * scale
+    total_height = height + (_CAPTION_HEIGHT if caption else 0)
+
+    def px(site: int) -> tuple[float, float]:
+        # SVG's y axis points down: flip the board's.
+        x, y = coords[site]
+        return (x - xmin) * scale, (ymax - y) * scale
+
+    def unit(v: float) -> str:
+        return _num(v * scale)
+
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="stonefield" '
+        f'width="{_num(width)}" height="{_num(total_height)}" '
+        f'viewBox="0 0 {_num(width)} {_num(total_height)}" font-family="sans-serif">',
+        f"<title>{escape(_title(game, state, is_game))}</title>",
+        f'<rect class="board" x="0" y="0" width="{_num(width)}" height="{_num(height)}" '
+        f'rx="{unit(0.3)}" fill="{_BOARD}"/>',
+    ]
+
+    # The board itself: one element of class "site" per site.
+    if cells:
+        for s in range(n):
+            out.append(
+                f'<polygon class="site" points="{_hexagon(px(s), scale)}" '
+                f'fill="{_CELL_FILL}" stroke="{_CELL_STROKE}" stroke-width="{unit(0.05)}"/>'
+            )
+    else:
+        if kind == _layout.TRISQUARE_POINTS:
+            for face in _layout.square_faces(game):
+                pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in map(px, face))
+                out.append(f'<polygon class="square-face" points="{pts}" fill="{_SQUARE_FILL}"/>')
+        for s, t in _layout.edges(game):
+            (x1, y1), (x2, y2) = px(s), px(t)
+            out.append(
+                f'<line class="edge" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
+                f'y2="{_num(y2)}" stroke="{_LINE}" stroke-width="{unit(0.05)}" '
+                'stroke-linecap="round"/>'
+            )
+        for s in range(n):
+            x, y = px(s)
+            out.append(
+                f'<circle class="site" cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.07)}" '
+                f'fill="{_LINE}"/>'
+            )
+
+    ov = _overlays(game, state) if overlays and not is_game else {}
+
+    # Marks under the stones: territory and surrounded cells.
+    for p, mask in enumerate(ov.get("territory", [])):
+        colour = PLAYER_COLOURS[p % 4]
+        for s in np.flatnonzero(mask).tolist():
+            if cells:
+                shape = f'<polygon points="{_hexagon(px(s), scale * 0.55)}"'
+            else:
+                x, y = px(s)
+                h = 0.2 * scale
+                shape = (
+                    f'<rect x="{_num(x - h)}" y="{_num(y - h)}" width="{_num(2 * h)}" '
+                    f'height="{_num(2 * h)}"'
+                )
+            out.append(
+                f'{shape} class="territory p{p}" fill="{colour}" fill-opacity="0.55" '
+                f'stroke="{_TEXT}" stroke-width="{unit(0.03)}"/>'
+            )
+    for s in np.flatnonzero(ov.get("surrounded", np.zeros(0, bool))).tolist():
+        corners = _hexagon(px(s), scale * (0.9 if cells else 0.35))
+        out.append(
+            f'<polygon class="surrounded" points="{corners}" '
+            f'fill="{_SURROUNDED}" fill-opacity="0.45"/>'
+        )
+
+    # Stones.
+    for s in np.flatnonzero(board).tolist():
+        p = int(board[s]) - 1
+        x, y = px(s)
+        out.append(
+            f'<circle class="stone p{p}" cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r)}" '
+            f'fill="{PLAYER_COLOURS[p % 4]}" stroke="#111111" stroke-width="{unit(0.04)}"/>'
+        )
+
+    # Site numbers on empty points get a patch of board so the lines do not cross them.
+    if numbers and not cells:
+        for s in np.flatnonzero(board == 0).tolist():
+            x, y = px(s)
+            out.append(
+                f'<circle class="number-back" cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.22)}" '
+                f'fill="{_BOARD}"/>'
+            )
+
+    # Marks on top of the stones.
+    for s in np.flatnonzero(ov.get("blocked", np.zeros(0, bool))).tolist():
+        x, y = px(s)
+        out.append(
+            f'<circle class="blocked" cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.3)}" '
+            f'fill="{_BLOCKED}" stroke="#111111" stroke-width="{unit(0.02)}"/>'
+        )
+    if last_move and not is_game:
+        for s in _layout.last_move_sites(state):
+            x, y = px(s)
+            owner = int(board[s]) - 1
+            colour = _CONTRAST[owner % 4] if owner >= 0 else _TEXT
+            out.append(
+                f'<circle class="last-move" cx="{_num(x)}" cy="{_num(y)}" '
+                f'r="{unit(stone_r * 0.6)}" fill="none" stroke="{colour}" '
+                f'stroke-width="{unit(stone_r * 0.12)}"/>'
+            )
+    for s in _highlighted(state, highlight, n):
+        x, y = px(s)
+        out.append(
+            f'<circle class="highlight" cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.45)}" '
+            f'fill="{_HIGHLIGHT}" fill-opacity="0.4" stroke="{_HIGHLIGHT}" '
+            f'stroke-width="{unit(stone_r * 0.1)}"/>'
+        )
+    if numbers:
+        font = 0.55 if cells else 0.3
+        for s in range(n):
+            x, y = px(s)
+            owner = int(board[s]) - 1
+            colour = _CONTRAST[owner % 4] if owner >= 0 else _TEXT
+            out.append(
+                f'<text class="number" x="{_num(x)}" y="{_num(y)}" font-size="{unit(font)}" '
+                f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{s}</text>'
+            )
+
+    if caption:
+        out.extend(_caption(game, state, is_game, ov.get("phase"), width, height))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _num(v: float) -> str:
+    """A coordinate with two decimals, without trailing zeros."""
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def _hexagon(centre: tuple[float, float], r: float) -> str:
+    """The corners of a pointy-top hexagon of circumradius ``r`` (pixels) around ``centre``."""
+    cx, cy = centre
+    corners = []
+    for k in range(6):
+        a = math.radians(90 + 60 * k)
+        corners.append(f"{_num(cx + r * math.cos(a))},{_num(cy - r * math.sin(a))}")
+    return " ".join(corners)
+
+
+def _highlighted(state: State, highlight: Highlight, n: int) -> list[int]:
+    if highlight is None:
+        return []
+    if isinstance(highlight, str):
+        if highlight != "legal":
+            raise ValueError(
+                f'highlight must be "legal", a mask or site numbers, not {highlight!r}'
+            )
+        return [int(a) for a in state.legal_actions() if a < n]
+    arr = np.asarray(list(highlight) if not isinstance(highlight, np.ndarray) else highlight)
+    if arr.dtype == bool:
+        if arr.shape != (n,):
+            raise ValueError(
+                f"a highlight mask has one entry per site ({n}), got shape {arr.shape}"
+            )
+        return [int(s) for s in np.flatnonzero(arr)]
+    sites = [int(s) for s in arr.ravel()]
+    bad = [s for s in sites if not 0 <= s < n]
+    if bad:
+        raise ValueError(f"highlighted site {bad[0]} is out of range; sites are 0..{n - 1}")
+    return sites
+
+
+def _overlays(game: Game, state: State) -> dict[str, Any]:
+    """The game's own marks, from its inspection methods (when this build has them)."""
+    ov: dict[str, Any] = {}
+    if game.name == "smallholder":
+        if hasattr(state, "territory"):
+            ov["territory"] = [
+                np.asarray(state.territory(p), bool) for p in range(game.num_players)
+            ]
+        if hasattr(state, "blocked_stones"):
+            blocked = np.zeros(game.num_sites, bool)
+            for p in range(game.num_players):
+                blocked |= np.asarray(state.blocked_stones(p), bool)
+            ov["blocked"] = blocked
+    if game.name == "subsume" and hasattr(state, "surrounded"):
+        ov["surrounded"] = np.asarray(state.surrounded(), bool)
+    if game.name == "faraday" and hasattr(state, "phase"):
+        ov["phase"] = str(state.phase)
+    return ov
+
+
+def _title(game: Game, state: State, is_game: bool) -> str:
+    title = game.name.capitalize()
+    if is_game:
+        return f"{title}: {game.board_shape}"
+    return f"{title}: {_layout.status(state, PLAYER_NAMES)}"
+
+
+def _caption(
+    game: Game, state: State, is_game: bool, phase: str | None, width: float, height: float
+) -> list[str]:
+    y = height + _CAPTION_HEIGHT / 2
+    out: list[str] = []
+    x = 6.0
+    if is_game:
+        text = f"{game.name.capitalize()} · {game.board_shape}"
+    else:
+        text = f"{game.name.capitalize()} · {len(state.history)} actions · "
+        text += _layout.status(state, PLAYER_NAMES)
+        p = state.current_player
+        if p is not None:
+            out.append(
+                f'<circle class="to-move p{p}" cx="{_num(x + 6)}" cy="{_num(y)}" r="6" '
+                f'fill="{PLAYER_COLOURS[p % 4]}" stroke="#111111" stroke-width="1"/>'
+            )
+            x += 16
+    phase_text = f"{phase} phase" if phase is not None else ""
+    # Shrink the font when the line would not fit (a sans-serif letter is about 0.6 em wide).
+    chars = len(text) + (len(phase_text) + 2 if phase_text else 0)
+    font = min(13.0, (width - x - 6) / (0.6 * max(chars, 1)))
+    out.append(
+        f'<text class="caption" x="{_num(x)}" y="{_num(y)}" font-size="{_num(font)}" '
+        f'dominant-baseline="central" fill="{_TEXT}">{escape(text)}</text>'
+    )
+    if phase_text:
+        out.append(
+            f'<text class="phase" x="{_num(width - 6)}" y="{_num(y)}" font-size="{_num(font)}" '
+            f'text-anchor="end" dominant-baseline="central" font-weight="bold" '
+            f'fill="{_TEXT}">{escape(phase_text)}</text>'
+        )
+    return out

@@ -1,0 +1,109 @@
+"""Text pictures of positions for terminals: ``str(state)`` is :func:`board_text`.
+
+Rows run from the top of the board down, each line starting with the number of its leftmost
+site (sites are numbered row by row from the bottom, left to right, so the others follow). Hex
+rows are offset by half a cell, as on the board. Empty sites are ``.``; the stones of players 0
+to 3 are ``X``, ``O``, ``A`` and ``B``. Smallholder territory on empty sites shows as the owner's
+letter in lower case, Subsume's surrounded empty cells as ``-``. The last line says who is to
+move (or the result), the scores, the number of actions and the last move.
+
+>>> import stonefield as sf
+>>> state = sf.make("windflowers", grid="hex", size=3).new_state()
+>>> for action in (4, 8, 18):
+...     state.apply(action)
+>>> print(board_text(state))
+16    . .
+13   . . .
+ 9  . . . .
+ 4 X . . . O
+ 0  . . . .
+O to move · scores X 1, O 1 · 3 actions, last: action 18
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _layout
+from ._core import Game, State
+
+__all__ = ["PLAYER_CHARS", "board_text"]
+
+#: The characters of the stones of players 0..3.
+PLAYER_CHARS = ("X", "O", "A", "B")
+EMPTY = "."
+SURROUNDED = "-"
+
+
+def board_text(state_or_game: State | Game) -> str:
+    """Draws a position (or a game's empty board) as lines of text.
+
+    Args:
+        state_or_game: the position; a Game draws its empty board.
+
+    Returns:
+        The picture, lines separated by newlines, without a trailing newline.
+
+    >>> import stonefield as sf
+    >>> print(board_text(sf.make("windflowers", grid="square", size=3)))
+    12 . . . .
+     8 . . . .
+     4 . . . .
+     0 . . . .
+    windflowers: square points 4x4
+    """
+    game, state, is_game = _layout.as_state(state_or_game)
+    kind = _layout.board_kind(game)
+    coords = np.asarray(game.coords, dtype=float)
+    chars = _site_chars(game, state, is_game)
+
+    # Characters per board unit: hex cells are √3 apart in a row and half a cell offset between
+    # rows; points are 1 apart (half a unit offset on the lattice). Two columns per spacing leave
+    # a blank between neighbours.
+    step = math.sqrt(3) / 2 if kind == _layout.HEX_CELLS else 0.5
+    xmin = coords[:, 0].min()
+    rows = _layout.rows(coords)[::-1]
+    width = len(str(len(coords) - 1))
+    lines = []
+    for row in rows:
+        line: list[str] = []
+        for s in row:
+            col = round((coords[s, 0] - xmin) / step)
+            line.extend(" " * (col - len(line) + 1))
+            line[col] = chars[s]
+        lines.append(f"{row[0]:>{width}} " + "".join(line).rstrip())
+    lines.append(_legend(game, state, is_game))
+    return "\n".join(lines)
+
+
+def _site_chars(game: Game, state: State, is_game: bool) -> list[str]:
+    board = state.board
+    chars = [PLAYER_CHARS[v - 1] if v > 0 else EMPTY for v in board.tolist()]
+    if is_game:
+        return chars
+    if game.name == "smallholder" and hasattr(state, "territory"):
+        for p in range(game.num_players):
+            for s in np.flatnonzero(np.asarray(state.territory(p), bool)):
+                if board[s] == 0:
+                    chars[s] = PLAYER_CHARS[p].lower()
+    if game.name == "subsume" and hasattr(state, "surrounded"):
+        for s in np.flatnonzero(np.asarray(state.surrounded(), bool)):
+            if board[s] == 0:
+                chars[s] = SURROUNDED
+    return chars
+
+
+def _legend(game: Game, state: State, is_game: bool) -> str:
+    if is_game:
+        return f"{game.name}: {game.board_shape}"
+    parts = [_layout.status(state, PLAYER_CHARS, long_scores=True)]
+    if game.name == "faraday" and hasattr(state, "phase"):
+        parts.append(f"{state.phase} phase")
+    history = state.history
+    if history:
+        sites = _layout.last_move_sites(state)
+        last = ", ".join(map(str, sites)) if sites else f"action {history[-1]}"
+        parts.append(f"{len(history)} actions, last: {last}")
+    return " · ".join(parts)
