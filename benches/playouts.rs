@@ -1,24 +1,56 @@
-//! Criterion benchmarks: one random playout of each game's default configuration, and a batch
-//! of playouts over all threads. Run with `cargo bench`; `cargo bench -- --test` runs each once.
+//! Criterion benchmarks: single-threaded random playouts of each game's default configuration and
+//! of its named variants, and a batch over all threads. `cargo bench --bench playouts`; with
+//! `-- --test` each runs once.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use stonefield::games::{each_state, GAME_NAMES};
-use stonefield::sim::{random_playout, simulate, Rng};
+use stonefield::games::{each_state, OptionValue, GAME_NAMES};
+use stonefield::sim::{play_random_game, simulate, Rng};
 use stonefield::Game;
+
+/// Configurations beyond the defaults: every Smallholder ruleset, every Faraday grid, every
+/// Windflowers grid.
+fn variants() -> Vec<(&'static str, &'static str, &'static str)> {
+    let mut v = Vec::new();
+    for r in ["gaps_original", "offshore_gaps", "stymie", "hull_setbacks"] {
+        v.push(("smallholder", "ruleset", r));
+    }
+    for g in [
+        "trisquare_omni",
+        "trisquare",
+        "hex_limping",
+        "hex_omni",
+        "square_omni",
+    ] {
+        v.push(("faraday", "grid", g));
+    }
+    for g in ["hex", "square"] {
+        v.push(("windflowers", "grid", g));
+    }
+    v
+}
 
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_playout");
-    for &name in GAME_NAMES {
-        let game = Game::make(name, &[]).expect("default options are valid");
-        group.throughput(Throughput::Elements(1));
-        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+    group.throughput(Throughput::Elements(1));
+    let mut configs: Vec<(String, Game)> = GAME_NAMES
+        .iter()
+        .map(|&name| {
+            let game = Game::make(name, &[]).expect("default options are valid");
+            (format!("{name}/default"), game)
+        })
+        .collect();
+    for (name, key, value) in variants() {
+        let options = [(key.to_string(), OptionValue::from(value))];
+        let game = Game::make(name, &options).expect("valid variant");
+        configs.push((format!("{name}/{key}={value}"), game));
+    }
+    for (label, game) in configs {
+        group.bench_function(BenchmarkId::from_parameter(label), |b| {
+            // The playout includes the final ranks and scores, as `simulate` reports them.
             each_state!(game.new_state(), start => {
                 let mut rng = Rng::new(1);
                 let mut buf = Vec::new();
-                b.iter(|| {
-                    let mut s = start.clone();
-                    random_playout(&mut s, &mut rng, &mut buf)
-                })
+                b.iter(|| play_random_game(&start, &mut rng, &mut buf))
             })
         });
     }
@@ -28,9 +60,9 @@ fn playouts(c: &mut Criterion) {
 fn batches(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate_1000_all_threads");
     group.sample_size(10);
+    group.throughput(Throughput::Elements(1000));
     for &name in GAME_NAMES {
         let game = Game::make(name, &[]).expect("default options are valid");
-        group.throughput(Throughput::Elements(1000));
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| simulate(&game, 1000, 7, None))
         });

@@ -1,0 +1,67 @@
+//! Criterion benchmarks of the hot shared algorithms: gap and hull holdings, a player's whole
+//! territory, and flood-fill components. Loop detection (Subsume) is added beside them.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use stonefield::algo::bits::{Bits, NeighborMasks};
+use stonefield::algo::territory::{TerritoryKind, TerritoryMasks};
+use stonefield::algo::{component_sizes, FloodScratch};
+use stonefield::board::{Board, Relation};
+use stonefield::sim::Rng;
+
+/// A random set of about a third of the sites.
+fn random_stones<const K: usize>(n: usize, rng: &mut Rng) -> Bits<K> {
+    let mut b = Bits::<K>::default();
+    for s in 0..n {
+        if rng.below(3) == 0 {
+            b.insert(s);
+        }
+    }
+    b
+}
+
+fn territory(c: &mut Criterion) {
+    let board = Board::hex_cells(4);
+    let masks = TerritoryMasks::<1>::new(&board).expect("hex4 fits one word");
+    let nb = NeighborMasks::<1>::new(&board, Relation::Orthogonal).expect("fits");
+    let mut rng = Rng::new(3);
+    let sets: Vec<Bits<1>> = (0..64).map(|_| random_stones::<1>(37, &mut rng)).collect();
+    // One connected group from each set: the component of its lowest stone.
+    let groups: Vec<Bits<1>> = sets
+        .iter()
+        .map(|s| s.lowest().map_or(*s, |x| nb.component(x, *s).0))
+        .collect();
+    let mut i = 0;
+    c.bench_function("gap holdings of one group (hex4)", |b| {
+        b.iter(|| {
+            i = (i + 1) % groups.len();
+            masks.gap(groups[i])
+        })
+    });
+    c.bench_function("hull holdings of one group (hex4)", |b| {
+        b.iter(|| {
+            i = (i + 1) % groups.len();
+            masks.hull(groups[i])
+        })
+    });
+    for kind in [TerritoryKind::Gap, TerritoryKind::Hull] {
+        c.bench_function(&format!("territory of a player, {kind:?} (hex4)"), |b| {
+            b.iter(|| {
+                i = (i + 1) % sets.len();
+                masks.territory(kind, sets[i])
+            })
+        });
+    }
+}
+
+fn components(c: &mut Criterion) {
+    let board = Board::hex_cells(6);
+    let mut rng = Rng::new(5);
+    let cells: Vec<i8> = (0..board.num_sites()).map(|_| rng.below(3) as i8).collect();
+    let mut scratch = FloodScratch::default();
+    c.bench_function("component sizes of one colour (hex6)", |b| {
+        b.iter(|| component_sizes(&board, Relation::Orthogonal, &cells, 1, &mut scratch))
+    });
+}
+
+criterion_group!(benches, territory, components);
+criterion_main!(benches);
