@@ -406,23 +406,7 @@ impl State {
         to_move: usize,
         last_placer: Option<usize>,
     ) -> Result<State> {
-        let n = cfg.board.num_sites();
-        if cells.len() != n {
-            return Err(Error::Record(format!(
-                "faraday: a board array needs {n} sites, got {}",
-                cells.len()
-            )));
-        }
-        if let Some(bad) = cells.iter().find(|&&c| !(0..=2).contains(&c)) {
-            return Err(Error::Record(format!(
-                "faraday: cell value {bad} out of range 0..=2"
-            )));
-        }
-        if to_move > 1 {
-            return Err(Error::Record(format!(
-                "faraday: player {to_move} out of range 0..2"
-            )));
-        }
+        super::check_position("faraday", cfg.board.num_sites(), 2, cells, to_move)?;
         let empty = cells.iter().all(|&c| c == 0);
         match last_placer {
             Some(p) if p > 1 => {

@@ -180,6 +180,34 @@ pub fn write_stone_planes(
     (players + 1) * n
 }
 
+/// Checks a position given by users (a board array and the player to move) against a game's
+/// board size and player count, for the games' `from_position` constructors.
+pub fn check_position(
+    game: &str,
+    sites: usize,
+    players: usize,
+    cells: &[i8],
+    to_move: usize,
+) -> Result<()> {
+    if cells.len() != sites {
+        return Err(Error::Record(format!(
+            "{game}: a board array needs {sites} sites, got {}",
+            cells.len()
+        )));
+    }
+    if let Some(bad) = cells.iter().find(|&&c| c < 0 || c as usize > players) {
+        return Err(Error::Record(format!(
+            "{game}: cell value {bad} out of range 0..={players}"
+        )));
+    }
+    if to_move >= players {
+        return Err(Error::Record(format!(
+            "{game}: player {to_move} out of range 0..{players}"
+        )));
+    }
+    Ok(())
+}
+
 /// Ranks from values where higher is better; equal values share the average of their ranks.
 pub fn ranks_from_values(values: &[f64]) -> Vec<f64> {
     values

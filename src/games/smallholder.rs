@@ -724,23 +724,7 @@ impl State {
     /// inside them (as after re-entry or a groupwise capture). If the player to move has no legal
     /// placement, the position is already lost for them. For analysis and tests.
     pub fn from_position(cfg: Arc<Config>, cells: &[i8], to_move: usize) -> Result<State> {
-        let n = cfg.board.num_sites();
-        if cells.len() != n {
-            return Err(Error::Record(format!(
-                "smallholder: a board array needs {n} sites, got {}",
-                cells.len()
-            )));
-        }
-        if let Some(bad) = cells.iter().find(|&&c| !(0..=2).contains(&c)) {
-            return Err(Error::Record(format!(
-                "smallholder: cell value {bad} out of range 0..=2"
-            )));
-        }
-        if to_move > 1 {
-            return Err(Error::Record(format!(
-                "smallholder: player {to_move} out of range 0..2"
-            )));
-        }
+        super::check_position("smallholder", cfg.board.num_sites(), 2, cells, to_move)?;
         let mut s = State::new(cfg);
         s.cells.copy_from_slice(cells);
         s.to_move = to_move;

@@ -23,7 +23,7 @@ use super::options::{opt, OptionReader, OptionValue, Options};
 use super::{ranks_from_values, Rules};
 use crate::algo::{component_sizes, FloodScratch};
 use crate::board::{Board, Relation, Shape};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Grids, scorings and tie-breaks by option name.
 pub const GRIDS: &[&str] = &["hex", "trisquare", "square"];
@@ -179,24 +179,13 @@ impl State {
     /// A position given by its board array (0 empty, k a stone of player k − 1) and the player to
     /// move, as if reached without passes. For analysis and tests.
     pub fn from_position(cfg: Arc<Config>, cells: &[i8], to_move: usize) -> Result<State> {
-        let n = cfg.board.num_sites();
-        let players = cfg.players;
-        if cells.len() != n {
-            return Err(Error::Record(format!(
-                "windflowers: a board array needs {n} sites, got {}",
-                cells.len()
-            )));
-        }
-        if let Some(bad) = cells.iter().find(|&&c| c < 0 || c as usize > players) {
-            return Err(Error::Record(format!(
-                "windflowers: cell value {bad} out of range 0..={players}"
-            )));
-        }
-        if to_move >= players {
-            return Err(Error::Record(format!(
-                "windflowers: player {to_move} out of range 0..{players}"
-            )));
-        }
+        super::check_position(
+            "windflowers",
+            cfg.board.num_sites(),
+            cfg.players,
+            cells,
+            to_move,
+        )?;
         let mut s = State::new(cfg);
         s.to_move = to_move;
         for (site, &c) in cells.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! Hand-checked Windflowers positions.
 
 use super::*;
+use crate::error::Error;
 use crate::games::options::opt;
 
 fn config(options: &[(String, OptionValue)]) -> Arc<Config> {
