@@ -1,5 +1,7 @@
-//! Shared algorithms on boards: connected components (flood fill) and union-find. Game files call
-//! these rather than writing their own.
+//! Shared algorithms on boards: connected components (flood fill), union-find, and the loops of
+//! Subsume ([`loops`]). Game files call these rather than writing their own.
+
+pub mod loops;
 
 use crate::board::{Board, Relation};
 

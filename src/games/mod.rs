@@ -8,6 +8,7 @@
 
 pub mod options;
 mod session;
+pub mod subsume;
 pub mod windflowers;
 
 use std::sync::Arc;
@@ -167,12 +168,13 @@ pub fn preview(actions: &[u32]) -> String {
 }
 
 /// Every game id, in the order `games()` lists them.
-pub const GAME_NAMES: &[&str] = &["windflowers"];
+pub const GAME_NAMES: &[&str] = &["windflowers", "subsume"];
 
 /// A configured game: its rules with every option resolved. Cheap to clone (shared config).
 #[derive(Clone, Debug)]
 pub enum Game {
     Windflowers(Arc<windflowers::Config>),
+    Subsume(Arc<subsume::Config>),
 }
 
 /// A game state of any game. Implements [`Rules`] by dispatching to the game's own state type;
@@ -180,6 +182,7 @@ pub enum Game {
 #[derive(Clone, Debug)]
 pub enum State {
     Windflowers(windflowers::State),
+    Subsume(subsume::State),
 }
 
 /// Runs `$body` with `$s` bound to the inner value of any [`State`] variant. The body is
@@ -188,6 +191,7 @@ macro_rules! each_state {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             $crate::games::State::Windflowers($s) => $body,
+            $crate::games::State::Subsume($s) => $body,
         }
     };
 }
@@ -202,6 +206,7 @@ impl Game {
             "windflowers" => Ok(Game::Windflowers(Arc::new(windflowers::Config::new(
                 options,
             )?))),
+            "subsume" => Ok(Game::Subsume(Arc::new(subsume::Config::new(options)?))),
             _ => Err(Error::InvalidOption(format!(
                 "unknown game {name:?}; games: {}",
                 options::quoted(GAME_NAMES)
@@ -213,6 +218,7 @@ impl Game {
     pub fn name(&self) -> &'static str {
         match self {
             Game::Windflowers(_) => "windflowers",
+            Game::Subsume(_) => "subsume",
         }
     }
 
@@ -220,6 +226,7 @@ impl Game {
     pub fn options(&self) -> Options {
         match self {
             Game::Windflowers(c) => c.options(),
+            Game::Subsume(c) => c.options(),
         }
     }
 
@@ -227,6 +234,7 @@ impl Game {
     pub fn board(&self) -> &Board {
         match self {
             Game::Windflowers(c) => &c.board,
+            Game::Subsume(c) => &c.board,
         }
     }
 
@@ -234,6 +242,7 @@ impl Game {
     pub fn new_state(&self) -> State {
         match self {
             Game::Windflowers(c) => State::Windflowers(windflowers::State::new(c.clone())),
+            Game::Subsume(c) => State::Subsume(subsume::State::new(c.clone())),
         }
     }
 
@@ -253,6 +262,7 @@ impl State {
     pub fn game(&self) -> Game {
         match self {
             State::Windflowers(s) => Game::Windflowers(s.config().clone()),
+            State::Subsume(s) => Game::Subsume(s.config().clone()),
         }
     }
 }

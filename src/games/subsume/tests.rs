@@ -1,0 +1,2 @@
+//! Hand-checked Subsume positions.
+use super::*;
