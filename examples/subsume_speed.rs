@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use stonefield::games::subsume::{Config, State};
-use stonefield::games::{OptionValue, Rules};
+use stonefield::games::OptionValue;
 use stonefield::sim::playout::random_playout;
 use stonefield::sim::Rng;
 
@@ -14,7 +14,11 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let sizes = if sizes.is_empty() { vec![4, 6, 10] } else { sizes };
+    let sizes = if sizes.is_empty() {
+        vec![4, 6, 10]
+    } else {
+        sizes
+    };
     for size in sizes {
         let options = [("size".to_string(), OptionValue::Int(size))];
         let cfg = Arc::new(Config::new(&options).expect("valid size"));

@@ -49,7 +49,11 @@ fn configs() -> Vec<(&'static str, Vec<(String, OptionValue)>, u64)> {
     v.push(("windflowers", vec![o("max_moves", 7i64)], 4));
     // Subsume: sizes 3 to 8, and a few games on the largest size.
     for size in 3i64..=8 {
-        v.push(("subsume", vec![o("size", size)], if size <= 5 { 12 } else { 4 }));
+        v.push((
+            "subsume",
+            vec![o("size", size)],
+            if size <= 5 { 12 } else { 4 },
+        ));
     }
     v.push(("subsume", vec![], 4));
     v.push(("subsume", vec![o("size", 30i64)], 1));

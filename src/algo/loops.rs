@@ -118,17 +118,24 @@ impl Scratch {
 
     /// A stamp no mark carries yet.
     fn fresh(&mut self, n: usize) -> u32 {
+        self.reserve(n, 1)
+    }
+
+    /// `k` consecutive stamps no mark carries yet; returns the first.
+    fn reserve(&mut self, n: usize, k: usize) -> u32 {
         if self.group.len() != n {
             *self = Scratch::new(n);
         }
-        if self.epoch == u32::MAX {
+        let k = k as u32;
+        if self.epoch > u32::MAX - k {
             self.group.fill(0);
             self.outside.fill(0);
             self.seen.fill(0);
             self.epoch = 0;
         }
-        self.epoch += 1;
-        self.epoch
+        let first = self.epoch + 1;
+        self.epoch += k;
+        first
     }
 
     /// With `outside` marked for `ep` and `inside` cells in `H`, checks that `H` is connected
@@ -282,7 +289,8 @@ impl OpenCells {
         if runs(open_mask) < 2 {
             return false;
         }
-        let ep = scratch.fresh(cells.len());
+        // Each run's fill gets its own stamp, all at least `ep0`.
+        let ep0 = scratch.reserve(cells.len(), 6);
         let mut cut = false;
         for i in 0..6 {
             let prev = (i + 5) % 6;
@@ -300,10 +308,11 @@ impl OpenCells {
                 }
             }
             let start = around[i] as usize;
-            if off || scratch.seen[start] == ep {
+            if off || scratch.seen[start] >= ep0 {
                 continue;
             }
-            if !Self::reaches_perimeter(board, cells, start, ep, scratch) {
+            let ep = ep0 + i as u32;
+            if !Self::reaches_perimeter(board, cells, start, ep0, ep, scratch) {
                 cut = true;
                 for k in 0..scratch.stack.len() {
                     let c = scratch.stack[k] as usize;
@@ -314,12 +323,16 @@ impl OpenCells {
         cut
     }
 
-    /// Fills the empty region of `start`, stamping `seen`, until it meets a perimeter cell. When it
-    /// does not, `scratch.stack` holds the whole region on return.
+    /// Fills the empty region of `start`, stamping `seen` with `ep`, until it meets a perimeter
+    /// cell or a cell an earlier fill of this placement stamped (stamps from `ep0` on). A fill
+    /// that stops early reached the outside; one that ends after meeting no earlier fill was
+    /// completed, so meeting one means that fill stopped early: it reached the outside too. When
+    /// the result is false, `scratch.stack` holds the whole region.
     fn reaches_perimeter(
         board: &Board,
         cells: &[i8],
         start: usize,
+        ep0: u32,
         ep: u32,
         scratch: &mut Scratch,
     ) -> bool {
@@ -336,10 +349,14 @@ impl OpenCells {
             }
             for &t in board.orth(c) {
                 let t = t as usize;
-                if cells[t] == 0 && scratch.seen[t] != ep {
-                    scratch.seen[t] = ep;
-                    scratch.stack.push(t as u16);
+                if cells[t] != 0 || scratch.seen[t] == ep {
+                    continue;
                 }
+                if scratch.seen[t] >= ep0 {
+                    return true;
+                }
+                scratch.seen[t] = ep;
+                scratch.stack.push(t as u16);
             }
         }
         false
@@ -354,13 +371,7 @@ impl OpenCells {
 /// the perimeter and has no open empty neighbour, because an open cell leads off the board
 /// through empty cells, none of them in G.
 #[inline]
-pub fn may_close_mel(
-    board: &Board,
-    cells: &[i8],
-    open: &OpenCells,
-    s: usize,
-    cut: bool,
-) -> bool {
+pub fn may_close_mel(board: &Board, cells: &[i8], open: &OpenCells, s: usize, cut: bool) -> bool {
     if cut {
         return true;
     }
@@ -478,7 +489,9 @@ pub fn has_winning_loop(
     scratch: &mut Scratch,
 ) -> bool {
     let n = cells.len();
-    let ep = scratch.fresh(n);
+    // One stamp for the outside fill and one per component of H.
+    let ep = scratch.reserve(n, n + 1);
+    let mut k = ep;
     flood_outside(board, &mut scratch.outside, &mut scratch.stack, ep, |c| {
         cells[c] == colour
     });
@@ -487,11 +500,7 @@ pub fn has_winning_loop(
         if scratch.outside[h] == ep || scratch.seen[h] == ep {
             continue;
         }
-        let k = scratch.fresh(n);
-        // `fresh` may have reset the stamps when the epoch wrapped; start over then.
-        if k < ep {
-            return has_winning_loop(board, cells, colour, threshold, scratch);
-        }
+        k += 1;
         let mut on_perimeter = 0;
         scratch.stack.clear();
         scratch.seen[h] = ep;

@@ -192,7 +192,7 @@ impl State {
         if let Some(&w) = winners.first() {
             s.outcome = Outcome::Won(w);
         } else {
-            s.pass_turn(1 - to_move as u8);
+            s.pass_turn(to_move as u8);
         }
         Ok(s)
     }
@@ -294,7 +294,11 @@ impl State {
     /// removal of the interior.
     fn settle(&mut self, p: usize, sc: &Scratch) {
         let mine = p as i8 + 1;
-        let own = sc.loop_cells.iter().filter(|&&c| self.cells[c as usize] == mine).count();
+        let own = sc
+            .loop_cells
+            .iter()
+            .filter(|&&c| self.cells[c as usize] == mine)
+            .count();
         let colour = if 2 * own >= sc.loop_cells.len() {
             mine
         } else {
