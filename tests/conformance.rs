@@ -15,6 +15,7 @@ fn o(name: &str, value: impl Into<OptionValue>) -> (String, OptionValue) {
 }
 
 /// (game, options, number of seeds).
+#[allow(clippy::type_complexity)]
 fn configs() -> Vec<(&'static str, Vec<(String, OptionValue)>, u64)> {
     let mut v = Vec::new();
     // Windflowers: every option value, several sizes and player counts.

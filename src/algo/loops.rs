@@ -160,12 +160,7 @@ impl Scratch {
                 }
             }
         }
-        if self.interior.len() != inside {
-            return false;
-        }
-        self.interior.sort_unstable();
-        self.loop_cells.sort_unstable();
-        true
+        self.interior.len() == inside
     }
 
     /// Marks `group` with `ep` for the group of stones containing `s`; returns its size.
@@ -427,7 +422,7 @@ fn flood_outside(
 }
 
 /// Test 3: whether the stone on `s` (already in `cells`) lies on the MEL of its group. On `true`,
-/// `scratch.loop_cells` holds the MEL and `scratch.interior` its interior, both ascending.
+/// `scratch.loop_cells` holds the MEL and `scratch.interior` its interior, in no particular order.
 pub fn new_mel(board: &Board, cells: &[i8], s: usize, scratch: &mut Scratch) -> bool {
     let n = cells.len();
     let ep = scratch.fresh(n);
@@ -476,7 +471,10 @@ pub fn mel_of_group(
     if !scratch.collect_mel(board, ep, h0, n - reached) {
         return None;
     }
-    Some((scratch.loop_cells.clone(), scratch.interior.clone()))
+    let mut found = (scratch.loop_cells.clone(), scratch.interior.clone());
+    found.0.sort_unstable();
+    found.1.sort_unstable();
+    Some(found)
 }
 
 /// Test 4: whether the stones of `colour` (a cell value, 1 or 2) form a loop holding more than
@@ -526,4 +524,98 @@ pub fn has_winning_loop(
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Rng;
+
+    #[test]
+    fn runs_counts_cyclic_runs() {
+        for mask in 0u8..64 {
+            let bit = |i: usize| mask >> (i % 6) & 1 == 1;
+            let naive = if mask == 63 {
+                1
+            } else {
+                (0..6).filter(|&i| bit(i) && !bit(i + 5)).count() as u32
+            };
+            assert_eq!(runs(mask), naive, "{mask:06b}");
+        }
+    }
+
+    #[test]
+    fn turning_order_neighbours_are_the_board_neighbours_in_a_cycle() {
+        let board = Board::hex_cells(5);
+        let ring = cyclic_neighbours(&board);
+        for (s, around) in ring.iter().enumerate() {
+            let mut on: Vec<u16> = around.iter().copied().filter(|&t| t != OFF_BOARD).collect();
+            on.sort_unstable();
+            assert_eq!(on, board.orth(s));
+            for i in 0..6 {
+                let (a, b) = (around[i], around[(i + 1) % 6]);
+                if a != OFF_BOARD && b != OFF_BOARD {
+                    assert!(board.orth(a as usize).contains(&b), "{s}: {a} {b}");
+                }
+            }
+        }
+    }
+
+    /// Random stones dropped one by one on open cells: the incremental set always equals test 1
+    /// from scratch, which in turn equals a naive flood from every empty cell.
+    #[test]
+    fn open_cells_follow_placements() {
+        let mut rng = Rng::new(17);
+        let mut scratch = Scratch::default();
+        for size in 3..=8 {
+            let board = Board::hex_cells(size);
+            let ring = cyclic_neighbours(&board);
+            let n = board.num_sites();
+            for _ in 0..20 {
+                let mut cells = vec![0i8; n];
+                let mut open = OpenCells::from_cells(&board, &cells);
+                while !open.as_slice().is_empty() {
+                    let list = open.as_slice();
+                    let s = list[rng.below(list.len())] as usize;
+                    cells[s] = 1 + rng.below(2) as i8;
+                    let before: Vec<bool> = (0..n).map(|c| open.contains(c)).collect();
+                    let cut = open.place(&board, &ring, &cells, s, &mut scratch);
+                    let shut = surrounded(&board, &cells);
+                    let naive = naive_surrounded(&board, &cells);
+                    assert_eq!(shut, naive);
+                    for c in 0..n {
+                        assert_eq!(open.contains(c), cells[c] == 0 && !shut[c], "size {size}");
+                    }
+                    let newly = (0..n).any(|c| before[c] && c != s && !open.contains(c));
+                    assert_eq!(cut, newly);
+                }
+            }
+        }
+    }
+
+    fn naive_surrounded(board: &Board, cells: &[i8]) -> Vec<bool> {
+        (0..cells.len())
+            .map(|c| {
+                if cells[c] != 0 {
+                    return false;
+                }
+                let mut seen = vec![false; cells.len()];
+                let mut stack = vec![c];
+                seen[c] = true;
+                while let Some(x) = stack.pop() {
+                    if board.is_perimeter(x) {
+                        return false;
+                    }
+                    for &t in board.orth(x) {
+                        let t = t as usize;
+                        if cells[t] == 0 && !seen[t] {
+                            seen[t] = true;
+                            stack.push(t);
+                        }
+                    }
+                }
+                true
+            })
+            .collect()
+    }
 }

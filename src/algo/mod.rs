@@ -133,6 +133,7 @@ mod tests {
     use crate::board::Shape;
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn components_agree_with_union_find() {
         let board = Board::new(Shape::TriSquare { d: 3 });
         let n = board.num_sites();

@@ -291,8 +291,8 @@ impl State {
     }
 
     /// Settles a new MEL found by [`loops::new_mel`] for the mover p: majority flip, then
-    /// removal of the interior.
-    fn settle(&mut self, p: usize, sc: &Scratch) {
+    /// removal of the interior. Returns the colour the loop now has.
+    fn settle(&mut self, p: usize, sc: &Scratch) -> i8 {
         let mine = p as i8 + 1;
         let own = sc
             .loop_cells
@@ -310,6 +310,7 @@ impl State {
         for &c in &sc.interior {
             self.put(c as usize, 0);
         }
+        colour
     }
 }
 
@@ -371,18 +372,27 @@ impl Rules for State {
         let p = self.to_move as usize;
         self.put(s, p as i8 + 1);
         self.moves += 1;
-        SCRATCH.with(|sc| {
+        let gainer = SCRATCH.with(|sc| {
             let sc = &mut *sc.borrow_mut();
             let (board, ring) = (&self.cfg.board, &self.cfg.ring);
             let cut = self.open.place(board, ring, &self.cells, s, sc);
             let closed = loops::may_close_mel(board, &self.cells, &self.open, s, cut)
                 && loops::new_mel(board, &self.cells, s, sc);
             if closed {
-                self.settle(p, sc);
+                self.settle(p, sc)
+            } else {
+                p as i8 + 1
             }
         });
-        // The mover is tested first only for definiteness: both can never win at once.
-        for w in [p as u8, 1 - p as u8] {
+        // Only a colour that gained stones can have a new winning loop: a loop of a colour that
+        // only lost stones was there before. Without a flip to the enemy, that is the mover
+        // alone. (Both can never win at once.)
+        let gained: &[u8] = if gainer == p as i8 + 1 {
+            &[p as u8]
+        } else {
+            &[p as u8, 1 - p as u8]
+        };
+        for &w in gained {
             if self.has_winning_loop(w) {
                 self.outcome = Outcome::Won(w);
                 return;
