@@ -28,6 +28,7 @@ use stonefield::sim::Rng;
 /// Board geometry as bit masks.
 struct Geo {
     board: Board,
+    grid: loops::HexGrid,
     cfg: Arc<Config>,
     n: usize,
     nb: Vec<u64>,
@@ -49,6 +50,7 @@ impl Geo {
             .filter(|&s| board.orth(s).len() < 6)
             .fold(0u64, |m, s| m | 1 << s);
         Geo {
+            grid: loops::HexGrid::new(&board),
             board,
             cfg,
             n,
@@ -342,10 +344,9 @@ fn check_position(
     assert_eq!(state.surrounded(), expect, "{}", ctx());
 
     // Test 2: every group's MEL.
-    let mut scratch = loops::Scratch::default();
     for g in geo.components(brute.stones) {
         let s = g.trailing_zeros() as usize;
-        let got = loops::mel_of_group(&geo.board, cells, s, &mut scratch);
+        let got = loops::mel_of_group(&geo.grid, cells, s);
         let want = brute.mel(g).map(|(l, i)| {
             let list = |m: u64| bits(m).map(|c| c as u16).collect::<Vec<u16>>();
             (list(l), list(i))
@@ -359,13 +360,8 @@ fn check_position(
     // Test 4: wins.
     let winner = brute.winner();
     for x in 0..2 {
-        let got = loops::has_winning_loop(
-            &geo.board,
-            cells,
-            x as i8 + 1,
-            geo.threshold as usize,
-            &mut scratch,
-        );
+        let colour = geo.grid.set_of(cells, x as i8 + 1);
+        let got = loops::has_winning_loop(&geo.grid, &colour, geo.threshold as usize);
         assert_eq!(got, winner == Some(x), "win test for {x}: {}", ctx());
     }
     assert_eq!(state.winner(), winner, "{}", ctx());

@@ -84,21 +84,16 @@ pub fn runs(mask: u8) -> u32 {
     (mask & !prev).count_ones()
 }
 
-/// Reusable buffers for the flood fills of this module. Marks are epoch stamps, so nothing is
-/// cleared between calls.
+/// Reusable buffers: the fills of [`OpenCells::place`] and the cells of the last MEL found.
+/// Marks are epoch stamps, so nothing is cleared between calls.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    /// Group membership.
-    group: Vec<u32>,
-    /// Reached from outside the board.
-    outside: Vec<u32>,
-    /// Visited by a fill of `H`, or collected as a loop cell.
     seen: Vec<u32>,
     epoch: u32,
     stack: Vec<u16>,
-    /// The loop found by the last successful [`new_mel`] or [`mel_of_group`].
+    /// The loop found by the last successful [`new_mel`], ascending.
     pub loop_cells: Vec<u16>,
-    /// Its interior.
+    /// Its interior, ascending.
     pub interior: Vec<u16>,
 }
 
@@ -106,8 +101,6 @@ impl Scratch {
     /// Buffers for boards of `n` cells.
     pub fn new(n: usize) -> Scratch {
         Scratch {
-            group: vec![0; n],
-            outside: vec![0; n],
             seen: vec![0; n],
             epoch: 0,
             stack: Vec::with_capacity(n),
@@ -116,70 +109,19 @@ impl Scratch {
         }
     }
 
-    /// A stamp no mark carries yet.
-    fn fresh(&mut self, n: usize) -> u32 {
-        self.reserve(n, 1)
-    }
-
     /// `k` consecutive stamps no mark carries yet; returns the first.
     fn reserve(&mut self, n: usize, k: usize) -> u32 {
-        if self.group.len() != n {
+        if self.seen.len() != n {
             *self = Scratch::new(n);
         }
         let k = k as u32;
         if self.epoch > u32::MAX - k {
-            self.group.fill(0);
-            self.outside.fill(0);
             self.seen.fill(0);
             self.epoch = 0;
         }
         let first = self.epoch + 1;
         self.epoch += k;
         first
-    }
-
-    /// With `outside` marked for `ep` and `inside` cells in `H`, checks that `H` is connected
-    /// starting from `h0`, and collects `H` into `interior` and its boundary into `loop_cells`.
-    fn collect_mel(&mut self, board: &Board, ep: u32, h0: usize, inside: usize) -> bool {
-        self.interior.clear();
-        self.loop_cells.clear();
-        self.stack.clear();
-        self.seen[h0] = ep;
-        self.stack.push(h0 as u16);
-        while let Some(c) = self.stack.pop() {
-            self.interior.push(c);
-            for &t in board.orth(c as usize) {
-                let t = t as usize;
-                if self.seen[t] != ep {
-                    self.seen[t] = ep;
-                    if self.outside[t] == ep {
-                        self.loop_cells.push(t as u16);
-                    } else {
-                        self.stack.push(t as u16);
-                    }
-                }
-            }
-        }
-        self.interior.len() == inside
-    }
-
-    /// Marks `group` with `ep` for the group of stones containing `s`; returns its size.
-    fn flood_group(&mut self, board: &Board, cells: &[i8], s: usize, ep: u32) -> usize {
-        let mut count = 0;
-        self.stack.clear();
-        self.group[s] = ep;
-        self.stack.push(s as u16);
-        while let Some(c) = self.stack.pop() {
-            count += 1;
-            for &t in board.orth(c as usize) {
-                let t = t as usize;
-                if cells[t] != 0 && self.group[t] != ep {
-                    self.group[t] = ep;
-                    self.stack.push(t as u16);
-                }
-            }
-        }
-        count
     }
 }
 
@@ -388,144 +330,356 @@ pub fn may_close_mel(board: &Board, cells: &[i8], open: &OpenCells, s: usize, cu
     stones >= 2 && candidate
 }
 
-/// Stamps `outside` with `ep` for every cell not in `H(walls)` and returns how many there are.
-fn flood_outside(
-    board: &Board,
-    outside: &mut [u32],
-    stack: &mut Vec<u16>,
-    ep: u32,
-    wall: impl Fn(usize) -> bool,
-) -> usize {
-    let mut count = 0;
-    stack.clear();
-    for &p in board.perimeter() {
-        let p = p as usize;
-        outside[p] = ep;
-        count += 1;
-        if !wall(p) {
-            stack.push(p as u16);
-        }
-    }
-    while let Some(c) = stack.pop() {
-        for &t in board.orth(c as usize) {
-            let t = t as usize;
-            if outside[t] != ep {
-                outside[t] = ep;
-                count += 1;
-                if !wall(t) {
-                    stack.push(t as u16);
-                }
-            }
-        }
-    }
-    count
+/// Bit-parallel geometry of a hexagonal region, for the flood fills of tests 2 to 4.
+///
+/// A cell with cube coordinates (x, y, z) gets bit `(z − z0)·w + (x − x0)`, w the width of the
+/// bounding box in x: the hexagon sits in a w × w rhombus, with the empty corners unused.
+///
+/// ```text
+///   row z = 2:       . . @ @ @        neighbours of bit i: i ± 1 (same row),
+///   row z = 1:      . @ @ @ @         i + w, i + w − 1 (row above), i − w, i − w + 1 (row below)
+///   row z = 0:     @ @ @ . .
+/// ```
+///
+/// Shifts by 1 and w − 1 wrap from one row's end to the next row's start; masks of the first and
+/// last columns stop that. Sets are `W`-word arrays, `W` a power of two chosen per board, so
+/// every fill runs on fixed-size registers.
+#[derive(Clone, Debug)]
+pub struct HexGrid {
+    width: u32,
+    words: usize,
+    /// Bit of each cell.
+    bit: Vec<u16>,
+    /// Cell of each bit (`OFF_BOARD` for unused bits).
+    cell: Vec<u16>,
+    valid: Vec<u64>,
+    perimeter: Vec<u64>,
+    not_first: Vec<u64>,
+    not_last: Vec<u64>,
 }
 
-/// Test 3: whether the stone on `s` (already in `cells`) lies on the MEL of its group. On `true`,
-/// `scratch.loop_cells` holds the MEL and `scratch.interior` its interior, in no particular order.
-pub fn new_mel(board: &Board, cells: &[i8], s: usize, scratch: &mut Scratch) -> bool {
-    let n = cells.len();
-    let ep = scratch.fresh(n);
-    // A loop has at least 6 stones.
-    if scratch.flood_group(board, cells, s, ep) < 6 {
-        return false;
+impl HexGrid {
+    /// The layout of a hexagonal region of cells.
+    pub fn new(board: &Board) -> HexGrid {
+        let n = board.num_sites();
+        let cubes: Vec<[i32; 3]> = (0..n).map(|s| board.cube(s)).collect();
+        let x0 = cubes.iter().map(|c| c[0]).min().unwrap_or(0);
+        let x1 = cubes.iter().map(|c| c[0]).max().unwrap_or(0);
+        let z0 = cubes.iter().map(|c| c[2]).min().unwrap_or(0);
+        let z1 = cubes.iter().map(|c| c[2]).max().unwrap_or(0);
+        let width = (x1 - x0 + 1) as usize;
+        let height = (z1 - z0 + 1) as usize;
+        assert!(width < 64, "board too wide for the bit layout");
+        let words = (width * height).div_ceil(64).next_power_of_two().max(2);
+        let mut grid = HexGrid {
+            width: width as u32,
+            words,
+            bit: vec![0; n],
+            cell: vec![OFF_BOARD; words * 64],
+            valid: vec![0; words],
+            perimeter: vec![0; words],
+            not_first: vec![0; words],
+            not_last: vec![0; words],
+        };
+        for (s, c) in cubes.iter().enumerate() {
+            let col = (c[0] - x0) as usize;
+            let b = (c[2] - z0) as usize * width + col;
+            grid.bit[s] = b as u16;
+            grid.cell[b] = s as u16;
+            grid.valid[b / 64] |= 1 << (b % 64);
+            if board.is_perimeter(s) {
+                grid.perimeter[b / 64] |= 1 << (b % 64);
+            }
+            if col != 0 {
+                grid.not_first[b / 64] |= 1 << (b % 64);
+            }
+            if col != width - 1 {
+                grid.not_last[b / 64] |= 1 << (b % 64);
+            }
+        }
+        grid
     }
-    let group = &scratch.group;
-    let reached = flood_outside(board, &mut scratch.outside, &mut scratch.stack, ep, |c| {
-        group[c] == ep
-    });
-    // s is on the MEL iff it is outside H and touches H.
-    if scratch.outside[s] != ep {
-        return false;
+
+    /// Words per set.
+    pub fn words(&self) -> usize {
+        self.words
     }
-    let Some(h0) = board
-        .orth(s)
-        .iter()
-        .map(|&t| t as usize)
-        .find(|&t| scratch.outside[t] != ep)
-    else {
-        return false;
+
+    /// The bit of cell `c`.
+    #[inline]
+    pub fn bit(&self, c: usize) -> usize {
+        self.bit[c] as usize
+    }
+
+    /// The set of cells holding `value`, as words.
+    pub fn set_of(&self, cells: &[i8], value: i8) -> Vec<u64> {
+        let mut out = vec![0; self.words];
+        for (c, &v) in cells.iter().enumerate() {
+            if v == value {
+                let b = self.bit(c);
+                out[b / 64] |= 1 << (b % 64);
+            }
+        }
+        out
+    }
+
+    /// The set of stones, as words.
+    pub fn stones_of(&self, cells: &[i8]) -> Vec<u64> {
+        let mut out = self.set_of(cells, 1);
+        for (o, t) in out.iter_mut().zip(self.set_of(cells, 2)) {
+            *o |= t;
+        }
+        out
+    }
+
+    fn masks<const W: usize>(&self) -> Masks<W> {
+        Masks {
+            valid: Bits::load(&self.valid),
+            perimeter: Bits::load(&self.perimeter),
+            not_first: Bits::load(&self.not_first),
+            not_last: Bits::load(&self.not_last),
+            w: self.width,
+        }
+    }
+
+    /// Appends the cells of `set` to `out`, ascending by bit (not by cell), then sorts them.
+    fn cells_into<const W: usize>(&self, set: Bits<W>, out: &mut Vec<u16>) {
+        out.clear();
+        for (i, &word) in set.0.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                out.push(self.cell[i * 64 + m.trailing_zeros() as usize]);
+                m &= m - 1;
+            }
+        }
+        out.sort_unstable();
+    }
+}
+
+/// A set of bits in `W` words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Bits<const W: usize>([u64; W]);
+
+impl<const W: usize> Bits<W> {
+    const ZERO: Self = Bits([0; W]);
+
+    #[inline]
+    fn load(words: &[u64]) -> Self {
+        let mut b = [0; W];
+        b.copy_from_slice(&words[..W]);
+        Bits(b)
+    }
+
+    #[inline]
+    fn single(i: usize) -> Self {
+        let mut b = Self::ZERO;
+        b.0[i / 64] = 1 << (i % 64);
+        b
+    }
+
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        Bits(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        Bits(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+
+    #[inline]
+    fn minus(self, o: Self) -> Self {
+        Bits(std::array::from_fn(|i| self.0[i] & !o.0[i]))
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The lowest set bit alone.
+    #[inline]
+    fn lowest(self) -> Self {
+        let mut out = Self::ZERO;
+        if let Some(i) = self.0.iter().position(|&w| w != 0) {
+            out.0[i] = self.0[i] & self.0[i].wrapping_neg();
+        }
+        out
+    }
+
+    /// Towards higher bits by `k` (0 < k < 64).
+    #[inline]
+    fn up(self, k: u32) -> Self {
+        Bits(std::array::from_fn(|i| {
+            let carry = if i > 0 { self.0[i - 1] >> (64 - k) } else { 0 };
+            self.0[i] << k | carry
+        }))
+    }
+
+    /// Towards lower bits by `k` (0 < k < 64).
+    #[inline]
+    fn down(self, k: u32) -> Self {
+        Bits(std::array::from_fn(|i| {
+            let carry = if i + 1 < W {
+                self.0[i + 1] << (64 - k)
+            } else {
+                0
+            };
+            self.0[i] >> k | carry
+        }))
+    }
+}
+
+/// The masks of a [`HexGrid`] as registers.
+struct Masks<const W: usize> {
+    valid: Bits<W>,
+    perimeter: Bits<W>,
+    not_first: Bits<W>,
+    not_last: Bits<W>,
+    w: u32,
+}
+
+impl<const W: usize> Masks<W> {
+    /// `x` and its neighbours.
+    #[inline]
+    fn grow(&self, x: Bits<W>) -> Bits<W> {
+        let w = self.w;
+        let left = x.and(self.not_first);
+        let right = x.and(self.not_last);
+        x.or(right.up(1))
+            .or(left.down(1))
+            .or(x.up(w))
+            .or(x.down(w))
+            .or(left.up(w - 1))
+            .or(right.down(w - 1))
+            .and(self.valid)
+    }
+
+    /// The cells of `through` that `seed` reaches through `through`.
+    #[inline]
+    fn fill(&self, seed: Bits<W>, through: Bits<W>) -> Bits<W> {
+        let mut x = seed.and(through);
+        loop {
+            let y = self.grow(x).and(through);
+            if y == x {
+                return x;
+            }
+            x = y;
+        }
+    }
+
+    /// `H(walls)`: the cells from which every path off the board meets a wall other than the
+    /// cell itself. The outside R is what the perimeter reaches through non-walls; a cell is out
+    /// of H when it is on the perimeter, in R or next to R.
+    #[inline]
+    fn enclosed(&self, walls: Bits<W>) -> Bits<W> {
+        let open = self.valid.minus(walls);
+        let outside = self.fill(self.perimeter.and(open), open);
+        self.valid.minus(self.grow(outside)).minus(self.perimeter)
+    }
+}
+
+/// Runs `$f::<W>(...)` with `W` the grid's word count.
+macro_rules! by_words {
+    ($grid:expr, $f:ident($($arg:expr),*)) => {
+        match $grid.words {
+            2 => $f::<2>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            16 => $f::<16>($($arg),*),
+            32 => $f::<32>($($arg),*),
+            _ => $f::<64>($($arg),*),
+        }
     };
-    scratch.collect_mel(board, ep, h0, n - reached)
+}
+
+/// Test 3: whether the stone on `s` lies on the MEL of its group, given the set of all stones
+/// (`s` included). On `true`, `scratch.loop_cells` holds the MEL and `scratch.interior` its
+/// interior, both ascending.
+pub fn new_mel(grid: &HexGrid, stones: &[u64], s: usize, scratch: &mut Scratch) -> bool {
+    by_words!(grid, new_mel_w(grid, stones, s, scratch))
+}
+
+fn new_mel_w<const W: usize>(
+    grid: &HexGrid,
+    stones: &[u64],
+    s: usize,
+    scratch: &mut Scratch,
+) -> bool {
+    let m = grid.masks::<W>();
+    let at = Bits::<W>::single(grid.bit(s));
+    let group = m.fill(at, Bits::load(stones));
+    // A loop has at least 6 stones.
+    if group.count() < 6 {
+        return false;
+    }
+    let inside = m.enclosed(group);
+    // s is on the MEL iff H is connected and s is next to H but not in it.
+    let touching = m.grow(at).and(inside);
+    if touching.is_empty() || inside.and(at) != Bits::ZERO {
+        return false;
+    }
+    if m.fill(touching.lowest(), inside) != inside {
+        return false;
+    }
+    let ring = m.grow(inside).minus(inside);
+    grid.cells_into(ring, &mut scratch.loop_cells);
+    grid.cells_into(inside, &mut scratch.interior);
+    true
 }
 
 /// Test 2: the MEL of the group of stones containing `s` and its interior (each ascending), or
 /// `None` when the group has no MEL (or `s` is empty).
-pub fn mel_of_group(
-    board: &Board,
-    cells: &[i8],
-    s: usize,
-    scratch: &mut Scratch,
-) -> Option<(Vec<u16>, Vec<u16>)> {
-    let n = cells.len();
+pub fn mel_of_group(grid: &HexGrid, cells: &[i8], s: usize) -> Option<(Vec<u16>, Vec<u16>)> {
     if cells[s] == 0 {
         return None;
     }
-    let ep = scratch.fresh(n);
-    scratch.flood_group(board, cells, s, ep);
-    let group = &scratch.group;
-    let reached = flood_outside(board, &mut scratch.outside, &mut scratch.stack, ep, |c| {
-        group[c] == ep
-    });
-    let h0 = (0..n).find(|&c| scratch.outside[c] != ep)?;
-    if !scratch.collect_mel(board, ep, h0, n - reached) {
-        return None;
-    }
-    let mut found = (scratch.loop_cells.clone(), scratch.interior.clone());
-    found.0.sort_unstable();
-    found.1.sort_unstable();
-    Some(found)
+    let stones = grid.stones_of(cells);
+    by_words!(grid, mel_of_group_w(grid, &stones, s))
 }
 
-/// Test 4: whether the stones of `colour` (a cell value, 1 or 2) form a loop holding more than
+fn mel_of_group_w<const W: usize>(
+    grid: &HexGrid,
+    stones: &[u64],
+    s: usize,
+) -> Option<(Vec<u16>, Vec<u16>)> {
+    let m = grid.masks::<W>();
+    let group = m.fill(Bits::single(grid.bit(s)), Bits::load(stones));
+    let inside = m.enclosed(group);
+    if inside.is_empty() || m.fill(inside.lowest(), inside) != inside {
+        return None;
+    }
+    let (mut ring, mut interior) = (Vec::new(), Vec::new());
+    grid.cells_into(m.grow(inside).minus(inside), &mut ring);
+    grid.cells_into(inside, &mut interior);
+    Some((ring, interior))
+}
+
+/// Test 4: whether the stones of one colour (given as a set) form a loop holding more than
 /// `threshold` perimeter cells.
-pub fn has_winning_loop(
-    board: &Board,
-    cells: &[i8],
-    colour: i8,
-    threshold: usize,
-    scratch: &mut Scratch,
-) -> bool {
-    let n = cells.len();
-    // One stamp for the outside fill and one per component of H.
-    let ep = scratch.reserve(n, n + 1);
-    let mut k = ep;
-    flood_outside(board, &mut scratch.outside, &mut scratch.stack, ep, |c| {
-        cells[c] == colour
-    });
-    // Each component K of H gets its own stamp in `group`, marking its boundary cells once.
-    for h in 0..n {
-        if scratch.outside[h] == ep || scratch.seen[h] == ep {
-            continue;
-        }
-        k += 1;
-        let mut on_perimeter = 0;
-        scratch.stack.clear();
-        scratch.seen[h] = ep;
-        scratch.stack.push(h as u16);
-        while let Some(c) = scratch.stack.pop() {
-            for &t in board.orth(c as usize) {
-                let t = t as usize;
-                if scratch.outside[t] == ep {
-                    if scratch.group[t] != k {
-                        scratch.group[t] = k;
-                        if board.is_perimeter(t) {
-                            on_perimeter += 1;
-                        }
-                    }
-                } else if scratch.seen[t] != ep {
-                    scratch.seen[t] = ep;
-                    scratch.stack.push(t as u16);
-                }
-            }
-        }
-        if on_perimeter > threshold {
+pub fn has_winning_loop(grid: &HexGrid, colour: &[u64], threshold: usize) -> bool {
+    by_words!(grid, has_winning_loop_w(grid, colour, threshold))
+}
+
+fn has_winning_loop_w<const W: usize>(grid: &HexGrid, colour: &[u64], threshold: usize) -> bool {
+    let m = grid.masks::<W>();
+    let mut inside = m.enclosed(Bits::load(colour));
+    // Each component K of H is ringed by an all-X loop: its boundary.
+    while !inside.is_empty() {
+        let part = m.fill(inside.lowest(), inside);
+        let ring = m.grow(part).minus(part);
+        if ring.and(m.perimeter).count() as usize > threshold {
             return true;
         }
+        inside = inside.minus(part);
     }
     false
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,7 +64,7 @@ use std::sync::Arc;
 
 use super::options::{opt, OptionReader, OptionValue, Options};
 use super::Rules;
-use crate::algo::loops::{self, OpenCells, Scratch};
+use crate::algo::loops::{self, HexGrid, OpenCells, Scratch};
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::sim::rng::Rng;
@@ -80,6 +80,8 @@ pub struct Config {
     pub size: usize,
     /// Neighbours of each cell in turning order.
     ring: Vec<[u16; 6]>,
+    /// The bit layout of the loop tests.
+    grid: HexGrid,
     /// A winning loop holds more than this many perimeter cells: 3(n − 1).
     threshold: usize,
 }
@@ -92,10 +94,12 @@ impl Config {
         r.finish()?;
         let board = Board::hex_cells(size);
         let ring = loops::cyclic_neighbours(&board);
+        let grid = HexGrid::new(&board);
         Ok(Config {
             board,
             size,
             ring,
+            grid,
             threshold: 3 * (size - 1),
         })
     }
@@ -129,6 +133,8 @@ pub struct State {
     near: Vec<[u8; 2]>,
     /// Empty cells that are not surrounded.
     open: OpenCells,
+    /// The stones of each player, and all stones, as bit sets of the config's `grid`.
+    sets: [Vec<u64>; 3],
     /// Each player's stones on the perimeter.
     on_perimeter: [u16; 2],
     to_move: u8,
@@ -141,8 +147,10 @@ impl State {
     pub fn new(cfg: Arc<Config>) -> State {
         let n = cfg.board.num_sites();
         let cells = vec![0; n];
+        let words = cfg.grid.words();
         State {
             open: OpenCells::from_cells(&cfg.board, &cells),
+            sets: [vec![0; words], vec![0; words], vec![0; words]],
             cells,
             near: vec![[0; 2]; n],
             on_perimeter: [0; 2],
@@ -225,8 +233,12 @@ impl State {
             return;
         }
         let perimeter = board.is_perimeter(c);
+        let b = self.cfg.grid.bit(c);
+        let (word, bit) = (b / 64, 1u64 << (b % 64));
         if old > 0 {
             let q = old as usize - 1;
+            self.sets[q][word] &= !bit;
+            self.sets[2][word] &= !bit;
             for &t in board.orth(c) {
                 self.near[t as usize][q] -= 1;
             }
@@ -236,6 +248,8 @@ impl State {
         }
         if v > 0 {
             let p = v as usize - 1;
+            self.sets[p][word] |= bit;
+            self.sets[2][word] |= bit;
             for &t in board.orth(c) {
                 self.near[t as usize][p] += 1;
             }
@@ -267,15 +281,7 @@ impl State {
         if (self.on_perimeter[p as usize] as usize) <= threshold {
             return false;
         }
-        SCRATCH.with(|sc| {
-            loops::has_winning_loop(
-                &self.cfg.board,
-                &self.cells,
-                p as i8 + 1,
-                threshold,
-                &mut sc.borrow_mut(),
-            )
-        })
+        loops::has_winning_loop(&self.cfg.grid, &self.sets[p as usize], threshold)
     }
 
     /// Gives the turn to `next` if they can place, else back to the other player, else ends the
@@ -377,7 +383,7 @@ impl Rules for State {
             let (board, ring) = (&self.cfg.board, &self.cfg.ring);
             let cut = self.open.place(board, ring, &self.cells, s, sc);
             let closed = loops::may_close_mel(board, &self.cells, &self.open, s, cut)
-                && loops::new_mel(board, &self.cells, s, sc);
+                && loops::new_mel(&self.cfg.grid, &self.sets[2], s, sc);
             if closed {
                 self.settle(p, sc)
             } else {
