@@ -33,6 +33,32 @@
 
 use crate::board::Board;
 
+/// The set sizes (in 64-bit words) the bit-parallel code is compiled for; a board uses the
+/// smallest that holds its layout (side 6: 2 words, side 10: 6, side 15: 14, side 30: 55).
+const WORD_COUNTS: [usize; 14] = [2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 64];
+
+/// Runs `$f::<W>(...)` with `W` the grid's word count.
+macro_rules! by_words {
+    ($grid:expr, $f:ident($($arg:expr),*)) => {
+        match $grid.words {
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            10 => $f::<10>($($arg),*),
+            12 => $f::<12>($($arg),*),
+            14 => $f::<14>($($arg),*),
+            16 => $f::<16>($($arg),*),
+            20 => $f::<20>($($arg),*),
+            24 => $f::<24>($($arg),*),
+            32 => $f::<32>($($arg),*),
+            _ => $f::<64>($($arg),*),
+        }
+    };
+}
+
 /// Marks an off-board slot in a [`cyclic_neighbours`] table.
 pub const OFF_BOARD: u16 = u16::MAX;
 
@@ -84,45 +110,13 @@ pub fn runs(mask: u8) -> u32 {
     (mask & !prev).count_ones()
 }
 
-/// Reusable buffers: the fills of [`OpenCells::place`] and the cells of the last MEL found.
-/// Marks are epoch stamps, so nothing is cleared between calls.
+/// Where [`new_mel`] leaves the loop it found, to spare allocations.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    seen: Vec<u32>,
-    epoch: u32,
-    stack: Vec<u16>,
     /// The loop found by the last successful [`new_mel`], ascending.
     pub loop_cells: Vec<u16>,
     /// Its interior, ascending.
     pub interior: Vec<u16>,
-}
-
-impl Scratch {
-    /// Buffers for boards of `n` cells.
-    pub fn new(n: usize) -> Scratch {
-        Scratch {
-            seen: vec![0; n],
-            epoch: 0,
-            stack: Vec::with_capacity(n),
-            loop_cells: Vec::with_capacity(n),
-            interior: Vec::with_capacity(n),
-        }
-    }
-
-    /// `k` consecutive stamps no mark carries yet; returns the first.
-    fn reserve(&mut self, n: usize, k: usize) -> u32 {
-        if self.seen.len() != n {
-            *self = Scratch::new(n);
-        }
-        let k = k as u32;
-        if self.epoch > u32::MAX - k {
-            self.seen.fill(0);
-            self.epoch = 0;
-        }
-        let first = self.epoch + 1;
-        self.epoch += k;
-        first
-    }
 }
 
 /// Test 1 over the whole board: `true` for every empty cell whose region of empty cells holds no
@@ -205,15 +199,15 @@ impl OpenCells {
         self.pos[c] = u16::MAX;
     }
 
-    /// Updates the set after a stone was placed on the open cell `s` (`cells` already shows it).
-    /// Returns whether any empty cell became surrounded.
+    /// Updates the set after a stone was placed on the open cell `s`; `cells` and `stones` (the
+    /// set of all stones) already show it. Returns whether any empty cell became surrounded.
     pub fn place(
         &mut self,
-        board: &Board,
+        grid: &HexGrid,
         ring: &[[u16; 6]],
         cells: &[i8],
+        stones: &[u64],
         s: usize,
-        scratch: &mut Scratch,
     ) -> bool {
         self.remove(s);
         let around = &ring[s];
@@ -226,78 +220,65 @@ impl OpenCells {
         if runs(open_mask) < 2 {
             return false;
         }
-        // Each run's fill gets its own stamp, all at least `ep0`.
-        let ep0 = scratch.reserve(cells.len(), 6);
-        let mut cut = false;
-        for i in 0..6 {
-            let prev = (i + 5) % 6;
-            if open_mask & (1 << i) == 0 || open_mask & (1 << prev) != 0 {
-                continue;
-            }
-            // Run starting at slot i: skip it when it touches off-board (it is outside).
-            let mut j = i;
-            let mut off = false;
-            while open_mask & (1 << j) != 0 {
-                off |= around[j] == OFF_BOARD;
-                j = (j + 1) % 6;
-                if j == i {
-                    break;
-                }
-            }
-            let start = around[i] as usize;
-            if off || scratch.seen[start] >= ep0 {
-                continue;
-            }
-            let ep = ep0 + i as u32;
-            if !Self::reaches_perimeter(board, cells, start, ep0, ep, scratch) {
-                cut = true;
-                for k in 0..scratch.stack.len() {
-                    let c = scratch.stack[k] as usize;
-                    self.remove(c);
-                }
-            }
-        }
-        cut
+        by_words!(grid, place_w(self, grid, around, open_mask, stones))
     }
+}
 
-    /// Fills the empty region of `start`, stamping `seen` with `ep`, until it meets a perimeter
-    /// cell or a cell an earlier fill of this placement stamped (stamps from `ep0` on). A fill
-    /// that stops early reached the outside; one that ends after meeting no earlier fill was
-    /// completed, so meeting one means that fill stopped early: it reached the outside too. When
-    /// the result is false, `scratch.stack` holds the whole region.
-    fn reaches_perimeter(
-        board: &Board,
-        cells: &[i8],
-        start: usize,
-        ep0: u32,
-        ep: u32,
-        scratch: &mut Scratch,
-    ) -> bool {
-        // `stack` keeps every visited cell; `head` walks it (breadth first).
-        scratch.stack.clear();
-        scratch.seen[start] = ep;
-        scratch.stack.push(start as u16);
-        let mut head = 0;
-        while head < scratch.stack.len() {
-            let c = scratch.stack[head] as usize;
-            head += 1;
-            if board.is_perimeter(c) {
-                return true;
-            }
-            for &t in board.orth(c) {
-                let t = t as usize;
-                if cells[t] != 0 || scratch.seen[t] == ep {
-                    continue;
-                }
-                if scratch.seen[t] >= ep0 {
-                    return true;
-                }
-                scratch.seen[t] = ep;
-                scratch.stack.push(t as u16);
+/// The fills of [`OpenCells::place`]: from the first cell of each run of empty slots around the
+/// new stone, grow through empty cells until meeting the perimeter or an earlier fill that did
+/// (then the run is outside), or until the fill stops growing (then its cells are surrounded).
+/// A run touching off-board slots is outside at once: its cells are on the perimeter.
+fn place_w<const W: usize>(
+    open: &mut OpenCells,
+    grid: &HexGrid,
+    around: &[u16; 6],
+    open_mask: u8,
+    stones: &[u64],
+) -> bool {
+    let m = grid.masks::<W>();
+    let empty = m.valid.minus(Bits::load(stones));
+    let mut outside = Bits::<W>::ZERO;
+    let mut done = Bits::<W>::ZERO;
+    let mut cut = false;
+    for i in 0..6 {
+        let prev = (i + 5) % 6;
+        if open_mask & (1 << i) == 0 || open_mask & (1 << prev) != 0 {
+            continue;
+        }
+        let mut j = i;
+        let mut off = false;
+        while open_mask & (1 << j) != 0 {
+            off |= around[j] == OFF_BOARD;
+            j = (j + 1) % 6;
+            if j == i {
+                break;
             }
         }
-        false
+        if off {
+            continue;
+        }
+        let start = Bits::<W>::single(grid.bit(around[i] as usize));
+        if !start.and(done).is_empty() {
+            continue;
+        }
+        let stop = m.perimeter.or(outside);
+        let mut x = start;
+        loop {
+            if !x.and(stop).is_empty() {
+                outside = outside.or(x);
+                break;
+            }
+            let y = m.grow(x).and(empty);
+            if y == x {
+                cut = true;
+                grid.for_each_cell(x, |c| open.remove(c));
+                break;
+            }
+            x = y;
+        }
+        done = done.or(x);
     }
+    cut
 }
 
 /// A cheap necessary condition for the stone just placed on s to have closed a new MEL, given
@@ -342,8 +323,8 @@ pub fn may_close_mel(board: &Board, cells: &[i8], open: &OpenCells, s: usize, cu
 /// ```
 ///
 /// Shifts by 1 and w − 1 wrap from one row's end to the next row's start; masks of the first and
-/// last columns stop that. Sets are `W`-word arrays, `W` a power of two chosen per board, so
-/// every fill runs on fixed-size registers.
+/// last columns stop that. Sets are `W`-word arrays, `W` chosen per board from a fixed list, so
+/// every fill runs on fixed-size arrays the compiler unrolls.
 #[derive(Clone, Debug)]
 pub struct HexGrid {
     width: u32,
@@ -370,7 +351,12 @@ impl HexGrid {
         let width = (x1 - x0 + 1) as usize;
         let height = (z1 - z0 + 1) as usize;
         assert!(width < 64, "board too wide for the bit layout");
-        let words = (width * height).div_ceil(64).next_power_of_two().max(2);
+        let need = (width * height).div_ceil(64);
+        let words = WORD_COUNTS
+            .iter()
+            .copied()
+            .find(|&w| w >= need)
+            .expect("board too large for the bit layout");
         let mut grid = HexGrid {
             width: width as u32,
             words,
@@ -442,16 +428,22 @@ impl HexGrid {
         }
     }
 
-    /// Appends the cells of `set` to `out`, ascending by bit (not by cell), then sorts them.
-    fn cells_into<const W: usize>(&self, set: Bits<W>, out: &mut Vec<u16>) {
-        out.clear();
+    /// Calls `f` on each cell of `set`.
+    #[inline]
+    fn for_each_cell<const W: usize>(&self, set: Bits<W>, mut f: impl FnMut(usize)) {
         for (i, &word) in set.0.iter().enumerate() {
             let mut m = word;
             while m != 0 {
-                out.push(self.cell[i * 64 + m.trailing_zeros() as usize]);
+                f(self.cell[i * 64 + m.trailing_zeros() as usize] as usize);
                 m &= m - 1;
             }
         }
+    }
+
+    /// The cells of `set` into `out`, ascending.
+    fn cells_into<const W: usize>(&self, set: Bits<W>, out: &mut Vec<u16>) {
+        out.clear();
+        self.for_each_cell(set, |c| out.push(c as u16));
         out.sort_unstable();
     }
 }
@@ -584,20 +576,6 @@ impl<const W: usize> Masks<W> {
     }
 }
 
-/// Runs `$f::<W>(...)` with `W` the grid's word count.
-macro_rules! by_words {
-    ($grid:expr, $f:ident($($arg:expr),*)) => {
-        match $grid.words {
-            2 => $f::<2>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            8 => $f::<8>($($arg),*),
-            16 => $f::<16>($($arg),*),
-            32 => $f::<32>($($arg),*),
-            _ => $f::<64>($($arg),*),
-        }
-    };
-}
-
 /// Test 3: whether the stone on `s` lies on the MEL of its group, given the set of all stones
 /// (`s` included). On `true`, `scratch.loop_cells` holds the MEL and `scratch.interior` its
 /// interior, both ascending.
@@ -720,10 +698,10 @@ mod tests {
     #[test]
     fn open_cells_follow_placements() {
         let mut rng = Rng::new(17);
-        let mut scratch = Scratch::default();
         for size in 3..=8 {
             let board = Board::hex_cells(size);
             let ring = cyclic_neighbours(&board);
+            let grid = HexGrid::new(&board);
             let n = board.num_sites();
             for _ in 0..20 {
                 let mut cells = vec![0i8; n];
@@ -733,7 +711,8 @@ mod tests {
                     let s = list[rng.below(list.len())] as usize;
                     cells[s] = 1 + rng.below(2) as i8;
                     let before: Vec<bool> = (0..n).map(|c| open.contains(c)).collect();
-                    let cut = open.place(&board, &ring, &cells, s, &mut scratch);
+                    let stones = grid.stones_of(&cells);
+                    let cut = open.place(&grid, &ring, &cells, &stones, s);
                     let shut = surrounded(&board, &cells);
                     let naive = naive_surrounded(&board, &cells);
                     assert_eq!(shut, naive);

@@ -381,7 +381,9 @@ impl Rules for State {
         let gainer = SCRATCH.with(|sc| {
             let sc = &mut *sc.borrow_mut();
             let (board, ring) = (&self.cfg.board, &self.cfg.ring);
-            let cut = self.open.place(board, ring, &self.cells, s, sc);
+            let cut = self
+                .open
+                .place(&self.cfg.grid, ring, &self.cells, &self.sets[2], s);
             let closed = loops::may_close_mel(board, &self.cells, &self.open, s, cut)
                 && loops::new_mel(&self.cfg.grid, &self.sets[2], s, sc);
             if closed {
