@@ -27,14 +27,21 @@
 //! The tests are held against brute-force enumeration of induced cycles (from the definitions
 //! above) in `tests/subsume_bruteforce.rs`.
 //!
-//! `H` is computed as the complement of what the outside reaches: start from every perimeter
-//! cell, and spread from each reached cell that is not a wall to all its neighbours. A wall is
-//! reached (it is not in `H`) but does not pass the outside on.
+//! `H` is computed as the complement of what the outside reaches: the outside R is what the
+//! perimeter reaches through non-walls, and a cell is out of `H` when it is on the perimeter, in
+//! R or next to R (a wall is reached but does not pass the outside on).
+//!
+//! Speed: the fills of tests 2 to 4 run bit-parallel on whole-board sets ([`HexGrid`]): one
+//! growth step is six shifts, so a fill costs a few dozen word operations per step of its
+//! radius. Test 1 is kept up to date placement by placement ([`OpenCells`]), which fills only
+//! when a stone has empty cells on two or more sides; [`may_close_mel`] skips test 3 for most
+//! placements with a look at the new stone's neighbours; and the game only runs test 4 for a
+//! colour that gained stones and holds more than half the perimeter.
 
 use crate::board::Board;
 
 /// The set sizes (in 64-bit words) the bit-parallel code is compiled for; a board uses the
-/// smallest that holds its layout (side 6: 2 words, side 10: 6, side 15: 14, side 30: 55).
+/// smallest that holds its layout (side 6: 2 words, side 10: 6, side 15: 14, side 30: 64).
 const WORD_COUNTS: [usize; 14] = [2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 64];
 
 /// Runs `$f::<W>(...)` with `W` the grid's word count.
@@ -750,5 +757,146 @@ mod tests {
                 true
             })
             .collect()
+    }
+
+    /// `H(walls)` by plain scalar fills, straight from its description.
+    fn naive_enclosed(board: &Board, walls: &[bool]) -> Vec<bool> {
+        let n = walls.len();
+        let mut outside = vec![false; n];
+        let mut stack: Vec<usize> = (0..n)
+            .filter(|&c| board.is_perimeter(c) && !walls[c])
+            .collect();
+        for &c in &stack {
+            outside[c] = true;
+        }
+        while let Some(c) = stack.pop() {
+            for &t in board.orth(c) {
+                let t = t as usize;
+                if !walls[t] && !outside[t] {
+                    outside[t] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        (0..n)
+            .map(|c| {
+                !board.is_perimeter(c)
+                    && !outside[c]
+                    && board.orth(c).iter().all(|&t| !outside[t as usize])
+            })
+            .collect()
+    }
+
+    /// Components of the cells flagged in `set`.
+    fn naive_components(board: &Board, set: &[bool]) -> Vec<Vec<usize>> {
+        let mut seen = vec![false; set.len()];
+        let mut out = Vec::new();
+        for c in 0..set.len() {
+            if !set[c] || seen[c] {
+                continue;
+            }
+            let mut part = vec![c];
+            seen[c] = true;
+            let mut i = 0;
+            while i < part.len() {
+                for &t in board.orth(part[i]) {
+                    let t = t as usize;
+                    if set[t] && !seen[t] {
+                        seen[t] = true;
+                        part.push(t);
+                    }
+                }
+                i += 1;
+            }
+            part.sort_unstable();
+            out.push(part);
+        }
+        out
+    }
+
+    fn boundary(board: &Board, part: &[usize]) -> Vec<u16> {
+        let mut out: Vec<u16> = part
+            .iter()
+            .flat_map(|&c| board.orth(c).iter().copied())
+            .filter(|&t| !part.contains(&(t as usize)))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The bit-parallel tests 2 to 4 against scalar fills on every set size the boards of sides
+    /// 3 to 12, 15 and 30 use (the brute-force checker covers only the 2-word boards).
+    #[test]
+    fn bit_parallel_tests_match_scalar_fills() {
+        let mut rng = Rng::new(23);
+        let mut scratch = Scratch::default();
+        let mut found = 0;
+        for size in (3..=12).chain([15, 30]) {
+            let board = Board::hex_cells(size);
+            let grid = HexGrid::new(&board);
+            let n = board.num_sites();
+            let threshold = 3 * (size - 1);
+            let rounds = if size > 12 { 3 } else { 15 };
+            for round in 0..rounds {
+                let density = 0.3 + 0.6 * rng.unit();
+                let cells: Vec<i8> = (0..n)
+                    .map(|_| {
+                        if rng.unit() < density {
+                            1 + rng.below(2) as i8
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                let stones: Vec<bool> = cells.iter().map(|&v| v != 0).collect();
+                let stone_set = grid.stones_of(&cells);
+                for group in naive_components(&board, &stones) {
+                    let mut walls = vec![false; n];
+                    for &c in &group {
+                        walls[c] = true;
+                    }
+                    let h = naive_enclosed(&board, &walls);
+                    let parts = naive_components(&board, &h);
+                    let want = (parts.len() == 1).then(|| {
+                        let inside: Vec<u16> = parts[0].iter().map(|&c| c as u16).collect();
+                        (boundary(&board, &parts[0]), inside)
+                    });
+                    let got = mel_of_group(&grid, &cells, group[0]);
+                    assert_eq!(got, want, "size {size} round {round}");
+                    // Test 3 for every stone of the group.
+                    for &s in group.iter().take(12) {
+                        let on = want.as_ref().is_some_and(|(l, _)| l.contains(&(s as u16)));
+                        assert_eq!(new_mel(&grid, &stone_set, s, &mut scratch), on);
+                        if on {
+                            found += 1;
+                            let (l, i) = want.as_ref().expect("a MEL");
+                            assert_eq!(&scratch.loop_cells, l);
+                            assert_eq!(&scratch.interior, i);
+                        }
+                    }
+                }
+                for colour in 1..=2i8 {
+                    let walls: Vec<bool> = cells.iter().map(|&v| v == colour).collect();
+                    let h = naive_enclosed(&board, &walls);
+                    // Lower thresholds than the game's, so that wins are frequent.
+                    let best = naive_components(&board, &h)
+                        .iter()
+                        .map(|p| {
+                            boundary(&board, p)
+                                .iter()
+                                .filter(|&&c| board.is_perimeter(c as usize))
+                                .count()
+                        })
+                        .max();
+                    let set = grid.set_of(&cells, colour);
+                    for t in [0, threshold / 4, threshold / 2, threshold] {
+                        let want = best.is_some_and(|b| b > t);
+                        assert_eq!(has_winning_loop(&grid, &set, t), want, "size {size}");
+                    }
+                }
+            }
+        }
+        assert!(found > 50, "only {found} stones on a MEL");
     }
 }
