@@ -276,7 +276,7 @@ fn place_w<const W: usize>(
                 break;
             }
             let y = m.grow(x).and(empty);
-            if y == x {
+            if y.same(x) {
                 cut = true;
                 grid.for_each_cell(x, |c| open.remove(c));
                 break;
@@ -456,7 +456,7 @@ impl HexGrid {
 }
 
 /// A set of bits in `W` words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 struct Bits<const W: usize>([u64; W]);
 
 impl<const W: usize> Bits<W> {
@@ -493,7 +493,13 @@ impl<const W: usize> Bits<W> {
 
     #[inline]
     fn is_empty(self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        self.0.iter().fold(0, |acc, &w| acc | w) == 0
+    }
+
+    /// Set equality (without the `memcmp` call a derived `==` can become).
+    #[inline]
+    fn same(self, o: Self) -> bool {
+        self.0.iter().zip(o.0).fold(0, |acc, (&a, b)| acc | (a ^ b)) == 0
     }
 
     #[inline]
@@ -565,7 +571,7 @@ impl<const W: usize> Masks<W> {
         let mut x = seed.and(through);
         loop {
             let y = self.grow(x).and(through);
-            if y == x {
+            if y.same(x) {
                 return x;
             }
             x = y;
@@ -606,10 +612,10 @@ fn new_mel_w<const W: usize>(
     let inside = m.enclosed(group);
     // s is on the MEL iff H is connected and s is next to H but not in it.
     let touching = m.grow(at).and(inside);
-    if touching.is_empty() || inside.and(at) != Bits::ZERO {
+    if touching.is_empty() || !inside.and(at).is_empty() {
         return false;
     }
-    if m.fill(touching.lowest(), inside) != inside {
+    if !m.fill(touching.lowest(), inside).same(inside) {
         return false;
     }
     let ring = m.grow(inside).minus(inside);
@@ -636,7 +642,7 @@ fn mel_of_group_w<const W: usize>(
     let m = grid.masks::<W>();
     let group = m.fill(Bits::single(grid.bit(s)), Bits::load(stones));
     let inside = m.enclosed(group);
-    if inside.is_empty() || m.fill(inside.lowest(), inside) != inside {
+    if inside.is_empty() || !m.fill(inside.lowest(), inside).same(inside) {
         return None;
     }
     let (mut ring, mut interior) = (Vec::new(), Vec::new());

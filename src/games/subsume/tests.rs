@@ -608,3 +608,10 @@ fn a_random_game_on_the_default_board_ends_with_a_winner() {
     assert!(s.move_count() <= 91);
     assert!(s.winner().is_some());
 }
+
+#[test]
+fn state_is_clone_debug_send_sync() {
+    fn check<T: Clone + std::fmt::Debug + Send + Sync>() {}
+    check::<State>();
+    check::<Config>();
+}
