@@ -51,6 +51,22 @@
 //! that colour's player wins, whichever player moved: a flip can hand the win to the opponent.
 //! Both colours can never have such a loop at once.
 //!
+//! # Choices this reading makes
+//!
+//! * Neighbour counts for the anti-blob rule count stones only: the edge of the board is neither
+//!   friend nor enemy, and an isolated empty cell (0 against 0) is playable.
+//! * "Surrounded by a loop" means inside *any* loop on the board, whatever its colours or group,
+//!   settled or not: the two middles of two rings side by side are unplayable although their
+//!   group has no MEL.
+//! * A MEL is new when no group had it before the move. Then the new stone is on it, and one
+//!   placement settles at most one loop. A MEL that already existed (a tail added to a settled
+//!   loop) is not settled again.
+//! * "At least half" is 2·own ≥ |L| over the loop's stones, after placing and before flipping.
+//! * Order within a move: place, settle the new MEL (flip, then removal), then the win test,
+//!   then whose turn: the opponent if they can place, else the mover again, else a draw.
+//! * "More than half of the perimeter" counts the perimeter cells the one-colour loop's stones
+//!   occupy, not those it encloses.
+//!
 //! # Actions
 //!
 //! Action `a` in `0..N` places on cell `a` (the board numbering: rows from the bottom, left to

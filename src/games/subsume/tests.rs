@@ -615,3 +615,37 @@ fn state_is_clone_debug_send_sync() {
     check::<State>();
     check::<Config>();
 }
+
+/// The default board: Red closes the 30-cell perimeter ring at (0, 1) holding exactly half of it
+/// (the tie goes to the mover), so the whole ring turns Red, the Blue stone in the middle goes,
+/// and Red's ring holds all 30 perimeter cells (more than 15): Red wins.
+#[test]
+fn the_full_perimeter_ring_of_the_default_board() {
+    let cfg = Arc::new(Config::new(&[]).expect("defaults"));
+    let rim: Vec<usize> = cfg.board.perimeter().iter().map(|&c| c as usize).collect();
+    assert_eq!(rim.len(), 30);
+    let mut cells = vec![0i8; 91];
+    // (0, 0) = 0 and (0, 2) = 2 Blue, so that (0, 1) = 1 is legal for Red; the other 27 cells
+    // alternate Red, Blue, … in id order: 14 Red and 13 Blue.
+    cells[0] = 2;
+    cells[2] = 2;
+    let others: Vec<usize> = rim.iter().copied().filter(|&c| c > 2).collect();
+    assert_eq!(others.len(), 27);
+    for (i, &c) in others.iter().enumerate() {
+        cells[c] = if i % 2 == 0 { 1 } else { 2 };
+    }
+    // The middle cell, (5, 5) = 45, holds a Blue stone.
+    assert_eq!(rc(6, 5, 5), 45);
+    cells[45] = 2;
+    let mut s = State::from_position(cfg, &cells, RED).expect("valid");
+    assert_eq!(s.current_player(), Some(RED));
+    // Red 14 + 1 = 15 of 30: 2·15 ≥ 30.
+    play(&mut s, 6, 0, 1);
+    let red: Vec<usize> = (0..91).filter(|&c| s.cells()[c] == 1).collect();
+    assert_eq!(red, rim);
+    assert!((0..91).all(|c| s.cells()[c] != 2));
+    assert_eq!(s.winner(), Some(RED));
+    // Every inner cell is now surrounded.
+    let shut = s.surrounded();
+    assert_eq!((0..91).filter(|&c| shut[c]).count(), 91 - 30);
+}
