@@ -3,6 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use stonefield::algo::bits::{Bits, NeighborMasks};
+use stonefield::algo::loops::{self, HexGrid};
 use stonefield::algo::territory::{TerritoryKind, TerritoryMasks};
 use stonefield::algo::{component_sizes, FloodScratch};
 use stonefield::board::{Board, Relation};
@@ -63,5 +64,35 @@ fn components(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, territory, components);
+/// Subsume's loop tests on a size-6 board with a ring of six stones around the centre and random
+/// stones elsewhere: cells surrounded by a loop (test 1) and a group's maximally encompassing loop
+/// (test 2).
+fn loop_tests(c: &mut Criterion) {
+    let board = Board::hex_cells(6);
+    let grid = HexGrid::new(&board);
+    let mut rng = Rng::new(11);
+    let mut cells: Vec<i8> = (0..board.num_sites())
+        .map(|_| {
+            if rng.below(4) == 0 {
+                1 + rng.below(2) as i8
+            } else {
+                0
+            }
+        })
+        .collect();
+    let centre = board.num_sites() / 2;
+    cells[centre] = 0;
+    let ring: Vec<usize> = board.orth(centre).iter().map(|&t| t as usize).collect();
+    for &t in &ring {
+        cells[t] = 1;
+    }
+    c.bench_function("surrounded cells (subsume size 6)", |b| {
+        b.iter(|| loops::surrounded(&board, &cells))
+    });
+    c.bench_function("MEL of a group (subsume size 6)", |b| {
+        b.iter(|| loops::mel_of_group(&grid, &cells, ring[0]))
+    });
+}
+
+criterion_group!(benches, territory, components, loop_tests);
 criterion_main!(benches);

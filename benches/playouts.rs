@@ -8,11 +8,11 @@ use stonefield::sim::{play_random_game, simulate, Rng};
 use stonefield::Game;
 
 /// Configurations beyond the defaults: every Smallholder ruleset, every Faraday grid, every
-/// Windflowers grid.
-fn variants() -> Vec<(&'static str, &'static str, &'static str)> {
+/// Windflowers grid, Subsume at sizes 4 and 10.
+fn variants() -> Vec<(&'static str, &'static str, OptionValue)> {
     let mut v = Vec::new();
     for r in ["gaps_original", "offshore_gaps", "stymie", "hull_setbacks"] {
-        v.push(("smallholder", "ruleset", r));
+        v.push(("smallholder", "ruleset", r.into()));
     }
     for g in [
         "trisquare_omni",
@@ -21,10 +21,13 @@ fn variants() -> Vec<(&'static str, &'static str, &'static str)> {
         "hex_omni",
         "square_omni",
     ] {
-        v.push(("faraday", "grid", g));
+        v.push(("faraday", "grid", g.into()));
     }
     for g in ["hex", "square"] {
-        v.push(("windflowers", "grid", g));
+        v.push(("windflowers", "grid", g.into()));
+    }
+    for size in [4i64, 10] {
+        v.push(("subsume", "size", size.into()));
     }
     v
 }
@@ -40,7 +43,7 @@ fn playouts(c: &mut Criterion) {
         })
         .collect();
     for (name, key, value) in variants() {
-        let options = [(key.to_string(), OptionValue::from(value))];
+        let options = [(key.to_string(), value.clone())];
         let game = Game::make(name, &options).expect("valid variant");
         configs.push((format!("{name}/{key}={value}"), game));
     }

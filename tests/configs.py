@@ -61,6 +61,10 @@ for board in ("hex232323", "hex343434", "hex454545", "hex5", "hex8"):
     CONFIGS.append(("smallholder", {"board": board}))
 CONFIGS.append(("smallholder", {"max_moves": 12, "capture": "groupwise_reentry"}))
 
+# Subsume: sizes 3 to 8, and one larger board.
+for size in (3, 4, 5, 6, 7, 8, 12):
+    CONFIGS.append(("subsume", {"size": size}))
+
 
 def config_id(config: tuple[str, dict[str, Any]]) -> str:
     name, options = config

@@ -193,6 +193,16 @@ fn configs() -> Vec<Config> {
             }
         }
     }
+    // Subsume: sizes 3 to 8, and a few games on the largest size.
+    for size in 3i64..=8 {
+        v.push((
+            "subsume",
+            vec![o("size", size)],
+            if size <= 5 { 12 } else { 4 },
+        ));
+    }
+    v.push(("subsume", vec![], 4));
+    v.push(("subsume", vec![o("size", 30i64)], 1));
     v
 }
 

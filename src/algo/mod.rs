@@ -1,9 +1,11 @@
-//! Shared algorithms on boards: connected components (flood fill), union-find, bit sets over sites
-//! and territory (gap and hull holdings). Game files call
-//! these rather than writing their own.
+//! Shared algorithms on boards: connected components (flood fill), union-find, bit sets over
+//! sites ([`bits`]), territory of gap and hull holdings ([`territory`]), largest groups
+//! ([`groups`]) and the loops of Subsume ([`loops`]). Game files call these rather than writing
+//! their own.
 
 pub mod bits;
 pub mod groups;
+pub mod loops;
 pub mod territory;
 
 use crate::board::{Board, Relation};
@@ -136,7 +138,6 @@ mod tests {
     use crate::board::Shape;
 
     #[test]
-    #[allow(clippy::needless_range_loop)]
     fn components_agree_with_union_find() {
         let board = Board::new(Shape::TriSquare { d: 3 });
         let n = board.num_sites();

@@ -10,6 +10,7 @@ pub mod faraday;
 pub mod options;
 mod session;
 pub mod smallholder;
+pub mod subsume;
 pub mod windflowers;
 
 use std::sync::Arc;
@@ -244,7 +245,7 @@ pub fn preview(actions: &[u32]) -> String {
 }
 
 /// Every game id, in the order `games()` lists them.
-pub const GAME_NAMES: &[&str] = &["smallholder", "windflowers", "faraday"];
+pub const GAME_NAMES: &[&str] = &["smallholder", "windflowers", "faraday", "subsume"];
 
 /// A configured game: its rules with every option resolved. Cheap to clone (shared config).
 #[derive(Clone, Debug)]
@@ -252,6 +253,7 @@ pub enum Game {
     Windflowers(Arc<windflowers::Config>),
     Faraday(Arc<faraday::Config>),
     Smallholder(Arc<smallholder::Config>),
+    Subsume(Arc<subsume::Config>),
 }
 
 /// A game state of any game. Implements [`Rules`] by dispatching to the game's own state type;
@@ -261,6 +263,7 @@ pub enum State {
     Windflowers(windflowers::State),
     Faraday(faraday::State),
     Smallholder(smallholder::State),
+    Subsume(subsume::State),
 }
 
 /// Runs `$body` with `$s` bound to the inner value of any [`State`] variant. The body is
@@ -272,6 +275,7 @@ macro_rules! each_state {
             $crate::games::State::Windflowers($s) => $body,
             $crate::games::State::Faraday($s) => $body,
             $crate::games::State::Smallholder($s) => $body,
+            $crate::games::State::Subsume($s) => $body,
         }
     };
 }
@@ -289,6 +293,7 @@ impl Game {
             "smallholder" => Ok(Game::Smallholder(Arc::new(smallholder::Config::new(
                 options,
             )?))),
+            "subsume" => Ok(Game::Subsume(Arc::new(subsume::Config::new(options)?))),
             _ => Err(Error::InvalidOption(format!(
                 "unknown game {name:?}; games: {}",
                 options::quoted(GAME_NAMES)
@@ -302,6 +307,7 @@ impl Game {
             Game::Windflowers(_) => "windflowers",
             Game::Faraday(_) => "faraday",
             Game::Smallholder(_) => "smallholder",
+            Game::Subsume(_) => "subsume",
         }
     }
 
@@ -311,6 +317,7 @@ impl Game {
             Game::Windflowers(c) => c.options(),
             Game::Faraday(c) => c.options(),
             Game::Smallholder(c) => c.options(),
+            Game::Subsume(c) => c.options(),
         }
     }
 
@@ -320,6 +327,7 @@ impl Game {
             Game::Windflowers(c) => &c.board,
             Game::Faraday(c) => &c.board,
             Game::Smallholder(c) => &c.board,
+            Game::Subsume(c) => &c.board,
         }
     }
 
@@ -329,6 +337,7 @@ impl Game {
             Game::Windflowers(c) => State::Windflowers(windflowers::State::new(c.clone())),
             Game::Faraday(c) => State::Faraday(faraday::State::new(c.clone())),
             Game::Smallholder(c) => State::Smallholder(smallholder::State::new(c.clone())),
+            Game::Subsume(c) => State::Subsume(subsume::State::new(c.clone())),
         }
     }
 
@@ -360,6 +369,7 @@ impl State {
             State::Windflowers(s) => Game::Windflowers(s.config().clone()),
             State::Faraday(s) => Game::Faraday(s.config().clone()),
             State::Smallholder(s) => Game::Smallholder(s.config().clone()),
+            State::Subsume(s) => Game::Subsume(s.config().clone()),
         }
     }
 }

@@ -214,6 +214,13 @@ impl PyState {
         }
     }
 
+    fn subsume(&self, what: &str) -> PyResult<&crate::games::subsume::State> {
+        match self.state() {
+            State::Subsume(s) => Ok(s),
+            other => Err(not_for(what, "subsume", other)),
+        }
+    }
+
     fn faraday(&self, what: &str) -> PyResult<&crate::games::faraday::State> {
         match self.state() {
             State::Faraday(s) => Ok(s),
@@ -469,6 +476,21 @@ impl PyState {
         let s = self.smallholder("groups")?;
         let p = player_arg(self.state(), player)?;
         Ok(s.groups(p))
+    }
+
+    // ---- Subsume ----
+
+    /// Subsume: the empty cells surrounded by a loop, which neither player may play (bool per
+    /// cell).
+    fn surrounded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        Ok(bools(py, self.subsume("surrounded")?.surrounded()))
+    }
+
+    /// Subsume: the player whose one-colour loop holds more than half the perimeter, once the
+    /// game is won; None while it runs or after a draw.
+    #[getter]
+    fn winner(&self) -> PyResult<Option<usize>> {
+        Ok(self.subsume("winner")?.winner())
     }
 
     // ---- Faraday ----

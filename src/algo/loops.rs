@@ -1,0 +1,908 @@
+//! Loops of stones on hex-cell boards, as Subsume needs them.
+//!
+//! Vocabulary (all adjacency is the 6-neighbour relation of hex cells):
+//!
+//! * a **group** is a maximal connected set of stones of *any* colours;
+//! * a **loop** is a set of at least 6 stones whose induced graph is a single cycle;
+//! * the **interior** of a loop L is the set of cells outside L that no path avoiding L connects
+//!   to the edge of the board;
+//! * the **maximally encompassing loop** (MEL) of a group is a loop of the group that holds every
+//!   other loop of the group inside `L ∪ interior(L)`.
+//!
+//! Enumerating loops is exponential, so the engine never does it. It uses four equivalent tests
+//! instead, each a flood fill or two:
+//!
+//! 1. An empty cell lies inside some loop iff its region of empty cells has no perimeter cell
+//!    ([`surrounded`], and incrementally [`OpenCells`]).
+//! 2. For a group G let `H(G)` be the cells from which every path off the board meets a stone of
+//!    G other than the cell itself. G has a MEL iff `H(G)` is non-empty and connected; the MEL is
+//!    then the set of cells adjacent to `H(G)` but not in it, and its interior is `H(G)`
+//!    ([`mel_of_group`]).
+//! 3. A stone just placed on s created a new MEL iff the group of s has a MEL and s is on it
+//!    ([`new_mel`]).
+//! 4. For a colour X, with X's stones as walls, every component K of the enclosed cells is ringed
+//!    by an all-X loop that holds every perimeter cell of any X loop around part of K
+//!    ([`has_winning_loop`]).
+//!
+//! The tests are held against brute-force enumeration of induced cycles (from the definitions
+//! above) in `tests/subsume_bruteforce.rs`.
+//!
+//! `H` is computed as the complement of what the outside reaches: the outside R is what the
+//! perimeter reaches through non-walls, and a cell is out of `H` when it is on the perimeter, in
+//! R or next to R (a wall is reached but does not pass the outside on).
+//!
+//! Speed: the fills of tests 2 to 4 run bit-parallel on whole-board sets ([`HexGrid`]): one
+//! growth step is six shifts, so a fill costs a few dozen word operations per step of its
+//! radius. Test 1 is kept up to date placement by placement ([`OpenCells`]), which fills only
+//! when a stone has empty cells on two or more sides; [`may_close_mel`] skips test 3 for most
+//! placements with a look at the new stone's neighbours; and the game only runs test 4 for a
+//! colour that gained stones and holds more than half the perimeter.
+
+use crate::board::Board;
+
+/// The set sizes (in 64-bit words) the bit-parallel code is compiled for; a board uses the
+/// smallest that holds its layout (side 6: 2 words, side 10: 6, side 15: 14, side 30: 64).
+const WORD_COUNTS: [usize; 14] = [2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 64];
+
+/// Runs `$f::<W>(...)` with `W` the grid's word count.
+macro_rules! by_words {
+    ($grid:expr, $f:ident($($arg:expr),*)) => {
+        match $grid.words {
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            10 => $f::<10>($($arg),*),
+            12 => $f::<12>($($arg),*),
+            14 => $f::<14>($($arg),*),
+            16 => $f::<16>($($arg),*),
+            20 => $f::<20>($($arg),*),
+            24 => $f::<24>($($arg),*),
+            32 => $f::<32>($($arg),*),
+            _ => $f::<64>($($arg),*),
+        }
+    };
+}
+
+/// Marks an off-board slot in a [`cyclic_neighbours`] table.
+pub const OFF_BOARD: u16 = u16::MAX;
+
+/// Cube steps to the six neighbours of a hex cell, in turning order: consecutive steps (and the
+/// last and first) lead to cells that are adjacent to each other.
+///
+/// ```text
+///        2   1
+///      3   .   0
+///        4   5
+/// ```
+const TURN: [[i32; 3]; 6] = [
+    [1, -1, 0],
+    [1, 0, -1],
+    [0, 1, -1],
+    [-1, 1, 0],
+    [-1, 0, 1],
+    [0, -1, 1],
+];
+
+/// For each cell, its six neighbours in turning order, [`OFF_BOARD`] where the board ends.
+///
+/// Only meaningful for hexagonal regions of cells (or points, the same graph).
+pub fn cyclic_neighbours(board: &Board) -> Vec<[u16; 6]> {
+    (0..board.num_sites())
+        .map(|s| {
+            let c = board.cube(s);
+            let mut ring = [OFF_BOARD; 6];
+            for (slot, d) in ring.iter_mut().zip(TURN) {
+                if let Some(t) = board.site_at_cube([c[0] + d[0], c[1] + d[1], c[2] + d[2]]) {
+                    *slot = t as u16;
+                }
+            }
+            ring
+        })
+        .collect()
+}
+
+/// The number of maximal runs of set bits in a 6-bit mask read cyclically (a full mask is one
+/// run).
+#[inline]
+pub fn runs(mask: u8) -> u32 {
+    let mask = mask & 63;
+    if mask == 63 {
+        return 1;
+    }
+    // A run starts at bit i when bit i is set and bit i − 1 (cyclically) is not.
+    let prev = ((mask << 1) | (mask >> 5)) & 63;
+    (mask & !prev).count_ones()
+}
+
+/// Where [`new_mel`] leaves the loop it found, to spare allocations.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    /// The loop found by the last successful [`new_mel`], ascending.
+    pub loop_cells: Vec<u16>,
+    /// Its interior, ascending.
+    pub interior: Vec<u16>,
+}
+
+/// Test 1 over the whole board: `true` for every empty cell whose region of empty cells holds no
+/// perimeter cell, i.e. for the empty cells inside some loop.
+pub fn surrounded(board: &Board, cells: &[i8]) -> Vec<bool> {
+    let n = board.num_sites();
+    let mut open = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    for &p in board.perimeter() {
+        let p = p as usize;
+        if cells[p] == 0 && !open[p] {
+            open[p] = true;
+            stack.push(p);
+        }
+    }
+    while let Some(c) = stack.pop() {
+        for &t in board.orth(c) {
+            let t = t as usize;
+            if cells[t] == 0 && !open[t] {
+                open[t] = true;
+                stack.push(t);
+            }
+        }
+    }
+    (0..n).map(|c| cells[c] == 0 && !open[c]).collect()
+}
+
+/// The empty cells that are *not* surrounded (test 1), kept up to date placement by placement.
+///
+/// Only placements shrink this set: a stone can cut an empty region in two, while flips change
+/// no emptiness and removals only empty cells inside a loop, which stay surrounded. A placement on
+/// s can only cut a region when the empty or off-board slots around s form two or more separate
+/// runs in turning order; only then does it flood, from each run, until it meets the perimeter.
+#[derive(Clone, Debug, Default)]
+pub struct OpenCells {
+    list: Vec<u16>,
+    /// Index of each cell in `list`, or `u16::MAX` when absent.
+    pos: Vec<u16>,
+}
+
+impl OpenCells {
+    /// The open cells of a position (test 1 from scratch).
+    pub fn from_cells(board: &Board, cells: &[i8]) -> OpenCells {
+        let shut = surrounded(board, cells);
+        let mut open = OpenCells {
+            list: Vec::with_capacity(cells.len()),
+            pos: vec![u16::MAX; cells.len()],
+        };
+        for c in 0..cells.len() {
+            if cells[c] == 0 && !shut[c] {
+                open.pos[c] = open.list.len() as u16;
+                open.list.push(c as u16);
+            }
+        }
+        open
+    }
+
+    /// The open cells, in no particular order.
+    #[inline]
+    pub fn as_slice(&self) -> &[u16] {
+        &self.list
+    }
+
+    /// Whether `c` is an open empty cell.
+    #[inline]
+    pub fn contains(&self, c: usize) -> bool {
+        self.pos[c] != u16::MAX
+    }
+
+    fn remove(&mut self, c: usize) {
+        let i = self.pos[c];
+        if i == u16::MAX {
+            return;
+        }
+        let last = self.list.pop().unwrap_or(c as u16);
+        if last as usize != c {
+            self.list[i as usize] = last;
+            self.pos[last as usize] = i;
+        }
+        self.pos[c] = u16::MAX;
+    }
+
+    /// Updates the set after a stone was placed on the open cell `s`; `cells` and `stones` (the
+    /// set of all stones) already show it. Returns whether any empty cell became surrounded.
+    pub fn place(
+        &mut self,
+        grid: &HexGrid,
+        ring: &[[u16; 6]],
+        cells: &[i8],
+        stones: &[u64],
+        s: usize,
+    ) -> bool {
+        self.remove(s);
+        let around = &ring[s];
+        let mut open_mask = 0u8;
+        for (i, &t) in around.iter().enumerate() {
+            if t == OFF_BOARD || cells[t as usize] == 0 {
+                open_mask |= 1 << i;
+            }
+        }
+        if runs(open_mask) < 2 {
+            return false;
+        }
+        by_words!(grid, place_w(self, grid, around, open_mask, stones))
+    }
+}
+
+/// The fills of [`OpenCells::place`]: from the first cell of each run of empty slots around the
+/// new stone, grow through empty cells until meeting the perimeter or an earlier fill that did
+/// (then the run is outside), or until the fill stops growing (then its cells are surrounded).
+/// A run touching off-board slots is outside at once: its cells are on the perimeter.
+fn place_w<const W: usize>(
+    open: &mut OpenCells,
+    grid: &HexGrid,
+    around: &[u16; 6],
+    open_mask: u8,
+    stones: &[u64],
+) -> bool {
+    let m = grid.masks::<W>();
+    let empty = m.valid.minus(Bits::load(stones));
+    let mut outside = Bits::<W>::ZERO;
+    let mut done = Bits::<W>::ZERO;
+    let mut cut = false;
+    for i in 0..6 {
+        let prev = (i + 5) % 6;
+        if open_mask & (1 << i) == 0 || open_mask & (1 << prev) != 0 {
+            continue;
+        }
+        let mut j = i;
+        let mut off = false;
+        while open_mask & (1 << j) != 0 {
+            off |= around[j] == OFF_BOARD;
+            j = (j + 1) % 6;
+            if j == i {
+                break;
+            }
+        }
+        if off {
+            continue;
+        }
+        let start = Bits::<W>::single(grid.bit(around[i] as usize));
+        if !start.and(done).is_empty() {
+            continue;
+        }
+        let stop = m.perimeter.or(outside);
+        let mut x = start;
+        loop {
+            if !x.and(stop).is_empty() {
+                outside = outside.or(x);
+                break;
+            }
+            let y = m.grow(x).and(empty);
+            if y.same(x) {
+                cut = true;
+                grid.for_each_cell(x, |c| open.remove(c));
+                break;
+            }
+            x = y;
+        }
+        done = done.or(x);
+    }
+    cut
+}
+
+/// A cheap necessary condition for the stone just placed on s to have closed a new MEL, given
+/// `open` already updated for the placement and `cut` = what [`OpenCells::place`] returned.
+///
+/// s is on the MEL only if it touches `H(G)`. A neighbour y of s in `H(G)` is either an empty
+/// cell, which the placement must then have cut off (`cut`), or a stone of G; such a stone is off
+/// the perimeter and has no open empty neighbour, because an open cell leads off the board
+/// through empty cells, none of them in G.
+#[inline]
+pub fn may_close_mel(board: &Board, cells: &[i8], open: &OpenCells, s: usize, cut: bool) -> bool {
+    if cut {
+        return true;
+    }
+    let mut stones = 0;
+    let mut candidate = false;
+    for &y in board.orth(s) {
+        let y = y as usize;
+        if cells[y] == 0 {
+            continue;
+        }
+        stones += 1;
+        if !candidate
+            && !board.is_perimeter(y)
+            && board.orth(y).iter().all(|&t| !open.contains(t as usize))
+        {
+            candidate = true;
+        }
+    }
+    stones >= 2 && candidate
+}
+
+/// Bit-parallel geometry of a hexagonal region, for the flood fills of tests 2 to 4.
+///
+/// A cell with cube coordinates (x, y, z) gets bit `(z − z0)·w + (x − x0)`, w the width of the
+/// bounding box in x: the hexagon sits in a w × w rhombus, with the empty corners unused.
+///
+/// ```text
+///   row z = 2:       . . @ @ @        neighbours of bit i: i ± 1 (same row),
+///   row z = 1:      . @ @ @ @         i + w, i + w − 1 (row above), i − w, i − w + 1 (row below)
+///   row z = 0:     @ @ @ . .
+/// ```
+///
+/// Shifts by 1 and w − 1 wrap from one row's end to the next row's start; masks of the first and
+/// last columns stop that. Sets are `W`-word arrays, `W` chosen per board from a fixed list, so
+/// every fill runs on fixed-size arrays the compiler unrolls.
+#[derive(Clone, Debug)]
+pub struct HexGrid {
+    width: u32,
+    words: usize,
+    /// Bit of each cell.
+    bit: Vec<u16>,
+    /// Cell of each bit (`OFF_BOARD` for unused bits).
+    cell: Vec<u16>,
+    valid: Vec<u64>,
+    perimeter: Vec<u64>,
+    not_first: Vec<u64>,
+    not_last: Vec<u64>,
+}
+
+impl HexGrid {
+    /// The layout of a hexagonal region of cells.
+    pub fn new(board: &Board) -> HexGrid {
+        let n = board.num_sites();
+        let cubes: Vec<[i32; 3]> = (0..n).map(|s| board.cube(s)).collect();
+        let x0 = cubes.iter().map(|c| c[0]).min().unwrap_or(0);
+        let x1 = cubes.iter().map(|c| c[0]).max().unwrap_or(0);
+        let z0 = cubes.iter().map(|c| c[2]).min().unwrap_or(0);
+        let z1 = cubes.iter().map(|c| c[2]).max().unwrap_or(0);
+        let width = (x1 - x0 + 1) as usize;
+        let height = (z1 - z0 + 1) as usize;
+        assert!(width < 64, "board too wide for the bit layout");
+        let need = (width * height).div_ceil(64);
+        let words = WORD_COUNTS
+            .iter()
+            .copied()
+            .find(|&w| w >= need)
+            .expect("board too large for the bit layout");
+        let mut grid = HexGrid {
+            width: width as u32,
+            words,
+            bit: vec![0; n],
+            cell: vec![OFF_BOARD; words * 64],
+            valid: vec![0; words],
+            perimeter: vec![0; words],
+            not_first: vec![0; words],
+            not_last: vec![0; words],
+        };
+        for (s, c) in cubes.iter().enumerate() {
+            let col = (c[0] - x0) as usize;
+            let b = (c[2] - z0) as usize * width + col;
+            grid.bit[s] = b as u16;
+            grid.cell[b] = s as u16;
+            grid.valid[b / 64] |= 1 << (b % 64);
+            if board.is_perimeter(s) {
+                grid.perimeter[b / 64] |= 1 << (b % 64);
+            }
+            if col != 0 {
+                grid.not_first[b / 64] |= 1 << (b % 64);
+            }
+            if col != width - 1 {
+                grid.not_last[b / 64] |= 1 << (b % 64);
+            }
+        }
+        grid
+    }
+
+    /// Words per set.
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
+    /// The bit of cell `c`.
+    #[inline]
+    pub fn bit(&self, c: usize) -> usize {
+        self.bit[c] as usize
+    }
+
+    /// The set of cells holding `value`, as words.
+    pub fn set_of(&self, cells: &[i8], value: i8) -> Vec<u64> {
+        let mut out = vec![0; self.words];
+        for (c, &v) in cells.iter().enumerate() {
+            if v == value {
+                let b = self.bit(c);
+                out[b / 64] |= 1 << (b % 64);
+            }
+        }
+        out
+    }
+
+    /// The set of stones, as words.
+    pub fn stones_of(&self, cells: &[i8]) -> Vec<u64> {
+        let mut out = self.set_of(cells, 1);
+        for (o, t) in out.iter_mut().zip(self.set_of(cells, 2)) {
+            *o |= t;
+        }
+        out
+    }
+
+    fn masks<const W: usize>(&self) -> Masks<W> {
+        Masks {
+            valid: Bits::load(&self.valid),
+            perimeter: Bits::load(&self.perimeter),
+            not_first: Bits::load(&self.not_first),
+            not_last: Bits::load(&self.not_last),
+            w: self.width,
+        }
+    }
+
+    /// Calls `f` on each cell of `set`.
+    #[inline]
+    fn for_each_cell<const W: usize>(&self, set: Bits<W>, mut f: impl FnMut(usize)) {
+        for (i, &word) in set.0.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                f(self.cell[i * 64 + m.trailing_zeros() as usize] as usize);
+                m &= m - 1;
+            }
+        }
+    }
+
+    /// The cells of `set` into `out`, ascending.
+    fn cells_into<const W: usize>(&self, set: Bits<W>, out: &mut Vec<u16>) {
+        out.clear();
+        self.for_each_cell(set, |c| out.push(c as u16));
+        out.sort_unstable();
+    }
+}
+
+/// A set of bits in `W` words.
+#[derive(Clone, Copy, Debug)]
+struct Bits<const W: usize>([u64; W]);
+
+impl<const W: usize> Bits<W> {
+    const ZERO: Self = Bits([0; W]);
+
+    #[inline]
+    fn load(words: &[u64]) -> Self {
+        let mut b = [0; W];
+        b.copy_from_slice(&words[..W]);
+        Bits(b)
+    }
+
+    #[inline]
+    fn single(i: usize) -> Self {
+        let mut b = Self::ZERO;
+        b.0[i / 64] = 1 << (i % 64);
+        b
+    }
+
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        Bits(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        Bits(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+
+    #[inline]
+    fn minus(self, o: Self) -> Self {
+        Bits(std::array::from_fn(|i| self.0[i] & !o.0[i]))
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0.iter().fold(0, |acc, &w| acc | w) == 0
+    }
+
+    /// Set equality (without the `memcmp` call a derived `==` can become).
+    #[inline]
+    fn same(self, o: Self) -> bool {
+        self.0.iter().zip(o.0).fold(0, |acc, (&a, b)| acc | (a ^ b)) == 0
+    }
+
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The lowest set bit alone.
+    #[inline]
+    fn lowest(self) -> Self {
+        let mut out = Self::ZERO;
+        if let Some(i) = self.0.iter().position(|&w| w != 0) {
+            out.0[i] = self.0[i] & self.0[i].wrapping_neg();
+        }
+        out
+    }
+
+    /// Towards higher bits by `k` (0 < k < 64).
+    #[inline]
+    fn up(self, k: u32) -> Self {
+        Bits(std::array::from_fn(|i| {
+            let carry = if i > 0 { self.0[i - 1] >> (64 - k) } else { 0 };
+            self.0[i] << k | carry
+        }))
+    }
+
+    /// Towards lower bits by `k` (0 < k < 64).
+    #[inline]
+    fn down(self, k: u32) -> Self {
+        Bits(std::array::from_fn(|i| {
+            let carry = if i + 1 < W {
+                self.0[i + 1] << (64 - k)
+            } else {
+                0
+            };
+            self.0[i] >> k | carry
+        }))
+    }
+}
+
+/// The masks of a [`HexGrid`] as registers.
+struct Masks<const W: usize> {
+    valid: Bits<W>,
+    perimeter: Bits<W>,
+    not_first: Bits<W>,
+    not_last: Bits<W>,
+    w: u32,
+}
+
+impl<const W: usize> Masks<W> {
+    /// `x` and its neighbours.
+    #[inline]
+    fn grow(&self, x: Bits<W>) -> Bits<W> {
+        let w = self.w;
+        let left = x.and(self.not_first);
+        let right = x.and(self.not_last);
+        x.or(right.up(1))
+            .or(left.down(1))
+            .or(x.up(w))
+            .or(x.down(w))
+            .or(left.up(w - 1))
+            .or(right.down(w - 1))
+            .and(self.valid)
+    }
+
+    /// The cells of `through` that `seed` reaches through `through`.
+    #[inline]
+    fn fill(&self, seed: Bits<W>, through: Bits<W>) -> Bits<W> {
+        let mut x = seed.and(through);
+        loop {
+            let y = self.grow(x).and(through);
+            if y.same(x) {
+                return x;
+            }
+            x = y;
+        }
+    }
+
+    /// `H(walls)`: the cells from which every path off the board meets a wall other than the
+    /// cell itself. The outside R is what the perimeter reaches through non-walls; a cell is out
+    /// of H when it is on the perimeter, in R or next to R.
+    #[inline]
+    fn enclosed(&self, walls: Bits<W>) -> Bits<W> {
+        let open = self.valid.minus(walls);
+        let outside = self.fill(self.perimeter.and(open), open);
+        self.valid.minus(self.grow(outside)).minus(self.perimeter)
+    }
+}
+
+/// Test 3: whether the stone on `s` lies on the MEL of its group, given the set of all stones
+/// (`s` included). On `true`, `scratch.loop_cells` holds the MEL and `scratch.interior` its
+/// interior, both ascending.
+pub fn new_mel(grid: &HexGrid, stones: &[u64], s: usize, scratch: &mut Scratch) -> bool {
+    by_words!(grid, new_mel_w(grid, stones, s, scratch))
+}
+
+fn new_mel_w<const W: usize>(
+    grid: &HexGrid,
+    stones: &[u64],
+    s: usize,
+    scratch: &mut Scratch,
+) -> bool {
+    let m = grid.masks::<W>();
+    let at = Bits::<W>::single(grid.bit(s));
+    let group = m.fill(at, Bits::load(stones));
+    // A loop has at least 6 stones.
+    if group.count() < 6 {
+        return false;
+    }
+    let inside = m.enclosed(group);
+    // s is on the MEL iff H is connected and s is next to H but not in it.
+    let touching = m.grow(at).and(inside);
+    if touching.is_empty() || !inside.and(at).is_empty() {
+        return false;
+    }
+    if !m.fill(touching.lowest(), inside).same(inside) {
+        return false;
+    }
+    let ring = m.grow(inside).minus(inside);
+    grid.cells_into(ring, &mut scratch.loop_cells);
+    grid.cells_into(inside, &mut scratch.interior);
+    true
+}
+
+/// Test 2: the MEL of the group of stones containing `s` and its interior (each ascending), or
+/// `None` when the group has no MEL (or `s` is empty).
+pub fn mel_of_group(grid: &HexGrid, cells: &[i8], s: usize) -> Option<(Vec<u16>, Vec<u16>)> {
+    if cells[s] == 0 {
+        return None;
+    }
+    let stones = grid.stones_of(cells);
+    by_words!(grid, mel_of_group_w(grid, &stones, s))
+}
+
+fn mel_of_group_w<const W: usize>(
+    grid: &HexGrid,
+    stones: &[u64],
+    s: usize,
+) -> Option<(Vec<u16>, Vec<u16>)> {
+    let m = grid.masks::<W>();
+    let group = m.fill(Bits::single(grid.bit(s)), Bits::load(stones));
+    let inside = m.enclosed(group);
+    if inside.is_empty() || !m.fill(inside.lowest(), inside).same(inside) {
+        return None;
+    }
+    let (mut ring, mut interior) = (Vec::new(), Vec::new());
+    grid.cells_into(m.grow(inside).minus(inside), &mut ring);
+    grid.cells_into(inside, &mut interior);
+    Some((ring, interior))
+}
+
+/// Test 4: whether the stones of one colour (given as a set) form a loop holding more than
+/// `threshold` perimeter cells.
+pub fn has_winning_loop(grid: &HexGrid, colour: &[u64], threshold: usize) -> bool {
+    by_words!(grid, has_winning_loop_w(grid, colour, threshold))
+}
+
+fn has_winning_loop_w<const W: usize>(grid: &HexGrid, colour: &[u64], threshold: usize) -> bool {
+    let m = grid.masks::<W>();
+    let mut inside = m.enclosed(Bits::load(colour));
+    // Each component K of H is ringed by an all-X loop: its boundary.
+    while !inside.is_empty() {
+        let part = m.fill(inside.lowest(), inside);
+        let ring = m.grow(part).minus(part);
+        if ring.and(m.perimeter).count() as usize > threshold {
+            return true;
+        }
+        inside = inside.minus(part);
+    }
+    false
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Rng;
+
+    #[test]
+    fn runs_counts_cyclic_runs() {
+        for mask in 0u8..64 {
+            let bit = |i: usize| mask >> (i % 6) & 1 == 1;
+            let naive = if mask == 63 {
+                1
+            } else {
+                (0..6).filter(|&i| bit(i) && !bit(i + 5)).count() as u32
+            };
+            assert_eq!(runs(mask), naive, "{mask:06b}");
+        }
+    }
+
+    #[test]
+    fn turning_order_neighbours_are_the_board_neighbours_in_a_cycle() {
+        let board = Board::hex_cells(5);
+        let ring = cyclic_neighbours(&board);
+        for (s, around) in ring.iter().enumerate() {
+            let mut on: Vec<u16> = around.iter().copied().filter(|&t| t != OFF_BOARD).collect();
+            on.sort_unstable();
+            assert_eq!(on, board.orth(s));
+            for i in 0..6 {
+                let (a, b) = (around[i], around[(i + 1) % 6]);
+                if a != OFF_BOARD && b != OFF_BOARD {
+                    assert!(board.orth(a as usize).contains(&b), "{s}: {a} {b}");
+                }
+            }
+        }
+    }
+
+    /// Random stones dropped one by one on open cells: the incremental set always equals test 1
+    /// from scratch, which in turn equals a naive flood from every empty cell.
+    #[test]
+    fn open_cells_follow_placements() {
+        let mut rng = Rng::new(17);
+        for size in 3..=8 {
+            let board = Board::hex_cells(size);
+            let ring = cyclic_neighbours(&board);
+            let grid = HexGrid::new(&board);
+            let n = board.num_sites();
+            for _ in 0..20 {
+                let mut cells = vec![0i8; n];
+                let mut open = OpenCells::from_cells(&board, &cells);
+                while !open.as_slice().is_empty() {
+                    let list = open.as_slice();
+                    let s = list[rng.below(list.len())] as usize;
+                    cells[s] = 1 + rng.below(2) as i8;
+                    let before: Vec<bool> = (0..n).map(|c| open.contains(c)).collect();
+                    let stones = grid.stones_of(&cells);
+                    let cut = open.place(&grid, &ring, &cells, &stones, s);
+                    let shut = surrounded(&board, &cells);
+                    let naive = naive_surrounded(&board, &cells);
+                    assert_eq!(shut, naive);
+                    for c in 0..n {
+                        assert_eq!(open.contains(c), cells[c] == 0 && !shut[c], "size {size}");
+                    }
+                    let newly = (0..n).any(|c| before[c] && c != s && !open.contains(c));
+                    assert_eq!(cut, newly);
+                }
+            }
+        }
+    }
+
+    fn naive_surrounded(board: &Board, cells: &[i8]) -> Vec<bool> {
+        (0..cells.len())
+            .map(|c| {
+                if cells[c] != 0 {
+                    return false;
+                }
+                let mut seen = vec![false; cells.len()];
+                let mut stack = vec![c];
+                seen[c] = true;
+                while let Some(x) = stack.pop() {
+                    if board.is_perimeter(x) {
+                        return false;
+                    }
+                    for &t in board.orth(x) {
+                        let t = t as usize;
+                        if cells[t] == 0 && !seen[t] {
+                            seen[t] = true;
+                            stack.push(t);
+                        }
+                    }
+                }
+                true
+            })
+            .collect()
+    }
+
+    /// `H(walls)` by plain scalar fills, straight from its description.
+    fn naive_enclosed(board: &Board, walls: &[bool]) -> Vec<bool> {
+        let n = walls.len();
+        let mut outside = vec![false; n];
+        let mut stack: Vec<usize> = (0..n)
+            .filter(|&c| board.is_perimeter(c) && !walls[c])
+            .collect();
+        for &c in &stack {
+            outside[c] = true;
+        }
+        while let Some(c) = stack.pop() {
+            for &t in board.orth(c) {
+                let t = t as usize;
+                if !walls[t] && !outside[t] {
+                    outside[t] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        (0..n)
+            .map(|c| {
+                !board.is_perimeter(c)
+                    && !outside[c]
+                    && board.orth(c).iter().all(|&t| !outside[t as usize])
+            })
+            .collect()
+    }
+
+    /// Components of the cells flagged in `set`.
+    fn naive_components(board: &Board, set: &[bool]) -> Vec<Vec<usize>> {
+        let mut seen = vec![false; set.len()];
+        let mut out = Vec::new();
+        for c in 0..set.len() {
+            if !set[c] || seen[c] {
+                continue;
+            }
+            let mut part = vec![c];
+            seen[c] = true;
+            let mut i = 0;
+            while i < part.len() {
+                for &t in board.orth(part[i]) {
+                    let t = t as usize;
+                    if set[t] && !seen[t] {
+                        seen[t] = true;
+                        part.push(t);
+                    }
+                }
+                i += 1;
+            }
+            part.sort_unstable();
+            out.push(part);
+        }
+        out
+    }
+
+    fn boundary(board: &Board, part: &[usize]) -> Vec<u16> {
+        let mut out: Vec<u16> = part
+            .iter()
+            .flat_map(|&c| board.orth(c).iter().copied())
+            .filter(|&t| !part.contains(&(t as usize)))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The bit-parallel tests 2 to 4 against scalar fills on every set size the boards of sides
+    /// 3 to 12, 15 and 30 use (the brute-force checker covers only the 2-word boards).
+    #[test]
+    fn bit_parallel_tests_match_scalar_fills() {
+        let mut rng = Rng::new(23);
+        let mut scratch = Scratch::default();
+        let mut found = 0;
+        for size in (3..=12).chain([15, 30]) {
+            let board = Board::hex_cells(size);
+            let grid = HexGrid::new(&board);
+            let n = board.num_sites();
+            let threshold = 3 * (size - 1);
+            let rounds = if size > 12 { 3 } else { 15 };
+            for round in 0..rounds {
+                let density = 0.3 + 0.6 * rng.unit();
+                let cells: Vec<i8> = (0..n)
+                    .map(|_| {
+                        if rng.unit() < density {
+                            1 + rng.below(2) as i8
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                let stones: Vec<bool> = cells.iter().map(|&v| v != 0).collect();
+                let stone_set = grid.stones_of(&cells);
+                for group in naive_components(&board, &stones) {
+                    let mut walls = vec![false; n];
+                    for &c in &group {
+                        walls[c] = true;
+                    }
+                    let h = naive_enclosed(&board, &walls);
+                    let parts = naive_components(&board, &h);
+                    let want = (parts.len() == 1).then(|| {
+                        let inside: Vec<u16> = parts[0].iter().map(|&c| c as u16).collect();
+                        (boundary(&board, &parts[0]), inside)
+                    });
+                    let got = mel_of_group(&grid, &cells, group[0]);
+                    assert_eq!(got, want, "size {size} round {round}");
+                    // Test 3 for every stone of the group.
+                    for &s in group.iter().take(12) {
+                        let on = want.as_ref().is_some_and(|(l, _)| l.contains(&(s as u16)));
+                        assert_eq!(new_mel(&grid, &stone_set, s, &mut scratch), on);
+                        if on {
+                            found += 1;
+                            let (l, i) = want.as_ref().expect("a MEL");
+                            assert_eq!(&scratch.loop_cells, l);
+                            assert_eq!(&scratch.interior, i);
+                        }
+                    }
+                }
+                for colour in 1..=2i8 {
+                    let walls: Vec<bool> = cells.iter().map(|&v| v == colour).collect();
+                    let h = naive_enclosed(&board, &walls);
+                    // Lower thresholds than the game's, so that wins are frequent.
+                    let best = naive_components(&board, &h)
+                        .iter()
+                        .map(|p| {
+                            boundary(&board, p)
+                                .iter()
+                                .filter(|&&c| board.is_perimeter(c as usize))
+                                .count()
+                        })
+                        .max();
+                    let set = grid.set_of(&cells, colour);
+                    for t in [0, threshold / 4, threshold / 2, threshold] {
+                        let want = best.is_some_and(|b| b > t);
+                        assert_eq!(has_winning_loop(&grid, &set, t), want, "size {size}");
+                    }
+                }
+            }
+        }
+        assert!(found > 50, "only {found} stones on a MEL");
+    }
+}

@@ -1,0 +1,470 @@
+//! Subsume (Luis Bolaños Mures), for two players: Red (player 0, moves first) and Blue (player 1).
+//!
+//! No other program plays Subsume, so this module is its reference implementation. The designer
+//! describes the game in prose; what follows is the exact reading stonefield implements.
+//!
+//! # Board
+//!
+//! A regular hexagon of hex cells with side `size` (option, default 6 = 91 cells; 3 to 30). Two
+//! cells are neighbours when they share an edge. The **perimeter** is the outer ring of 6(n − 1)
+//! cells. The board starts empty.
+//!
+//! # Words
+//!
+//! * A **group** is a maximal connected set of stones, of one colour or both: colours do not
+//!   matter for groups in this game.
+//! * A **loop** is a set of at least 6 stones, of any colours, forming a cycle with no shortcut:
+//!   connected, and each of its stones touches exactly two others of the set. That is how we read
+//!   "a single-width loop without kinks". On this grid such a cycle has 3 stones (a triangle,
+//!   which encloses nothing and is not a loop) or at least 6, and every loop encloses at least one
+//!   cell.
+//! * The **interior** of a loop is the set of cells not on it that cannot be joined to the edge
+//!   of the board by a path of cells avoiding the loop. Interior cells may hold stones.
+//! * A loop M is a **sub-loop** of a loop L when M lies within L and its interior.
+//! * The **maximally encompassing loop** (MEL) of a group is a loop of the group of which every
+//!   loop of the group is a sub-loop. A group has at most one, and possibly none: two loops side
+//!   by side, or sharing two adjacent stones, have no loop around both; a figure eight (two loops
+//!   sharing a single stone) does, the outer cycle, which leaves the shared stone inside.
+//! * A cell is **surrounded** when it lies in the interior of some loop on the board.
+//!
+//! # A turn
+//!
+//! The mover places a stone on an empty cell that is not surrounded and that has at least as
+//! many enemy stones as friendly stones among its neighbours. There is no pass: a player without
+//! such a cell has the turn skipped, and when neither player has one the game is drawn (the engine
+//! handles this although a full perimeter always ends the game first).
+//!
+//! When the placement creates a MEL that did not exist before (the new stone's group now has a
+//! MEL and the new stone is on it), the loop is settled:
+//!
+//! 1. if the mover owns at least half of its stones, every enemy stone on it becomes the mover's;
+//!    otherwise every mover's stone on it becomes the enemy's (a tie goes to the mover);
+//! 2. every stone in its interior, of either colour, is removed.
+//!
+//! The loop is then one colour with an empty interior, which stays unplayable for the rest of the
+//! game: a loop can only vanish inside a larger one.
+//!
+//! # End
+//!
+//! After each move, if the stones of one colour contain a loop holding more than half of the
+//! perimeter cells (more than 3(n − 1) of them, counting the cells the loop's stones stand on),
+//! that colour's player wins, whichever player moved: a flip can hand the win to the opponent.
+//! Both colours can never have such a loop at once.
+//!
+//! # Choices this reading makes
+//!
+//! * Neighbour counts for the anti-blob rule count stones only: the edge of the board is neither
+//!   friend nor enemy, and an isolated empty cell (0 against 0) is playable.
+//! * "Surrounded by a loop" means inside *any* loop on the board, whatever its colours or group,
+//!   settled or not: the two middles of two rings side by side are unplayable although their
+//!   group has no MEL.
+//! * A MEL is new when no group had it before the move. Then the new stone is on it, and one
+//!   placement settles at most one loop. A MEL that already existed (a tail added to a settled
+//!   loop) is not settled again.
+//! * "At least half" is 2·own ≥ |L| over the loop's stones, after placing and before flipping.
+//! * Order within a move: place, settle the new MEL (flip, then removal), then the win test,
+//!   then whose turn: the opponent if they can place, else the mover again, else a draw.
+//! * "More than half of the perimeter" counts the perimeter cells the one-colour loop's stones
+//!   occupy, not those it encloses.
+//!
+//! # Actions
+//!
+//! Action `a` in `0..N` places on cell `a` (the board numbering: rows from the bottom, left to
+//! right). Every game ends within N placements, so there is no move cap and no truncation.
+//!
+//! The loop tests themselves (flood fills instead of loop enumeration) are in
+//! [`crate::algo::loops`].
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use super::options::{opt, OptionReader, OptionValue, Options};
+use super::Rules;
+use crate::algo::loops::{self, HexGrid, OpenCells, Scratch};
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::sim::rng::Rng;
+
+/// Smallest and largest accepted `size`.
+pub const SIZES: (usize, usize) = (3, 30);
+
+/// Resolved Subsume options and the board.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub board: Board,
+    /// Side of the hexagon.
+    pub size: usize,
+    /// Neighbours of each cell in turning order.
+    ring: Vec<[u16; 6]>,
+    /// The bit layout of the loop tests.
+    grid: HexGrid,
+    /// A winning loop holds more than this many perimeter cells: 3(n − 1).
+    threshold: usize,
+}
+
+impl Config {
+    /// Resolves user options: `size` (3 to 30, default 6).
+    pub fn new(given: &[(String, OptionValue)]) -> Result<Config> {
+        let mut r = OptionReader::new("subsume", given);
+        let size = r.int("size", SIZES.0 as i64, SIZES.1 as i64, 6)? as usize;
+        r.finish()?;
+        let board = Board::hex_cells(size);
+        let ring = loops::cyclic_neighbours(&board);
+        let grid = HexGrid::new(&board);
+        Ok(Config {
+            board,
+            size,
+            ring,
+            grid,
+            threshold: 3 * (size - 1),
+        })
+    }
+
+    /// The resolved options.
+    pub fn options(&self) -> Options {
+        vec![opt("size", self.size)]
+    }
+}
+
+/// How a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Running,
+    Won(u8),
+    Drawn,
+}
+
+thread_local! {
+    /// Flood-fill buffers; kept out of `State` so that copying a state copies only the position.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// A Subsume position.
+#[derive(Clone, Debug)]
+pub struct State {
+    cfg: Arc<Config>,
+    /// 0 empty, 1 Red, 2 Blue.
+    cells: Vec<i8>,
+    /// `near[c][p]`: player p's stones among the neighbours of c.
+    near: Vec<[u8; 2]>,
+    /// Empty cells that are not surrounded.
+    open: OpenCells,
+    /// The stones of each player, and all stones, as bit sets of the config's `grid`.
+    sets: [Vec<u64>; 3],
+    /// Each player's stones on the perimeter.
+    on_perimeter: [u16; 2],
+    to_move: u8,
+    moves: u32,
+    outcome: Outcome,
+}
+
+impl State {
+    /// The empty board, Red to move.
+    pub fn new(cfg: Arc<Config>) -> State {
+        let n = cfg.board.num_sites();
+        let cells = vec![0; n];
+        let words = cfg.grid.words();
+        State {
+            open: OpenCells::from_cells(&cfg.board, &cells),
+            sets: [vec![0; words], vec![0; words], vec![0; words]],
+            cells,
+            near: vec![[0; 2]; n],
+            on_perimeter: [0; 2],
+            to_move: 0,
+            moves: 0,
+            outcome: Outcome::Running,
+            cfg,
+        }
+    }
+
+    /// A position from its board array (0 empty, 1 Red, 2 Blue) and the player to move, for
+    /// analysis and tests. The stones are taken as they are (loops already on the board are not
+    /// settled); a colour that already has a winning loop has won; a player to move without a
+    /// legal placement is skipped, and if neither has one the game is drawn. The move count
+    /// starts at 0.
+    pub fn from_position(cfg: Arc<Config>, cells: &[i8], to_move: usize) -> Result<State> {
+        super::check_position("subsume", cfg.board.num_sites(), 2, cells, to_move)?;
+        let mut s = State::new(cfg);
+        for (c, &v) in cells.iter().enumerate() {
+            if v > 0 {
+                s.put(c, v);
+            }
+        }
+        s.open = OpenCells::from_cells(&s.cfg.board, &s.cells);
+        let winners: Vec<u8> = (0..2u8).filter(|&p| s.has_winning_loop(p)).collect();
+        if winners.len() > 1 {
+            return Err(Error::Record(
+                "subsume: both colours have a winning loop".to_string(),
+            ));
+        }
+        if let Some(&w) = winners.first() {
+            s.outcome = Outcome::Won(w);
+        } else {
+            s.pass_turn(to_move as u8);
+        }
+        Ok(s)
+    }
+
+    /// The options and board.
+    pub fn config(&self) -> &Arc<Config> {
+        &self.cfg
+    }
+
+    /// The winner once the game is over, `None` while it runs or after a draw.
+    pub fn winner(&self) -> Option<usize> {
+        match self.outcome {
+            Outcome::Won(p) => Some(p as usize),
+            _ => None,
+        }
+    }
+
+    /// One flag per cell: `true` for the empty cells inside a loop, which nobody may play.
+    pub fn surrounded(&self) -> Vec<bool> {
+        (0..self.cells.len())
+            .map(|c| self.cells[c] == 0 && !self.open.contains(c))
+            .collect()
+    }
+
+    /// Sets cell `c` to `v` (0 empty, 1 or 2 a stone), keeping the counts in step.
+    fn put(&mut self, c: usize, v: i8) {
+        let board = &self.cfg.board;
+        let old = self.cells[c];
+        if old == v {
+            return;
+        }
+        let perimeter = board.is_perimeter(c);
+        let b = self.cfg.grid.bit(c);
+        let (word, bit) = (b / 64, 1u64 << (b % 64));
+        if old > 0 {
+            let q = old as usize - 1;
+            self.sets[q][word] &= !bit;
+            self.sets[2][word] &= !bit;
+            for &t in board.orth(c) {
+                self.near[t as usize][q] -= 1;
+            }
+            if perimeter {
+                self.on_perimeter[q] -= 1;
+            }
+        }
+        if v > 0 {
+            let p = v as usize - 1;
+            self.sets[p][word] |= bit;
+            self.sets[2][word] |= bit;
+            for &t in board.orth(c) {
+                self.near[t as usize][p] += 1;
+            }
+            if perimeter {
+                self.on_perimeter[p] += 1;
+            }
+        }
+        self.cells[c] = v;
+    }
+
+    /// Anti-blob rule: at least as many enemy as friendly neighbours.
+    #[inline]
+    fn balanced(&self, c: usize, p: usize) -> bool {
+        let near = self.near[c];
+        near[1 - p] >= near[p]
+    }
+
+    /// Whether player p has a legal placement.
+    fn can_place(&self, p: usize) -> bool {
+        self.open
+            .as_slice()
+            .iter()
+            .any(|&c| self.balanced(c as usize, p))
+    }
+
+    /// Whether player p's stones contain a winning loop.
+    fn has_winning_loop(&self, p: u8) -> bool {
+        let threshold = self.cfg.threshold;
+        if (self.on_perimeter[p as usize] as usize) <= threshold {
+            return false;
+        }
+        loops::has_winning_loop(&self.cfg.grid, &self.sets[p as usize], threshold)
+    }
+
+    /// Gives the turn to `next` if they can place, else back to the other player, else ends the
+    /// game in a draw.
+    fn pass_turn(&mut self, next: u8) {
+        if self.can_place(next as usize) {
+            self.to_move = next;
+        } else if self.can_place(1 - next as usize) {
+            self.to_move = 1 - next;
+        } else {
+            self.outcome = Outcome::Drawn;
+        }
+    }
+
+    /// Settles a new MEL found by [`loops::new_mel`] for the mover p: majority flip, then
+    /// removal of the interior. Returns the colour the loop now has.
+    fn settle(&mut self, p: usize, sc: &Scratch) -> i8 {
+        let mine = p as i8 + 1;
+        let own = sc
+            .loop_cells
+            .iter()
+            .filter(|&&c| self.cells[c as usize] == mine)
+            .count();
+        let colour = if 2 * own >= sc.loop_cells.len() {
+            mine
+        } else {
+            3 - mine
+        };
+        for &c in &sc.loop_cells {
+            self.put(c as usize, colour);
+        }
+        for &c in &sc.interior {
+            self.put(c as usize, 0);
+        }
+        colour
+    }
+}
+
+impl Rules for State {
+    fn game_name(&self) -> &'static str {
+        "subsume"
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn num_actions(&self) -> usize {
+        self.cells.len()
+    }
+
+    fn board(&self) -> &Board {
+        &self.cfg.board
+    }
+
+    fn cells(&self) -> &[i8] {
+        &self.cells
+    }
+
+    fn current_player(&self) -> Option<usize> {
+        (self.outcome == Outcome::Running).then_some(self.to_move as usize)
+    }
+
+    fn truncated(&self) -> bool {
+        false
+    }
+
+    /// Planes 0–2: the viewer's stones, the opponent's, empty sites. Plane 3: the empty cells
+    /// surrounded by a loop (closed to both players). Plane 4: the perimeter ring.
+    fn observation_planes(&self) -> usize {
+        5
+    }
+
+    fn write_observation(&self, out: &mut [f32]) {
+        let n = self.cells.len();
+        let k = super::write_stone_planes(&self.cells, 2, self.current_player(), out);
+        for c in 0..n {
+            let closed = self.cells[c] == 0 && !self.open.contains(c);
+            out[k + c] = if closed { 1.0 } else { 0.0 };
+            out[k + n + c] = if self.cfg.board.is_perimeter(c) {
+                1.0
+            } else {
+                0.0
+            };
+        }
+    }
+
+    fn move_count(&self) -> usize {
+        self.moves as usize
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<u32>) {
+        out.clear();
+        if self.outcome != Outcome::Running {
+            return;
+        }
+        let p = self.to_move as usize;
+        out.extend(
+            (0..self.cells.len())
+                .filter(|&c| self.open.contains(c) && self.balanced(c, p))
+                .map(|c| c as u32),
+        );
+    }
+
+    #[inline]
+    fn is_legal(&self, action: usize) -> bool {
+        self.outcome == Outcome::Running
+            && action < self.cells.len()
+            && self.open.contains(action)
+            && self.balanced(action, self.to_move as usize)
+    }
+
+    fn apply_unchecked(&mut self, s: usize) {
+        let p = self.to_move as usize;
+        self.put(s, p as i8 + 1);
+        self.moves += 1;
+        let gainer = SCRATCH.with(|sc| {
+            let sc = &mut *sc.borrow_mut();
+            let (board, ring) = (&self.cfg.board, &self.cfg.ring);
+            let cut = self
+                .open
+                .place(&self.cfg.grid, ring, &self.cells, &self.sets[2], s);
+            let closed = loops::may_close_mel(board, &self.cells, &self.open, s, cut)
+                && loops::new_mel(&self.cfg.grid, &self.sets[2], s, sc);
+            if closed {
+                self.settle(p, sc)
+            } else {
+                p as i8 + 1
+            }
+        });
+        // Only a colour that gained stones can have a new winning loop: a loop of a colour that
+        // only lost stones was there before. Without a flip to the enemy, that is the mover
+        // alone. (Both can never win at once.)
+        let gained: &[u8] = if gainer == p as i8 + 1 {
+            &[p as u8]
+        } else {
+            &[p as u8, 1 - p as u8]
+        };
+        for &w in gained {
+            if self.has_winning_loop(w) {
+                self.outcome = Outcome::Won(w);
+                return;
+            }
+        }
+        self.pass_turn(1 - p as u8);
+    }
+
+    fn ranks(&self) -> Option<Vec<f64>> {
+        match self.outcome {
+            Outcome::Running => None,
+            Outcome::Won(0) => Some(vec![1.0, 2.0]),
+            Outcome::Won(_) => Some(vec![2.0, 1.0]),
+            Outcome::Drawn => Some(vec![1.5, 1.5]),
+        }
+    }
+
+    /// Uniform over the legal set: draws from the open cells and keeps the first that passes the
+    /// anti-blob rule (rejection keeps the draw uniform), falling back to the full list.
+    fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
+        if self.outcome != Outcome::Running {
+            return None;
+        }
+        let open = self.open.as_slice();
+        let p = self.to_move as usize;
+        for _ in 0..8 {
+            let c = open[rng.below(open.len())] as usize;
+            if self.balanced(c, p) {
+                return Some(c);
+            }
+        }
+        buf.clear();
+        buf.extend(
+            open.iter()
+                .filter(|&&c| self.balanced(c as usize, p))
+                .map(|&c| u32::from(c)),
+        );
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.below(buf.len())] as usize)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
