@@ -85,3 +85,20 @@ def test_cli_bench_json(capsys) -> None:
     assert main(["bench", "windflowers", "size=3", "--seconds", "0.05", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["playouts_per_second"] > 0 and rows[0]["threads"] == 1
+
+
+def test_ctrl_c_interrupts_a_long_run() -> None:
+    """A KeyboardInterrupt (as Ctrl-C sends) stops `simulate` between blocks of games."""
+    import _thread
+    import threading
+    import time
+
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    started = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sf.simulate("windflowers", 10**7, threads=1)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - started < 5.0
