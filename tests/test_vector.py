@@ -68,6 +68,7 @@ def test_vector_env_agrees_with_single_states(config: tuple[str, dict[str, Any]]
             assert np.array_equal(info["legal_mask"][i], s.legal_mask())
             assert info["current_player"][i] == s.current_player
             assert np.array_equal(env.state(i).board, s.board)
+            assert env.state(i).history == s.history
     assert ended > 0
 
 

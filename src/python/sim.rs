@@ -285,19 +285,20 @@ impl PyVectorEnv {
         PyArray1::from_vec(py, out)
     }
 
-    /// A copy of environment `index`'s current state (no history).
+    /// Environment `index`'s current game as a State, history included (replayed from the
+    /// start, so it can be undone, pickled and recorded like any other).
     fn state(&self, index: usize) -> PyResult<PyState> {
-        self.env
-            .state(index)
-            .map(|s| PyState {
-                session: Session::from_state(s.clone()),
-            })
-            .ok_or_else(|| {
-                pyo3::exceptions::PyIndexError::new_err(format!(
-                    "environment {index} out of range 0..{}",
-                    self.env.num_envs()
-                ))
-            })
+        let history = self.env.history(index).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!(
+                "environment {index} out of range 0..{}",
+                self.env.num_envs()
+            ))
+        })?;
+        let mut session = Session::new(self.env.game());
+        for &a in history {
+            session.apply(i64::from(a)).map_err(to_py)?;
+        }
+        Ok(PyState { session })
     }
 
     #[getter]

@@ -35,11 +35,18 @@ pub struct Shapes {
     pub players: usize,
 }
 
+/// One environment: its game and the actions of that game so far.
+#[derive(Clone, Debug)]
+struct Env {
+    state: State,
+    history: Vec<u32>,
+}
+
 /// A batch of independent games of one configuration.
 pub struct VectorEnv {
     game: Game,
     start: State,
-    states: Vec<State>,
+    states: Vec<Env>,
     rngs: Vec<Rng>,
     shapes: Shapes,
 }
@@ -58,7 +65,13 @@ impl VectorEnv {
         };
         VectorEnv {
             game: game.clone(),
-            states: vec![start.clone(); num_envs],
+            states: vec![
+                Env {
+                    state: start.clone(),
+                    history: Vec::new(),
+                };
+                num_envs
+            ],
             rngs: (0..num_envs as u64).map(|i| Rng::stream(seed, i)).collect(),
             start,
             shapes,
@@ -79,13 +92,19 @@ impl VectorEnv {
 
     /// The state of environment `i`.
     pub fn state(&self, i: usize) -> Option<&State> {
-        self.states.get(i)
+        self.states.get(i).map(|e| &e.state)
+    }
+
+    /// The actions of environment `i`'s current game.
+    pub fn history(&self, i: usize) -> Option<&[u32]> {
+        self.states.get(i).map(|e| &e.history[..])
     }
 
     /// Puts every game back at the start and writes the observations.
     pub fn reset(&mut self, out: StepOut<'_>, parallel: bool) {
-        for s in &mut self.states {
-            s.clone_from(&self.start);
+        for e in &mut self.states {
+            e.state.clone_from(&self.start);
+            e.history.clear();
         }
         run(
             &mut self.states,
@@ -106,7 +125,8 @@ impl VectorEnv {
                 actions.len()
             )));
         }
-        for (i, (s, &a)) in self.states.iter().zip(actions).enumerate() {
+        for (i, (e, &a)) in self.states.iter().zip(actions).enumerate() {
+            let s = &e.state;
             let legal = a >= 0 && (a as u64) < s.num_actions() as u64 && s.is_legal(a as usize);
             if !legal {
                 // Let the game phrase the reason, on a copy.
@@ -130,8 +150,10 @@ impl VectorEnv {
             self.shapes,
             out,
             parallel,
-            |i, s, rewards, flags| {
+            |i, e, rewards, flags| {
+                let s = &mut e.state;
                 s.apply_unchecked(actions[i] as usize);
+                e.history.push(actions[i] as u32);
                 rewards.fill(0.0);
                 *flags = (false, false);
                 if s.is_terminal() {
@@ -142,6 +164,7 @@ impl VectorEnv {
                     }
                     *flags = (!s.truncated(), s.truncated());
                     s.clone_from(start);
+                    e.history.clear();
                 }
             },
         );
@@ -151,17 +174,20 @@ impl VectorEnv {
     /// A uniformly random legal action for every environment, drawn from its own stream.
     pub fn random_actions(&mut self, out: &mut [i64]) {
         let mut buf = Vec::new();
-        for ((s, rng), o) in self.states.iter().zip(&mut self.rngs).zip(out) {
-            *o = s.random_action(rng, &mut buf).map_or(-1, |a| a as i64);
+        for ((e, rng), o) in self.states.iter().zip(&mut self.rngs).zip(out) {
+            *o = e
+                .state
+                .random_action(rng, &mut buf)
+                .map_or(-1, |a| a as i64);
         }
     }
 }
 
 /// Runs `f` on every environment (with its reward row and end flags), then writes its
 /// observation, mask and player, in parallel chunks when asked.
-fn run<F>(states: &mut [State], sh: Shapes, out: StepOut<'_>, parallel: bool, f: F)
+fn run<F>(states: &mut [Env], sh: Shapes, out: StepOut<'_>, parallel: bool, f: F)
 where
-    F: Fn(usize, &mut State, &mut [f32], &mut (bool, bool)) + Sync,
+    F: Fn(usize, &mut Env, &mut [f32], &mut (bool, bool)) + Sync,
 {
     let StepOut {
         obs,
@@ -176,15 +202,16 @@ where
         EnvChunk<'_>,
     )| {
         for j in 0..states.len() {
-            let s = &mut states[j];
+            let e = &mut states[j];
             let mut flags = (term[j], trunc[j]);
             f(
                 k * CHUNK + j,
-                s,
+                e,
                 &mut rewards[j * sh.players..(j + 1) * sh.players],
                 &mut flags,
             );
             (term[j], trunc[j]) = flags;
+            let s = &e.state;
             s.write_observation(&mut obs[j * sh.obs..(j + 1) * sh.obs]);
             s.write_legal_mask(&mut mask[j * sh.actions..(j + 1) * sh.actions]);
             player[j] = s.current_player().map_or(-1, |p| p as i32);
@@ -213,7 +240,7 @@ where
 type EnvChunk<'a> = (
     (
         (
-            ((&'a mut [State], &'a mut [f32]), &'a mut [bool]),
+            ((&'a mut [Env], &'a mut [f32]), &'a mut [bool]),
             &'a mut [f32],
         ),
         (&'a mut [bool], &'a mut [bool]),
@@ -314,6 +341,7 @@ mod tests {
         let err = env.step(&[4, 5, 2, 6], b.out(), false).unwrap_err();
         assert!(err.to_string().starts_with("environment 2:"), "{err}");
         assert_eq!(env.state(0).map(|s| s.move_count()), Some(1));
+        assert_eq!(env.history(0), Some(&[0u32][..]));
         assert_eq!(b.obs, obs);
         let err = env.check(&[1, 2]).unwrap_err();
         assert!(err.to_string().contains("expected 4 actions"));
