@@ -13,6 +13,22 @@ use crate::games::Session;
 use crate::sim::batch::{fill, thread_pool, Batch};
 use crate::sim::vector::{StepOut, VectorEnv};
 
+/// Largest result buffers a call may ask for; beyond it the request is refused with an error
+/// rather than failing allocation (which would abort the interpreter).
+const MAX_BUFFER_BYTES: usize = 8 << 30;
+
+fn check_memory(what: &str, count: usize, bytes_each: usize) -> PyResult<()> {
+    match count.checked_mul(bytes_each) {
+        Some(total) if total <= MAX_BUFFER_BYTES => Ok(()),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} = {count} needs more than {} GiB of result buffers ({bytes_each} bytes each); \
+             at most {} fit",
+            MAX_BUFFER_BYTES >> 30,
+            MAX_BUFFER_BYTES / bytes_each
+        ))),
+    }
+}
+
 /// Plays `n_games` random games in Rust and returns their outcomes as numpy arrays. The GIL is
 /// released while games run; Ctrl-C interrupts between blocks of games. `progress`, if given, is
 /// called as `progress(done, total)` after each block.
@@ -32,6 +48,8 @@ pub fn simulate_raw<'py>(
         ));
     }
     let game = game.game.clone();
+    let per_game = 3 * 8 * game.num_players() + 5;
+    check_memory("n_games", n_games, per_game)?;
     let parallel = threads != Some(1);
     let pool = if parallel {
         Some(thread_pool(threads).map_err(PyValueError::new_err)?)
@@ -196,6 +214,11 @@ impl PyVectorEnv {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
         }
+        let per_env = 4 * game.observation_planes() * game.board().num_sites()
+            + game.num_actions()
+            + 4 * game.num_players()
+            + 6;
+        check_memory("num_envs", num_envs, per_env)?;
         if threads == Some(0) {
             return Err(PyValueError::new_err(
                 "threads must be at least 1 (or None for all cores)",
