@@ -407,3 +407,62 @@ fn random_action_is_uniform_over_the_legal_set() {
     }
     assert!(tested > 100);
 }
+
+/// Every one of the Smallholder's 960 option combinations (8 named boards × 5 group rules × 4
+/// adjacency rules × 2 territories × 3 capture rules) plays a random game to its end: the legal
+/// list equals the legality test at every step, the player to move always has a legal action, and
+/// the end is a win for one player (or a truncation).
+#[test]
+fn every_smallholder_combination_plays() {
+    use stonefield::games::smallholder::{ADJACENTS, CAPTURES, GROUPS, TERRITORIES};
+    let boards = [
+        "hex3",
+        "hex4",
+        "hex5",
+        "hex6",
+        "hex7",
+        "hex232323",
+        "hex343434",
+        "hex454545",
+    ];
+    let mut rng = Rng::new(960);
+    let mut buf = Vec::new();
+    let mut combos = 0;
+    for board in boards {
+        for groups in GROUPS {
+            for adjacent in ADJACENTS {
+                for territory in TERRITORIES {
+                    for capture in CAPTURES {
+                        let options = vec![
+                            o("board", board),
+                            o("groups", *groups),
+                            o("adjacent", *adjacent),
+                            o("territory", *territory),
+                            o("capture", *capture),
+                        ];
+                        let game = Game::make("smallholder", &options).expect("valid");
+                        let mut s = game.new_state();
+                        while let Some(a) = s.random_action(&mut rng, &mut buf) {
+                            let legal = s.legal_actions();
+                            assert!(legal.binary_search(&(a as u32)).is_ok(), "{options:?}");
+                            if rng.below(4) == 0 {
+                                let by_test: Vec<u32> = (0..s.num_actions())
+                                    .filter(|&x| s.is_legal(x))
+                                    .map(|x| x as u32)
+                                    .collect();
+                                assert_eq!(legal, by_test, "{options:?}");
+                            }
+                            s.apply_unchecked(a);
+                        }
+                        let ranks = s.ranks().expect("over");
+                        if !s.truncated() {
+                            assert!(ranks == [1.0, 2.0] || ranks == [2.0, 1.0], "{options:?}");
+                        }
+                        combos += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(combos, 960);
+}
