@@ -280,21 +280,17 @@ def _highlighted(state: State, highlight: Highlight, n: int) -> list[int]:
 
 
 def _overlays(game: Game, state: State) -> dict[str, Any]:
-    """The game's own marks, from its inspection methods (when this build has them)."""
+    """The game's own marks, from its inspection methods."""
     ov: dict[str, Any] = {}
     if game.name == "smallholder":
-        if hasattr(state, "territory"):
-            ov["territory"] = [
-                np.asarray(state.territory(p), bool) for p in range(game.num_players)
-            ]
-        if hasattr(state, "blocked_stones"):
-            blocked = np.zeros(game.num_sites, bool)
-            for p in range(game.num_players):
-                blocked |= np.asarray(state.blocked_stones(p), bool)
-            ov["blocked"] = blocked
-    if game.name == "subsume" and hasattr(state, "surrounded"):
+        ov["territory"] = [np.asarray(state.territory(p), bool) for p in range(game.num_players)]
+        blocked = np.zeros(game.num_sites, bool)
+        for p in range(game.num_players):
+            blocked |= np.asarray(state.blocked_stones(p), bool)
+        ov["blocked"] = blocked
+    if game.name == "subsume":
         ov["surrounded"] = np.asarray(state.surrounded(), bool)
-    if game.name == "faraday" and hasattr(state, "phase"):
+    if game.name == "faraday":
         ov["phase"] = str(state.phase)
     return ov
 

@@ -83,12 +83,12 @@ def _site_chars(game: Game, state: State, is_game: bool) -> list[str]:
     chars = [PLAYER_CHARS[v - 1] if v > 0 else EMPTY for v in board.tolist()]
     if is_game:
         return chars
-    if game.name == "smallholder" and hasattr(state, "territory"):
+    if game.name == "smallholder":
         for p in range(game.num_players):
             for s in np.flatnonzero(np.asarray(state.territory(p), bool)):
                 if board[s] == 0:
                     chars[s] = PLAYER_CHARS[p].lower()
-    if game.name == "subsume" and hasattr(state, "surrounded"):
+    if game.name == "subsume":
         for s in np.flatnonzero(np.asarray(state.surrounded(), bool)):
             if board[s] == 0:
                 chars[s] = SURROUNDED
@@ -99,7 +99,7 @@ def _legend(game: Game, state: State, is_game: bool) -> str:
     if is_game:
         return f"{game.name}: {game.board_shape}"
     parts = [_layout.status(state, PLAYER_CHARS, long_scores=True)]
-    if game.name == "faraday" and hasattr(state, "phase"):
+    if game.name == "faraday":
         parts.append(f"{state.phase} phase")
     history = state.history
     if history:
