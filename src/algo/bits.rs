@@ -14,8 +14,57 @@ pub const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
 
 /// The number of words of the smallest instantiated width holding `n` bits, if any.
 pub fn width_for(n: usize) -> Option<usize> {
-    WIDTHS.into_iter().find(|&k| 64 * k >= n)
+    smallest_holding(&WIDTHS, n)
 }
+
+/// Every width [`with_width!`] compiles code for, smallest first: [`WIDTHS`] and the widths in
+/// between. Sets whose width is picked per board at run time (Subsume's hex layouts: side 6 needs
+/// 2 words, side 10 needs 6, side 15 needs 14, side 30 needs 55) would waste up to half of every
+/// fill step if rounded up to the next power of two.
+pub const RUNTIME_WIDTHS: [usize; 15] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 64];
+
+/// The smallest of [`RUNTIME_WIDTHS`] holding `n` bits, if any.
+pub fn runtime_width_for(n: usize) -> Option<usize> {
+    smallest_holding(&RUNTIME_WIDTHS, n)
+}
+
+fn smallest_holding(widths: &[usize], n: usize) -> Option<usize> {
+    widths.iter().copied().find(|&k| 64 * k >= n)
+}
+
+/// Evaluates `$body` with the constant `$k` bound to the width `$words`, one of
+/// [`RUNTIME_WIDTHS`], so that code over sets of a run-time width still runs on fixed-size
+/// arrays the compiler unrolls. A width not in the list takes the widest.
+///
+/// ```ignore
+/// with_width!(grid.words(), K => fill::<K>(grid, seed))
+/// ```
+macro_rules! with_width {
+    ($words:expr, $k:ident => $body:expr) => {
+        match $words {
+            1 => with_width!(@at 1, $k => $body),
+            2 => with_width!(@at 2, $k => $body),
+            3 => with_width!(@at 3, $k => $body),
+            4 => with_width!(@at 4, $k => $body),
+            5 => with_width!(@at 5, $k => $body),
+            6 => with_width!(@at 6, $k => $body),
+            8 => with_width!(@at 8, $k => $body),
+            10 => with_width!(@at 10, $k => $body),
+            12 => with_width!(@at 12, $k => $body),
+            14 => with_width!(@at 14, $k => $body),
+            16 => with_width!(@at 16, $k => $body),
+            20 => with_width!(@at 20, $k => $body),
+            24 => with_width!(@at 24, $k => $body),
+            32 => with_width!(@at 32, $k => $body),
+            _ => with_width!(@at 64, $k => $body),
+        }
+    };
+    (@at $n:literal, $k:ident => $body:expr) => {{
+        const $k: usize = $n;
+        $body
+    }};
+}
+pub(crate) use with_width;
 
 /// A set of sites as `K` 64-bit words.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -84,9 +133,11 @@ impl<const K: usize> Bits<K> {
         }
     }
 
+    /// Whether the set has no site. Folds every word rather than stopping at the first non-zero
+    /// one: fills test this once per step, and a branch per word costs more than the words.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        self.0.iter().fold(0, |acc, &w| acc | w) == 0
     }
 
     #[inline]
@@ -157,6 +208,50 @@ impl<const K: usize> Bits<K> {
     #[inline]
     pub fn iter(&self) -> BitsIter<K> {
         BitsIter(*self)
+    }
+
+    /// The set held in the first `K` words of `words` (which must have that many), for sets
+    /// whose width is chosen at run time and stored as slices.
+    #[inline]
+    pub fn from_words(words: &[u64]) -> Bits<K> {
+        let mut b = Bits::EMPTY;
+        b.0.copy_from_slice(&words[..K]);
+        b
+    }
+
+    /// The smallest site alone (empty for the empty set): a seed for a fill that stays a set, so
+    /// it costs no search for the word it sits in.
+    #[inline]
+    pub fn isolate_lowest(&self) -> Bits<K> {
+        let mut out = Bits::EMPTY;
+        if let Some(i) = self.0.iter().position(|&w| w != 0) {
+            out.0[i] = self.0[i] & self.0[i].wrapping_neg();
+        }
+        out
+    }
+
+    /// Every site moved `k` places up (`0 < k < 64`); sites pushed past the capacity are lost.
+    #[inline]
+    pub fn shift_up(self, k: u32) -> Bits<K> {
+        debug_assert!(0 < k && k < 64);
+        Bits(std::array::from_fn(|i| {
+            let carry = if i > 0 { self.0[i - 1] >> (64 - k) } else { 0 };
+            self.0[i] << k | carry
+        }))
+    }
+
+    /// Every site moved `k` places down (`0 < k < 64`); sites pushed below 0 are lost.
+    #[inline]
+    pub fn shift_down(self, k: u32) -> Bits<K> {
+        debug_assert!(0 < k && k < 64);
+        Bits(std::array::from_fn(|i| {
+            let carry = if i + 1 < K {
+                self.0[i + 1] << (64 - k)
+            } else {
+                0
+            };
+            self.0[i] >> k | carry
+        }))
     }
 
     /// A boolean per site for the first `n` sites.
