@@ -5,6 +5,7 @@
 //! register arithmetic, while larger boards use the same code with wider arrays. Games pick the
 //! smallest width that fits with [`width_for`].
 
+use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
 use crate::board::{Board, Relation};
@@ -67,8 +68,31 @@ macro_rules! with_width {
 pub(crate) use with_width;
 
 /// A set of sites as `K` 64-bit words.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Bits<const K: usize>(pub [u64; K]);
+
+/// Folds the differences of all words: fills compare sets once per growth step, and the derived
+/// comparison takes a branch per word (or a `memcmp` call on wide sets).
+impl<const K: usize> PartialEq for Bits<K> {
+    #[inline]
+    fn eq(&self, other: &Bits<K>) -> bool {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .fold(0, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    }
+}
+
+impl<const K: usize> Eq for Bits<K> {}
+
+/// As derived; written out only because `PartialEq` is.
+impl<const K: usize> Hash for Bits<K> {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
 
 impl<const K: usize> Default for Bits<K> {
     fn default() -> Self {
@@ -290,63 +314,68 @@ impl<const K: usize> Iterator for BitsIter<K> {
     fn next(&mut self) -> Option<usize> {
         self.0.pop_lowest()
     }
+
+    /// Word by word: `next` searches from the first word for every site, which adds up on wide
+    /// sets. `for_each`, `extend` and `collect` come through here.
+    #[inline]
+    fn fold<B, F: FnMut(B, usize) -> B>(self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        for (i, &w) in self.0 .0.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                acc = f(acc, 64 * i + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+        acc
+    }
 }
 
+// Word-wise operations build a fresh array rather than updating one in place: chains of them
+// (six shifts and ors per growth step of a fill) then stay in registers.
 impl<const K: usize> BitAnd for Bits<K> {
     type Output = Bits<K>;
     #[inline]
-    fn bitand(mut self, rhs: Bits<K>) -> Bits<K> {
-        self &= rhs;
-        self
+    fn bitand(self, rhs: Bits<K>) -> Bits<K> {
+        Bits(std::array::from_fn(|i| self.0[i] & rhs.0[i]))
     }
 }
 
 impl<const K: usize> BitOr for Bits<K> {
     type Output = Bits<K>;
     #[inline]
-    fn bitor(mut self, rhs: Bits<K>) -> Bits<K> {
-        self |= rhs;
-        self
+    fn bitor(self, rhs: Bits<K>) -> Bits<K> {
+        Bits(std::array::from_fn(|i| self.0[i] | rhs.0[i]))
     }
 }
 
 impl<const K: usize> BitXor for Bits<K> {
     type Output = Bits<K>;
     #[inline]
-    fn bitxor(mut self, rhs: Bits<K>) -> Bits<K> {
-        for (a, b) in self.0.iter_mut().zip(rhs.0) {
-            *a ^= b;
-        }
-        self
+    fn bitxor(self, rhs: Bits<K>) -> Bits<K> {
+        Bits(std::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
     }
 }
 
 impl<const K: usize> Not for Bits<K> {
     type Output = Bits<K>;
     #[inline]
-    fn not(mut self) -> Bits<K> {
-        for a in self.0.iter_mut() {
-            *a = !*a;
-        }
-        self
+    fn not(self) -> Bits<K> {
+        Bits(std::array::from_fn(|i| !self.0[i]))
     }
 }
 
 impl<const K: usize> BitAndAssign for Bits<K> {
     #[inline]
     fn bitand_assign(&mut self, rhs: Bits<K>) {
-        for (a, b) in self.0.iter_mut().zip(rhs.0) {
-            *a &= b;
-        }
+        *self = *self & rhs;
     }
 }
 
 impl<const K: usize> BitOrAssign for Bits<K> {
     #[inline]
     fn bitor_assign(&mut self, rhs: Bits<K>) {
-        for (a, b) in self.0.iter_mut().zip(rhs.0) {
-            *a |= b;
-        }
+        *self = *self | rhs;
     }
 }
 

@@ -131,9 +131,7 @@ impl HexGrid {
     /// Calls `f` on each cell of `set`, in ascending order of bits.
     #[inline]
     pub fn for_each_cell<const K: usize>(&self, set: Bits<K>, mut f: impl FnMut(usize)) {
-        for b in set.iter() {
-            f(self.cell[b] as usize);
-        }
+        set.iter().for_each(|b| f(self.cell[b] as usize));
     }
 
     /// The cells of `set` into `out`, ascending.
