@@ -18,7 +18,7 @@ pub fn width_for(n: usize) -> Option<usize> {
     smallest_holding(&WIDTHS, n)
 }
 
-/// Every width [`with_width!`] compiles code for, smallest first: [`WIDTHS`] and the widths in
+/// Every width `with_width!` compiles code for, smallest first: [`WIDTHS`] and the widths in
 /// between. Sets whose width is picked per board at run time (Subsume's hex layouts: side 6 needs
 /// 2 words, side 10 needs 6, side 15 needs 14, side 30 needs 55) would waste up to half of every
 /// fill step if rounded up to the next power of two.
@@ -35,11 +35,8 @@ fn smallest_holding(widths: &[usize], n: usize) -> Option<usize> {
 
 /// Evaluates `$body` with the constant `$k` bound to the width `$words`, one of
 /// [`RUNTIME_WIDTHS`], so that code over sets of a run-time width still runs on fixed-size
-/// arrays the compiler unrolls. A width not in the list takes the widest.
-///
-/// ```ignore
-/// with_width!(grid.words(), K => fill::<K>(grid, seed))
-/// ```
+/// arrays the compiler unrolls: `with_width!(grid.words(), K => fill::<K>(grid, seed))`. A width
+/// not in the list takes the widest.
 macro_rules! with_width {
     ($words:expr, $k:ident => $body:expr) => {
         match $words {
@@ -316,7 +313,7 @@ impl<const K: usize> Iterator for BitsIter<K> {
     }
 
     /// Word by word: `next` searches from the first word for every site, which adds up on wide
-    /// sets. `for_each`, `extend` and `collect` come through here.
+    /// sets. `for_each` and the other consuming adaptors come through here.
     #[inline]
     fn fold<B, F: FnMut(B, usize) -> B>(self, init: B, mut f: F) -> B {
         let mut acc = init;
@@ -331,8 +328,8 @@ impl<const K: usize> Iterator for BitsIter<K> {
     }
 }
 
-// Word-wise operations build a fresh array rather than updating one in place: chains of them
-// (six shifts and ors per growth step of a fill) then stay in registers.
+// Word-wise operations build a fresh array rather than updating a copy in place: the fills' long
+// chains of them (six shifts and ors per growth step) compile to fewer instructions that way.
 impl<const K: usize> BitAnd for Bits<K> {
     type Output = Bits<K>;
     #[inline]
@@ -481,6 +478,83 @@ mod tests {
             let expect: Vec<usize> = (lo..hi).collect();
             assert_eq!(r.iter().collect::<Vec<_>>(), expect);
             assert!(!b.contains(n) && !b.contains(n + 100));
+        }
+    }
+
+    /// The operations the bit-parallel fills use, against per-site references.
+    fn check_word_ops<const K: usize>(seed: u64) {
+        let n = 64 * K;
+        let mut x = seed;
+        let naive_shift = |b: &Bits<K>, k: i64| -> Bits<K> {
+            b.iter()
+                .map(|s| s as i64 + k)
+                .filter(|&t| (0..n as i64).contains(&t))
+                .map(|t| t as usize)
+                .collect()
+        };
+        for round in 0..200 {
+            // Sparse and dense sets, and now and then the empty one.
+            let density = [0, 2, 8, 60][round % 4];
+            let sites: Vec<usize> = (0..n).filter(|_| (lcg(&mut x) % 64) < density).collect();
+            let b: Bits<K> = sites.iter().copied().collect();
+            assert_eq!(b.is_empty(), sites.is_empty());
+            assert_eq!(Bits::<K>::from_words(&b.0), b);
+            let mut longer = b.0.to_vec();
+            longer.push(u64::MAX);
+            assert_eq!(Bits::<K>::from_words(&longer), b);
+            assert_eq!(
+                b.isolate_lowest(),
+                sites.first().map_or(Bits::EMPTY, |&s| Bits::single(s))
+            );
+            for k in [1, 2, 7, 10, 31, 58, 63] {
+                assert_eq!(b.shift_up(k), naive_shift(&b, k as i64), "up {k}");
+                assert_eq!(b.shift_down(k), naive_shift(&b, -(k as i64)), "down {k}");
+            }
+            let mut folded = Vec::new();
+            b.iter().for_each(|s| folded.push(s));
+            assert_eq!(folded, sites);
+            assert_eq!(b.iter().sum::<usize>(), sites.iter().sum::<usize>());
+            // Equality against the site lists, also for sets differing in one site only.
+            let other: Bits<K> = (0..n).filter(|_| lcg(&mut x) % 64 < density).collect();
+            assert_eq!(b == other, b.iter().eq(other.iter()));
+            if let Some(&s) = sites.last() {
+                let mut c = b;
+                c.remove(s);
+                assert!(c != b && c.count() + 1 == b.count());
+                c.insert(s);
+                assert!(c == b);
+            }
+        }
+    }
+
+    #[test]
+    fn word_operations_agree_with_site_lists() {
+        check_word_ops::<1>(11);
+        check_word_ops::<2>(12);
+        check_word_ops::<3>(13);
+        check_word_ops::<6>(14);
+        check_word_ops::<64>(15);
+    }
+
+    #[test]
+    fn widths_dispatch_to_themselves() {
+        for w in RUNTIME_WIDTHS {
+            assert_eq!(with_width!(w, K => Bits::<K>::CAPACITY), 64 * w);
+        }
+        assert!(WIDTHS.iter().all(|w| RUNTIME_WIDTHS.contains(w)));
+        for n in 0..=64 * 64 + 1 {
+            let fit = runtime_width_for(n);
+            match fit {
+                Some(r) => {
+                    assert!(64 * r >= n);
+                    assert!(RUNTIME_WIDTHS.iter().all(|&w| w >= r || 64 * w < n));
+                }
+                None => assert!(n > 64 * 64),
+            }
+            // The run-time width never exceeds the width of the per-width enums.
+            if let (Some(r), Some(k)) = (fit, width_for(n)) {
+                assert!(r <= k);
+            }
         }
     }
 
