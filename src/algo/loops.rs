@@ -547,7 +547,7 @@ mod tests {
     }
 
     /// The bit-parallel tests 2 to 4 against scalar fills on every set size the boards of sides
-    /// 3 to 12, 15 and 30 use (the brute-force checker covers only the 2-word boards).
+    /// 3 to 12, 15 and 30 use (the brute-force checker covers only the 1- and 2-word boards).
     #[test]
     fn bit_parallel_tests_match_scalar_fills() {
         let mut rng = Rng::new(23);
