@@ -2,8 +2,14 @@
 //!
 //! `Bits<K>` holds `64·K` bits in `K` words; bit `s` is site `s`. The width is a compile-time
 //! constant so that the common boards (K = 1 up to 64 sites, K = 2 up to 128) compile to plain
-//! register arithmetic, while larger boards use the same code with wider arrays. Games pick the
-//! smallest width that fits with [`width_for`].
+//! register arithmetic, while larger boards use the same code with wider arrays.
+//!
+//! Two ways to pick the width, both "the smallest listed width that fits": a game whose state
+//! holds sets keeps one enum variant per width of [`WIDTHS`] ([`width_for`]); code that keeps
+//! its sets as word slices instead loads them at the width chosen per board, one of
+//! [`RUNTIME_WIDTHS`], under `with_width!` ([`runtime_width_for`]). Flood fills on these sets grow
+//! through per-site neighbour masks here ([`NeighborMasks`]) or through six shifts on hex
+//! regions ([`super::hexgrid`]).
 
 use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
