@@ -3,7 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use stonefield::algo::bits::{Bits, NeighborMasks};
-use stonefield::algo::loops::{self, HexGrid};
+use stonefield::algo::hexgrid::HexGrid;
+use stonefield::algo::loops;
 use stonefield::algo::territory::{TerritoryKind, TerritoryMasks};
 use stonefield::algo::{component_sizes, FloodScratch};
 use stonefield::board::{Board, Relation};

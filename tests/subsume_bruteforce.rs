@@ -19,6 +19,7 @@
 
 use std::sync::Arc;
 
+use stonefield::algo::hexgrid::HexGrid;
 use stonefield::algo::loops;
 use stonefield::board::Board;
 use stonefield::games::subsume::{Config, State};
@@ -28,7 +29,7 @@ use stonefield::sim::Rng;
 /// Board geometry as bit masks.
 struct Geo {
     board: Board,
-    grid: loops::HexGrid,
+    grid: HexGrid,
     cfg: Arc<Config>,
     n: usize,
     nb: Vec<u64>,
@@ -50,7 +51,7 @@ impl Geo {
             .filter(|&s| board.orth(s).len() < 6)
             .fold(0u64, |m, s| m | 1 << s);
         Geo {
-            grid: loops::HexGrid::new(&board),
+            grid: HexGrid::new(&board),
             board,
             cfg,
             n,

@@ -2,9 +2,16 @@
 //!
 //! `Bits<K>` holds `64·K` bits in `K` words; bit `s` is site `s`. The width is a compile-time
 //! constant so that the common boards (K = 1 up to 64 sites, K = 2 up to 128) compile to plain
-//! register arithmetic, while larger boards use the same code with wider arrays. Games pick the
-//! smallest width that fits with [`width_for`].
+//! register arithmetic, while larger boards use the same code with wider arrays.
+//!
+//! Two ways to pick the width, both "the smallest listed width that fits": a game whose state
+//! holds sets keeps one enum variant per width of [`WIDTHS`] ([`width_for`]); code that keeps
+//! its sets as word slices instead loads them at the width chosen per board, one of
+//! [`RUNTIME_WIDTHS`], under `with_width!` ([`runtime_width_for`]). Flood fills on these sets grow
+//! through per-site neighbour masks here ([`NeighborMasks`]) or through six shifts on hex
+//! regions ([`super::hexgrid`]).
 
+use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
 use crate::board::{Board, Relation};
@@ -14,12 +21,81 @@ pub const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
 
 /// The number of words of the smallest instantiated width holding `n` bits, if any.
 pub fn width_for(n: usize) -> Option<usize> {
-    WIDTHS.into_iter().find(|&k| 64 * k >= n)
+    smallest_holding(&WIDTHS, n)
 }
 
+/// Every width `with_width!` compiles code for, smallest first: [`WIDTHS`] and the widths in
+/// between. Sets whose width is picked per board at run time (Subsume's hex layouts: side 6 needs
+/// 2 words, side 10 needs 6, side 15 needs 14, side 30 needs 55) would waste up to half of every
+/// fill step if rounded up to the next power of two.
+pub const RUNTIME_WIDTHS: [usize; 15] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 64];
+
+/// The smallest of [`RUNTIME_WIDTHS`] holding `n` bits, if any.
+pub fn runtime_width_for(n: usize) -> Option<usize> {
+    smallest_holding(&RUNTIME_WIDTHS, n)
+}
+
+fn smallest_holding(widths: &[usize], n: usize) -> Option<usize> {
+    widths.iter().copied().find(|&k| 64 * k >= n)
+}
+
+/// Evaluates `$body` with the constant `$k` bound to the width `$words`, one of
+/// [`RUNTIME_WIDTHS`], so that code over sets of a run-time width still runs on fixed-size
+/// arrays the compiler unrolls: `with_width!(grid.words(), K => fill::<K>(grid, seed))`. A width
+/// not in the list takes the widest.
+macro_rules! with_width {
+    ($words:expr, $k:ident => $body:expr) => {
+        match $words {
+            1 => with_width!(@at 1, $k => $body),
+            2 => with_width!(@at 2, $k => $body),
+            3 => with_width!(@at 3, $k => $body),
+            4 => with_width!(@at 4, $k => $body),
+            5 => with_width!(@at 5, $k => $body),
+            6 => with_width!(@at 6, $k => $body),
+            8 => with_width!(@at 8, $k => $body),
+            10 => with_width!(@at 10, $k => $body),
+            12 => with_width!(@at 12, $k => $body),
+            14 => with_width!(@at 14, $k => $body),
+            16 => with_width!(@at 16, $k => $body),
+            20 => with_width!(@at 20, $k => $body),
+            24 => with_width!(@at 24, $k => $body),
+            32 => with_width!(@at 32, $k => $body),
+            _ => with_width!(@at 64, $k => $body),
+        }
+    };
+    (@at $n:literal, $k:ident => $body:expr) => {{
+        const $k: usize = $n;
+        $body
+    }};
+}
+pub(crate) use with_width;
+
 /// A set of sites as `K` 64-bit words.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Bits<const K: usize>(pub [u64; K]);
+
+/// Folds the differences of all words: fills compare sets once per growth step, and the derived
+/// comparison takes a branch per word (or a `memcmp` call on wide sets).
+impl<const K: usize> PartialEq for Bits<K> {
+    #[inline]
+    fn eq(&self, other: &Bits<K>) -> bool {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .fold(0, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    }
+}
+
+impl<const K: usize> Eq for Bits<K> {}
+
+/// As derived; written out only because `PartialEq` is.
+impl<const K: usize> Hash for Bits<K> {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
 
 impl<const K: usize> Default for Bits<K> {
     fn default() -> Self {
@@ -84,9 +160,11 @@ impl<const K: usize> Bits<K> {
         }
     }
 
+    /// Whether the set has no site. Folds every word rather than stopping at the first non-zero
+    /// one: fills test this once per step, and a branch per word costs more than the words.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        self.0.iter().fold(0, |acc, &w| acc | w) == 0
     }
 
     #[inline]
@@ -159,6 +237,50 @@ impl<const K: usize> Bits<K> {
         BitsIter(*self)
     }
 
+    /// The set held in the first `K` words of `words` (which must have that many), for sets
+    /// whose width is chosen at run time and stored as slices.
+    #[inline]
+    pub fn from_words(words: &[u64]) -> Bits<K> {
+        let mut b = Bits::EMPTY;
+        b.0.copy_from_slice(&words[..K]);
+        b
+    }
+
+    /// The smallest site alone (empty for the empty set): a seed for a fill that stays a set, so
+    /// it costs no search for the word it sits in.
+    #[inline]
+    pub fn isolate_lowest(&self) -> Bits<K> {
+        let mut out = Bits::EMPTY;
+        if let Some(i) = self.0.iter().position(|&w| w != 0) {
+            out.0[i] = self.0[i] & self.0[i].wrapping_neg();
+        }
+        out
+    }
+
+    /// Every site moved `k` places up (`0 < k < 64`); sites pushed past the capacity are lost.
+    #[inline]
+    pub fn shift_up(self, k: u32) -> Bits<K> {
+        debug_assert!(0 < k && k < 64);
+        Bits(std::array::from_fn(|i| {
+            let carry = if i > 0 { self.0[i - 1] >> (64 - k) } else { 0 };
+            self.0[i] << k | carry
+        }))
+    }
+
+    /// Every site moved `k` places down (`0 < k < 64`); sites pushed below 0 are lost.
+    #[inline]
+    pub fn shift_down(self, k: u32) -> Bits<K> {
+        debug_assert!(0 < k && k < 64);
+        Bits(std::array::from_fn(|i| {
+            let carry = if i + 1 < K {
+                self.0[i + 1] << (64 - k)
+            } else {
+                0
+            };
+            self.0[i] >> k | carry
+        }))
+    }
+
     /// A boolean per site for the first `n` sites.
     pub fn to_bools(&self, n: usize) -> Vec<bool> {
         (0..n).map(|s| self.contains(s)).collect()
@@ -195,63 +317,68 @@ impl<const K: usize> Iterator for BitsIter<K> {
     fn next(&mut self) -> Option<usize> {
         self.0.pop_lowest()
     }
+
+    /// Word by word: `next` searches from the first word for every site, which adds up on wide
+    /// sets. `for_each` and the other consuming adaptors come through here.
+    #[inline]
+    fn fold<B, F: FnMut(B, usize) -> B>(self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        for (i, &w) in self.0 .0.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                acc = f(acc, 64 * i + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+        acc
+    }
 }
 
+// Word-wise operations build a fresh array rather than updating a copy in place: the fills' long
+// chains of them (six shifts and ors per growth step) compile to fewer instructions that way.
 impl<const K: usize> BitAnd for Bits<K> {
     type Output = Bits<K>;
     #[inline]
-    fn bitand(mut self, rhs: Bits<K>) -> Bits<K> {
-        self &= rhs;
-        self
+    fn bitand(self, rhs: Bits<K>) -> Bits<K> {
+        Bits(std::array::from_fn(|i| self.0[i] & rhs.0[i]))
     }
 }
 
 impl<const K: usize> BitOr for Bits<K> {
     type Output = Bits<K>;
     #[inline]
-    fn bitor(mut self, rhs: Bits<K>) -> Bits<K> {
-        self |= rhs;
-        self
+    fn bitor(self, rhs: Bits<K>) -> Bits<K> {
+        Bits(std::array::from_fn(|i| self.0[i] | rhs.0[i]))
     }
 }
 
 impl<const K: usize> BitXor for Bits<K> {
     type Output = Bits<K>;
     #[inline]
-    fn bitxor(mut self, rhs: Bits<K>) -> Bits<K> {
-        for (a, b) in self.0.iter_mut().zip(rhs.0) {
-            *a ^= b;
-        }
-        self
+    fn bitxor(self, rhs: Bits<K>) -> Bits<K> {
+        Bits(std::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
     }
 }
 
 impl<const K: usize> Not for Bits<K> {
     type Output = Bits<K>;
     #[inline]
-    fn not(mut self) -> Bits<K> {
-        for a in self.0.iter_mut() {
-            *a = !*a;
-        }
-        self
+    fn not(self) -> Bits<K> {
+        Bits(std::array::from_fn(|i| !self.0[i]))
     }
 }
 
 impl<const K: usize> BitAndAssign for Bits<K> {
     #[inline]
     fn bitand_assign(&mut self, rhs: Bits<K>) {
-        for (a, b) in self.0.iter_mut().zip(rhs.0) {
-            *a &= b;
-        }
+        *self = *self & rhs;
     }
 }
 
 impl<const K: usize> BitOrAssign for Bits<K> {
     #[inline]
     fn bitor_assign(&mut self, rhs: Bits<K>) {
-        for (a, b) in self.0.iter_mut().zip(rhs.0) {
-            *a |= b;
-        }
+        *self = *self | rhs;
     }
 }
 
@@ -357,6 +484,83 @@ mod tests {
             let expect: Vec<usize> = (lo..hi).collect();
             assert_eq!(r.iter().collect::<Vec<_>>(), expect);
             assert!(!b.contains(n) && !b.contains(n + 100));
+        }
+    }
+
+    /// The operations the bit-parallel fills use, against per-site references.
+    fn check_word_ops<const K: usize>(seed: u64) {
+        let n = 64 * K;
+        let mut x = seed;
+        let naive_shift = |b: &Bits<K>, k: i64| -> Bits<K> {
+            b.iter()
+                .map(|s| s as i64 + k)
+                .filter(|&t| (0..n as i64).contains(&t))
+                .map(|t| t as usize)
+                .collect()
+        };
+        for round in 0..200 {
+            // Sparse and dense sets, and now and then the empty one.
+            let density = [0, 2, 8, 60][round % 4];
+            let sites: Vec<usize> = (0..n).filter(|_| (lcg(&mut x) % 64) < density).collect();
+            let b: Bits<K> = sites.iter().copied().collect();
+            assert_eq!(b.is_empty(), sites.is_empty());
+            assert_eq!(Bits::<K>::from_words(&b.0), b);
+            let mut longer = b.0.to_vec();
+            longer.push(u64::MAX);
+            assert_eq!(Bits::<K>::from_words(&longer), b);
+            assert_eq!(
+                b.isolate_lowest(),
+                sites.first().map_or(Bits::EMPTY, |&s| Bits::single(s))
+            );
+            for k in [1, 2, 7, 10, 31, 58, 63] {
+                assert_eq!(b.shift_up(k), naive_shift(&b, k as i64), "up {k}");
+                assert_eq!(b.shift_down(k), naive_shift(&b, -(k as i64)), "down {k}");
+            }
+            let mut folded = Vec::new();
+            b.iter().for_each(|s| folded.push(s));
+            assert_eq!(folded, sites);
+            assert_eq!(b.iter().sum::<usize>(), sites.iter().sum::<usize>());
+            // Equality against the site lists, also for sets differing in one site only.
+            let other: Bits<K> = (0..n).filter(|_| lcg(&mut x) % 64 < density).collect();
+            assert_eq!(b == other, b.iter().eq(other.iter()));
+            if let Some(&s) = sites.last() {
+                let mut c = b;
+                c.remove(s);
+                assert!(c != b && c.count() + 1 == b.count());
+                c.insert(s);
+                assert!(c == b);
+            }
+        }
+    }
+
+    #[test]
+    fn word_operations_agree_with_site_lists() {
+        check_word_ops::<1>(11);
+        check_word_ops::<2>(12);
+        check_word_ops::<3>(13);
+        check_word_ops::<6>(14);
+        check_word_ops::<64>(15);
+    }
+
+    #[test]
+    fn widths_dispatch_to_themselves() {
+        for w in RUNTIME_WIDTHS {
+            assert_eq!(with_width!(w, K => Bits::<K>::CAPACITY), 64 * w);
+        }
+        assert!(WIDTHS.iter().all(|w| RUNTIME_WIDTHS.contains(w)));
+        for n in 0..=64 * 64 + 1 {
+            let fit = runtime_width_for(n);
+            match fit {
+                Some(r) => {
+                    assert!(64 * r >= n);
+                    assert!(RUNTIME_WIDTHS.iter().all(|&w| w >= r || 64 * w < n));
+                }
+                None => assert!(n > 64 * 64),
+            }
+            // The run-time width never exceeds the width of the per-width enums.
+            if let (Some(r), Some(k)) = (fit, width_for(n)) {
+                assert!(r <= k);
+            }
         }
     }
 

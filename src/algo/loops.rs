@@ -38,33 +38,9 @@
 //! placements with a look at the new stone's neighbours; and the game only runs test 4 for a
 //! colour that gained stones and holds more than half the perimeter.
 
+use super::bits::{with_width, Bits};
+use super::hexgrid::{HexGrid, HexMasks};
 use crate::board::Board;
-
-/// The set sizes (in 64-bit words) the bit-parallel code is compiled for; a board uses the
-/// smallest that holds its layout (side 6: 2 words, side 10: 6, side 15: 14, side 30: 64).
-const WORD_COUNTS: [usize; 14] = [2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 64];
-
-/// Runs `$f::<W>(...)` with `W` the grid's word count.
-macro_rules! by_words {
-    ($grid:expr, $f:ident($($arg:expr),*)) => {
-        match $grid.words {
-            2 => $f::<2>($($arg),*),
-            3 => $f::<3>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            5 => $f::<5>($($arg),*),
-            6 => $f::<6>($($arg),*),
-            8 => $f::<8>($($arg),*),
-            10 => $f::<10>($($arg),*),
-            12 => $f::<12>($($arg),*),
-            14 => $f::<14>($($arg),*),
-            16 => $f::<16>($($arg),*),
-            20 => $f::<20>($($arg),*),
-            24 => $f::<24>($($arg),*),
-            32 => $f::<32>($($arg),*),
-            _ => $f::<64>($($arg),*),
-        }
-    };
-}
 
 /// Marks an off-board slot in a [`cyclic_neighbours`] table.
 pub const OFF_BOARD: u16 = u16::MAX;
@@ -227,7 +203,7 @@ impl OpenCells {
         if runs(open_mask) < 2 {
             return false;
         }
-        by_words!(grid, place_w(self, grid, around, open_mask, stones))
+        with_width!(grid.words(), K => place_w::<K>(self, grid, around, open_mask, stones))
     }
 }
 
@@ -235,17 +211,17 @@ impl OpenCells {
 /// new stone, grow through empty cells until meeting the perimeter or an earlier fill that did
 /// (then the run is outside), or until the fill stops growing (then its cells are surrounded).
 /// A run touching off-board slots is outside at once: its cells are on the perimeter.
-fn place_w<const W: usize>(
+fn place_w<const K: usize>(
     open: &mut OpenCells,
     grid: &HexGrid,
     around: &[u16; 6],
     open_mask: u8,
     stones: &[u64],
 ) -> bool {
-    let m = grid.masks::<W>();
-    let empty = m.valid.minus(Bits::load(stones));
-    let mut outside = Bits::<W>::ZERO;
-    let mut done = Bits::<W>::ZERO;
+    let m = grid.masks::<K>();
+    let empty = m.valid & !Bits::from_words(stones);
+    let mut outside = Bits::<K>::EMPTY;
+    let mut done = Bits::<K>::EMPTY;
     let mut cut = false;
     for i in 0..6 {
         let prev = (i + 5) % 6;
@@ -264,26 +240,26 @@ fn place_w<const W: usize>(
         if off {
             continue;
         }
-        let start = Bits::<W>::single(grid.bit(around[i] as usize));
-        if !start.and(done).is_empty() {
+        let start = Bits::<K>::single(grid.bit(around[i] as usize));
+        if start.intersects(&done) {
             continue;
         }
-        let stop = m.perimeter.or(outside);
+        let stop = m.perimeter | outside;
         let mut x = start;
         loop {
-            if !x.and(stop).is_empty() {
-                outside = outside.or(x);
+            if x.intersects(&stop) {
+                outside |= x;
                 break;
             }
-            let y = m.grow(x).and(empty);
-            if y.same(x) {
+            let y = m.grow(x) & empty;
+            if y == x {
                 cut = true;
                 grid.for_each_cell(x, |c| open.remove(c));
                 break;
             }
             x = y;
         }
-        done = done.or(x);
+        done |= x;
     }
     cut
 }
@@ -318,307 +294,46 @@ pub fn may_close_mel(board: &Board, cells: &[i8], open: &OpenCells, s: usize, cu
     stones >= 2 && candidate
 }
 
-/// Bit-parallel geometry of a hexagonal region, for the flood fills of tests 2 to 4.
-///
-/// A cell with cube coordinates (x, y, z) gets bit `(z − z0)·w + (x − x0)`, w the width of the
-/// bounding box in x: the hexagon sits in a w × w rhombus, with the empty corners unused.
-///
-/// ```text
-///   row z = 2:       . . @ @ @        neighbours of bit i: i ± 1 (same row),
-///   row z = 1:      . @ @ @ @         i + w, i + w − 1 (row above), i − w, i − w + 1 (row below)
-///   row z = 0:     @ @ @ . .
-/// ```
-///
-/// Shifts by 1 and w − 1 wrap from one row's end to the next row's start; masks of the first and
-/// last columns stop that. Sets are `W`-word arrays, `W` chosen per board from a fixed list, so
-/// every fill runs on fixed-size arrays the compiler unrolls.
-#[derive(Clone, Debug)]
-pub struct HexGrid {
-    width: u32,
-    words: usize,
-    /// Bit of each cell.
-    bit: Vec<u16>,
-    /// Cell of each bit (`OFF_BOARD` for unused bits).
-    cell: Vec<u16>,
-    valid: Vec<u64>,
-    perimeter: Vec<u64>,
-    not_first: Vec<u64>,
-    not_last: Vec<u64>,
-}
-
-impl HexGrid {
-    /// The layout of a hexagonal region of cells.
-    pub fn new(board: &Board) -> HexGrid {
-        let n = board.num_sites();
-        let cubes: Vec<[i32; 3]> = (0..n).map(|s| board.cube(s)).collect();
-        let x0 = cubes.iter().map(|c| c[0]).min().unwrap_or(0);
-        let x1 = cubes.iter().map(|c| c[0]).max().unwrap_or(0);
-        let z0 = cubes.iter().map(|c| c[2]).min().unwrap_or(0);
-        let z1 = cubes.iter().map(|c| c[2]).max().unwrap_or(0);
-        let width = (x1 - x0 + 1) as usize;
-        let height = (z1 - z0 + 1) as usize;
-        assert!(width < 64, "board too wide for the bit layout");
-        let need = (width * height).div_ceil(64);
-        let words = WORD_COUNTS
-            .iter()
-            .copied()
-            .find(|&w| w >= need)
-            .expect("board too large for the bit layout");
-        let mut grid = HexGrid {
-            width: width as u32,
-            words,
-            bit: vec![0; n],
-            cell: vec![OFF_BOARD; words * 64],
-            valid: vec![0; words],
-            perimeter: vec![0; words],
-            not_first: vec![0; words],
-            not_last: vec![0; words],
-        };
-        for (s, c) in cubes.iter().enumerate() {
-            let col = (c[0] - x0) as usize;
-            let b = (c[2] - z0) as usize * width + col;
-            grid.bit[s] = b as u16;
-            grid.cell[b] = s as u16;
-            grid.valid[b / 64] |= 1 << (b % 64);
-            if board.is_perimeter(s) {
-                grid.perimeter[b / 64] |= 1 << (b % 64);
-            }
-            if col != 0 {
-                grid.not_first[b / 64] |= 1 << (b % 64);
-            }
-            if col != width - 1 {
-                grid.not_last[b / 64] |= 1 << (b % 64);
-            }
-        }
-        grid
-    }
-
-    /// Words per set.
-    pub fn words(&self) -> usize {
-        self.words
-    }
-
-    /// The bit of cell `c`.
-    #[inline]
-    pub fn bit(&self, c: usize) -> usize {
-        self.bit[c] as usize
-    }
-
-    /// The set of cells holding `value`, as words.
-    pub fn set_of(&self, cells: &[i8], value: i8) -> Vec<u64> {
-        let mut out = vec![0; self.words];
-        for (c, &v) in cells.iter().enumerate() {
-            if v == value {
-                let b = self.bit(c);
-                out[b / 64] |= 1 << (b % 64);
-            }
-        }
-        out
-    }
-
-    /// The set of stones, as words.
-    pub fn stones_of(&self, cells: &[i8]) -> Vec<u64> {
-        let mut out = self.set_of(cells, 1);
-        for (o, t) in out.iter_mut().zip(self.set_of(cells, 2)) {
-            *o |= t;
-        }
-        out
-    }
-
-    fn masks<const W: usize>(&self) -> Masks<W> {
-        Masks {
-            valid: Bits::load(&self.valid),
-            perimeter: Bits::load(&self.perimeter),
-            not_first: Bits::load(&self.not_first),
-            not_last: Bits::load(&self.not_last),
-            w: self.width,
-        }
-    }
-
-    /// Calls `f` on each cell of `set`.
-    #[inline]
-    fn for_each_cell<const W: usize>(&self, set: Bits<W>, mut f: impl FnMut(usize)) {
-        for (i, &word) in set.0.iter().enumerate() {
-            let mut m = word;
-            while m != 0 {
-                f(self.cell[i * 64 + m.trailing_zeros() as usize] as usize);
-                m &= m - 1;
-            }
-        }
-    }
-
-    /// The cells of `set` into `out`, ascending.
-    fn cells_into<const W: usize>(&self, set: Bits<W>, out: &mut Vec<u16>) {
-        out.clear();
-        self.for_each_cell(set, |c| out.push(c as u16));
-        out.sort_unstable();
-    }
-}
-
-/// A set of bits in `W` words.
-#[derive(Clone, Copy, Debug)]
-struct Bits<const W: usize>([u64; W]);
-
-impl<const W: usize> Bits<W> {
-    const ZERO: Self = Bits([0; W]);
-
-    #[inline]
-    fn load(words: &[u64]) -> Self {
-        let mut b = [0; W];
-        b.copy_from_slice(&words[..W]);
-        Bits(b)
-    }
-
-    #[inline]
-    fn single(i: usize) -> Self {
-        let mut b = Self::ZERO;
-        b.0[i / 64] = 1 << (i % 64);
-        b
-    }
-
-    #[inline]
-    fn and(self, o: Self) -> Self {
-        Bits(std::array::from_fn(|i| self.0[i] & o.0[i]))
-    }
-
-    #[inline]
-    fn or(self, o: Self) -> Self {
-        Bits(std::array::from_fn(|i| self.0[i] | o.0[i]))
-    }
-
-    #[inline]
-    fn minus(self, o: Self) -> Self {
-        Bits(std::array::from_fn(|i| self.0[i] & !o.0[i]))
-    }
-
-    #[inline]
-    fn is_empty(self) -> bool {
-        self.0.iter().fold(0, |acc, &w| acc | w) == 0
-    }
-
-    /// Set equality (without the `memcmp` call a derived `==` can become).
-    #[inline]
-    fn same(self, o: Self) -> bool {
-        self.0.iter().zip(o.0).fold(0, |acc, (&a, b)| acc | (a ^ b)) == 0
-    }
-
-    #[inline]
-    fn count(self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
-    }
-
-    /// The lowest set bit alone.
-    #[inline]
-    fn lowest(self) -> Self {
-        let mut out = Self::ZERO;
-        if let Some(i) = self.0.iter().position(|&w| w != 0) {
-            out.0[i] = self.0[i] & self.0[i].wrapping_neg();
-        }
-        out
-    }
-
-    /// Towards higher bits by `k` (0 < k < 64).
-    #[inline]
-    fn up(self, k: u32) -> Self {
-        Bits(std::array::from_fn(|i| {
-            let carry = if i > 0 { self.0[i - 1] >> (64 - k) } else { 0 };
-            self.0[i] << k | carry
-        }))
-    }
-
-    /// Towards lower bits by `k` (0 < k < 64).
-    #[inline]
-    fn down(self, k: u32) -> Self {
-        Bits(std::array::from_fn(|i| {
-            let carry = if i + 1 < W {
-                self.0[i + 1] << (64 - k)
-            } else {
-                0
-            };
-            self.0[i] >> k | carry
-        }))
-    }
-}
-
-/// The masks of a [`HexGrid`] as registers.
-struct Masks<const W: usize> {
-    valid: Bits<W>,
-    perimeter: Bits<W>,
-    not_first: Bits<W>,
-    not_last: Bits<W>,
-    w: u32,
-}
-
-impl<const W: usize> Masks<W> {
-    /// `x` and its neighbours.
-    #[inline]
-    fn grow(&self, x: Bits<W>) -> Bits<W> {
-        let w = self.w;
-        let left = x.and(self.not_first);
-        let right = x.and(self.not_last);
-        x.or(right.up(1))
-            .or(left.down(1))
-            .or(x.up(w))
-            .or(x.down(w))
-            .or(left.up(w - 1))
-            .or(right.down(w - 1))
-            .and(self.valid)
-    }
-
-    /// The cells of `through` that `seed` reaches through `through`.
-    #[inline]
-    fn fill(&self, seed: Bits<W>, through: Bits<W>) -> Bits<W> {
-        let mut x = seed.and(through);
-        loop {
-            let y = self.grow(x).and(through);
-            if y.same(x) {
-                return x;
-            }
-            x = y;
-        }
-    }
-
-    /// `H(walls)`: the cells from which every path off the board meets a wall other than the
-    /// cell itself. The outside R is what the perimeter reaches through non-walls; a cell is out
-    /// of H when it is on the perimeter, in R or next to R.
-    #[inline]
-    fn enclosed(&self, walls: Bits<W>) -> Bits<W> {
-        let open = self.valid.minus(walls);
-        let outside = self.fill(self.perimeter.and(open), open);
-        self.valid.minus(self.grow(outside)).minus(self.perimeter)
-    }
+/// `H(walls)`: the cells from which every path off the board meets a wall other than the cell
+/// itself. The outside R is what the perimeter reaches through non-walls; a cell is out of H when
+/// it is on the perimeter, in R or next to R.
+#[inline]
+fn enclosed<const K: usize>(m: &HexMasks<K>, walls: Bits<K>) -> Bits<K> {
+    let open = m.valid & !walls;
+    let outside = m.fill(m.perimeter & open, open);
+    m.valid & !m.grow(outside) & !m.perimeter
 }
 
 /// Test 3: whether the stone on `s` lies on the MEL of its group, given the set of all stones
 /// (`s` included). On `true`, `scratch.loop_cells` holds the MEL and `scratch.interior` its
 /// interior, both ascending.
 pub fn new_mel(grid: &HexGrid, stones: &[u64], s: usize, scratch: &mut Scratch) -> bool {
-    by_words!(grid, new_mel_w(grid, stones, s, scratch))
+    with_width!(grid.words(), K => new_mel_w::<K>(grid, stones, s, scratch))
 }
 
-fn new_mel_w<const W: usize>(
+fn new_mel_w<const K: usize>(
     grid: &HexGrid,
     stones: &[u64],
     s: usize,
     scratch: &mut Scratch,
 ) -> bool {
-    let m = grid.masks::<W>();
-    let at = Bits::<W>::single(grid.bit(s));
-    let group = m.fill(at, Bits::load(stones));
+    let m = grid.masks::<K>();
+    let at = Bits::<K>::single(grid.bit(s));
+    let group = m.fill(at, Bits::from_words(stones));
     // A loop has at least 6 stones.
     if group.count() < 6 {
         return false;
     }
-    let inside = m.enclosed(group);
+    let inside = enclosed(&m, group);
     // s is on the MEL iff H is connected and s is next to H but not in it.
-    let touching = m.grow(at).and(inside);
-    if touching.is_empty() || !inside.and(at).is_empty() {
+    let touching = m.grow(at) & inside;
+    if touching.is_empty() || inside.intersects(&at) {
         return false;
     }
-    if !m.fill(touching.lowest(), inside).same(inside) {
+    if m.fill(touching.isolate_lowest(), inside) != inside {
         return false;
     }
-    let ring = m.grow(inside).minus(inside);
+    let ring = m.grow(inside) & !inside;
     grid.cells_into(ring, &mut scratch.loop_cells);
     grid.cells_into(inside, &mut scratch.interior);
     true
@@ -631,22 +346,22 @@ pub fn mel_of_group(grid: &HexGrid, cells: &[i8], s: usize) -> Option<(Vec<u16>,
         return None;
     }
     let stones = grid.stones_of(cells);
-    by_words!(grid, mel_of_group_w(grid, &stones, s))
+    with_width!(grid.words(), K => mel_of_group_w::<K>(grid, &stones, s))
 }
 
-fn mel_of_group_w<const W: usize>(
+fn mel_of_group_w<const K: usize>(
     grid: &HexGrid,
     stones: &[u64],
     s: usize,
 ) -> Option<(Vec<u16>, Vec<u16>)> {
-    let m = grid.masks::<W>();
-    let group = m.fill(Bits::single(grid.bit(s)), Bits::load(stones));
-    let inside = m.enclosed(group);
-    if inside.is_empty() || !m.fill(inside.lowest(), inside).same(inside) {
+    let m = grid.masks::<K>();
+    let group = m.fill(Bits::single(grid.bit(s)), Bits::from_words(stones));
+    let inside = enclosed(&m, group);
+    if inside.is_empty() || m.fill(inside.isolate_lowest(), inside) != inside {
         return None;
     }
     let (mut ring, mut interior) = (Vec::new(), Vec::new());
-    grid.cells_into(m.grow(inside).minus(inside), &mut ring);
+    grid.cells_into(m.grow(inside) & !inside, &mut ring);
     grid.cells_into(inside, &mut interior);
     Some((ring, interior))
 }
@@ -654,20 +369,20 @@ fn mel_of_group_w<const W: usize>(
 /// Test 4: whether the stones of one colour (given as a set) form a loop holding more than
 /// `threshold` perimeter cells.
 pub fn has_winning_loop(grid: &HexGrid, colour: &[u64], threshold: usize) -> bool {
-    by_words!(grid, has_winning_loop_w(grid, colour, threshold))
+    with_width!(grid.words(), K => has_winning_loop_w::<K>(grid, colour, threshold))
 }
 
-fn has_winning_loop_w<const W: usize>(grid: &HexGrid, colour: &[u64], threshold: usize) -> bool {
-    let m = grid.masks::<W>();
-    let mut inside = m.enclosed(Bits::load(colour));
+fn has_winning_loop_w<const K: usize>(grid: &HexGrid, colour: &[u64], threshold: usize) -> bool {
+    let m = grid.masks::<K>();
+    let mut inside = enclosed(&m, Bits::from_words(colour));
     // Each component K of H is ringed by an all-X loop: its boundary.
     while !inside.is_empty() {
-        let part = m.fill(inside.lowest(), inside);
-        let ring = m.grow(part).minus(part);
-        if ring.and(m.perimeter).count() as usize > threshold {
+        let part = m.fill(inside.isolate_lowest(), inside);
+        let ring = m.grow(part) & !part;
+        if (ring & m.perimeter).count() > threshold {
             return true;
         }
-        inside = inside.minus(part);
+        inside &= !part;
     }
     false
 }
@@ -832,7 +547,7 @@ mod tests {
     }
 
     /// The bit-parallel tests 2 to 4 against scalar fills on every set size the boards of sides
-    /// 3 to 12, 15 and 30 use (the brute-force checker covers only the 2-word boards).
+    /// 3 to 12, 15 and 30 use (the brute-force checker covers only the 1- and 2-word boards).
     #[test]
     fn bit_parallel_tests_match_scalar_fills() {
         let mut rng = Rng::new(23);

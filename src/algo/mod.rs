@@ -1,10 +1,12 @@
 //! Shared algorithms on boards: connected components (flood fill), union-find, bit sets over
-//! sites ([`bits`]), territory of gap and hull holdings ([`territory`]), largest groups
-//! ([`groups`]) and the loops of Subsume ([`loops`]). Game files call these rather than writing
+//! sites ([`bits`]) and bit-parallel fills on hex regions with them ([`hexgrid`]), territory of
+//! gap and hull holdings ([`territory`]), largest groups ([`groups`]) and the loops of Subsume
+//! ([`loops`]). Game files call these rather than writing
 //! their own.
 
 pub mod bits;
 pub mod groups;
+pub mod hexgrid;
 pub mod loops;
 pub mod territory;
 

@@ -80,7 +80,8 @@ use std::sync::Arc;
 
 use super::options::{opt, OptionReader, OptionValue, Options};
 use super::Rules;
-use crate::algo::loops::{self, HexGrid, OpenCells, Scratch};
+use crate::algo::hexgrid::HexGrid;
+use crate::algo::loops::{self, OpenCells, Scratch};
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::sim::rng::Rng;
