@@ -14,6 +14,18 @@ fn o(name: &str, value: impl Into<OptionValue>) -> (String, OptionValue) {
     (name.to_string(), value.into())
 }
 
+/// The Smallholder's eight named boards.
+const SMALLHOLDER_BOARDS: [&str; 8] = [
+    "hex3",
+    "hex4",
+    "hex5",
+    "hex6",
+    "hex7",
+    "hex232323",
+    "hex343434",
+    "hex454545",
+];
+
 /// A game id, its options, and how many seeds to play.
 type Config = (&'static str, Vec<(String, OptionValue)>, u64);
 
@@ -102,16 +114,7 @@ fn configs() -> Vec<Config> {
         "stymie",
         "hull_setbacks",
     ];
-    let boards = [
-        "hex3",
-        "hex4",
-        "hex5",
-        "hex6",
-        "hex7",
-        "hex232323",
-        "hex343434",
-        "hex454545",
-    ];
+    let boards = SMALLHOLDER_BOARDS;
     let values: [(&str, &[&str]); 4] = [
         (
             "groups",
@@ -415,16 +418,7 @@ fn random_action_is_uniform_over_the_legal_set() {
 #[test]
 fn every_smallholder_combination_plays() {
     use stonefield::games::smallholder::{ADJACENTS, CAPTURES, GROUPS, TERRITORIES};
-    let boards = [
-        "hex3",
-        "hex4",
-        "hex5",
-        "hex6",
-        "hex7",
-        "hex232323",
-        "hex343434",
-        "hex454545",
-    ];
+    let boards = SMALLHOLDER_BOARDS;
     let mut rng = Rng::new(960);
     let mut buf = Vec::new();
     let mut combos = 0;
