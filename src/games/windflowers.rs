@@ -315,13 +315,22 @@ impl<const K: usize, const N: usize> Pos<K, N> {
             (lo as usize, hi as usize)
         };
         let nb = &m.capture[site];
-        if players == 2 {
-            for w in lo..=hi {
-                self.update_diff(nb.0[w], w, p, q.is_some());
+        // The player count as a constant, so that the loops over players unroll.
+        match players {
+            2 => {
+                for w in lo..=hi {
+                    self.update_diff(nb.0[w], w, p, q.is_some());
+                }
             }
-        } else {
-            for w in lo..=hi {
-                self.update_counts(nb.0[w], w, players, p, q);
+            3 => {
+                for w in lo..=hi {
+                    self.update_counts::<3>(nb.0[w], w, p, q);
+                }
+            }
+            _ => {
+                for w in lo..=hi {
+                    self.update_counts::<4>(nb.0[w], w, p, q);
+                }
             }
         }
     }
@@ -348,7 +357,7 @@ impl<const K: usize, const N: usize> Pos<K, N> {
     /// Three or four players: adds 1 to p's counts and takes 1 from q's on `around`, in word `w`, and
     /// rederives every player's replaceable set there.
     #[inline]
-    fn update_counts(&mut self, around: u64, w: usize, players: usize, p: usize, q: Option<usize>) {
+    fn update_counts<const P: usize>(&mut self, around: u64, w: usize, p: usize, q: Option<usize>) {
         let mut carry = around;
         for plane in self.count[p].iter_mut() {
             let x = plane.0[w];
@@ -367,13 +376,13 @@ impl<const K: usize, const N: usize> Pos<K, N> {
         // exactly when that count exceeds p's own there; on p's own stones the two are equal,
         // so no mask for ownership or emptiness is needed.
         let mut own = [0u64; PLANES];
-        for (owner, count) in self.owned[..players].iter().zip(&self.count) {
+        for (owner, count) in self.owned[..P].iter().zip(&self.count) {
             let o = owner.0[w];
             for (acc, plane) in own.iter_mut().zip(count) {
                 *acc |= o & plane.0[w];
             }
         }
-        for (r, count) in self.replaceable[..players].iter_mut().zip(&self.count) {
+        for (r, count) in self.replaceable[..P].iter_mut().zip(&self.count) {
             let (mut gt, mut eq) = (0u64, !0u64);
             for (&a, plane) in own.iter().zip(count).rev() {
                 let b = plane.0[w];
