@@ -22,9 +22,10 @@
 //! 8 or 16 words). Random playouts spend their time choosing among the legal actions, so the
 //! legal set of every player is kept exact across moves and a uniform random action is one draw
 //! and a select-the-r-th-bit:
-//! * each player's count of stones among the capture neighbours of every site, as four bit
-//!   planes (a site has at most 8 capture neighbours), so a placement adds to all the neighbours
-//!   of a site in a few word operations;
+//! * each player's count of stones among the capture neighbours of every site, as bit planes
+//!   (3, or 4 on the square grid whose sites have up to 8 capture neighbours), so a placement
+//!   adds to all the neighbours of a site in a few word operations; with two players only the
+//!   difference of the two counts;
 //! * for every player, the opponents' stones they may replace. A stone's status depends only on
 //!   its owner and the counts around it, so a placement on s changes it only on s and its
 //!   neighbours, and only the words holding those are recomputed (one bit-sliced comparison of
@@ -161,9 +162,10 @@ impl Config {
 }
 
 /// Bit planes of the neighbour counts: at most 8 capture neighbours (square grid) fit in 4 bits.
+/// Boards with at most 7 (hex, trisquare) use the low 3 and leave the top plane empty.
 const PLANES: usize = 4;
-/// Bit planes of a difference of two counts, −8 to 8.
-const DIFF_PLANES: usize = 5;
+/// Bit planes of a difference of two counts, −8 to 8 (one more than the counts use).
+const DIFF_PLANES: usize = PLANES + 1;
 
 /// The board's neighbour masks at one bit-set width.
 #[derive(Clone, Debug)]
@@ -175,10 +177,17 @@ struct Masks<const K: usize> {
     /// `span[s]`: the first and last word holding s or a capture neighbour of s, the only words a
     /// placement on s can change.
     span: Vec<(u8, u8)>,
+    /// Bit planes the counts need: 3 when no site has more than 7 capture neighbours, else 4.
+    planes: usize,
 }
 
 impl<const K: usize> Masks<K> {
     fn new(board: &Board, capture: Relation, group: Relation) -> Option<Masks<K>> {
+        let planes = if board.max_degree(capture) <= 7 {
+            3
+        } else {
+            PLANES
+        };
         let capture = NeighborMasks::<K>::new(board, capture)?.nbr;
         let group = NeighborMasks::<K>::new(board, group)?;
         let span = capture
@@ -191,6 +200,7 @@ impl<const K: usize> Masks<K> {
             })
             .collect();
         Some(Masks {
+            planes,
             capture,
             group,
             span,
@@ -315,22 +325,33 @@ impl<const K: usize, const N: usize> Pos<K, N> {
             (lo as usize, hi as usize)
         };
         let nb = &m.capture[site];
-        // The player count as a constant, so that the loops over players unroll.
-        match players {
-            2 => {
-                for w in lo..=hi {
-                    self.update_diff(nb.0[w], w, p, q.is_some());
-                }
-            }
-            3 => {
-                for w in lo..=hi {
-                    self.update_counts::<3>(nb.0[w], w, p, q);
-                }
-            }
-            _ => {
-                for w in lo..=hi {
-                    self.update_counts::<4>(nb.0[w], w, p, q);
-                }
+        // The player count and the planes as constants, so that the loops over them unroll.
+        match (players, m.planes) {
+            (2, 3) => self.update::<2, 3>(nb, lo, hi, p, q),
+            (2, _) => self.update::<2, PLANES>(nb, lo, hi, p, q),
+            (3, 3) => self.update::<3, 3>(nb, lo, hi, p, q),
+            (3, _) => self.update::<3, PLANES>(nb, lo, hi, p, q),
+            (_, 3) => self.update::<4, 3>(nb, lo, hi, p, q),
+            _ => self.update::<4, PLANES>(nb, lo, hi, p, q),
+        }
+    }
+
+    /// The counts and replaceable sets after p's stone went on a site with capture neighbours
+    /// `nb`, replacing q's, in the words `lo..=hi`; `P` players, `L` count planes.
+    #[inline]
+    fn update<const P: usize, const L: usize>(
+        &mut self,
+        nb: &Bits<K>,
+        lo: usize,
+        hi: usize,
+        p: usize,
+        q: Option<usize>,
+    ) {
+        for w in lo..=hi {
+            if P == 2 {
+                self.update_diff::<L>(nb.0[w], w, p, q.is_some());
+            } else {
+                self.update_counts::<P, L>(nb.0[w], w, p, q);
             }
         }
     }
@@ -338,18 +359,19 @@ impl<const K: usize, const N: usize> Pos<K, N> {
     /// Two players: adds ±1 (±2 for a replacement) to the difference on `around`, in word `w`,
     /// and rederives the replaceable sets there.
     #[inline]
-    fn update_diff(&mut self, around: u64, w: usize, p: usize, replaced: bool) {
+    fn update_diff<const L: usize>(&mut self, around: u64, w: usize, p: usize, replaced: bool) {
         // Player 0 placing raises the difference, player 1 lowers it; a replacement also
-        // removes the other's stone, which doubles the step, so it starts one plane up.
-        let d = &mut self.diff;
+        // removes the other's stone, which doubles the step, so it starts one plane up. Plane L
+        // is the sign.
+        let d = &mut self.diff[..L + 1];
         let mut carry = around;
         for plane in d.iter_mut().skip(usize::from(replaced)) {
             let x = plane.0[w];
             plane.0[w] = x ^ carry;
             carry &= if p == 0 { x } else { !x };
         }
-        let negative = d[DIFF_PLANES - 1].0[w];
-        let nonzero = d[..DIFF_PLANES - 1].iter().fold(0, |acc, b| acc | b.0[w]);
+        let negative = d[L].0[w];
+        let nonzero = d[..L].iter().fold(0, |acc, b| acc | b.0[w]);
         self.replaceable[0].0[w] = self.owned[1].0[w] & negative;
         self.replaceable[1].0[w] = self.owned[0].0[w] & nonzero & !negative;
     }
@@ -357,16 +379,22 @@ impl<const K: usize, const N: usize> Pos<K, N> {
     /// Three or four players: adds 1 to p's counts and takes 1 from q's on `around`, in word `w`, and
     /// rederives every player's replaceable set there.
     #[inline]
-    fn update_counts<const P: usize>(&mut self, around: u64, w: usize, p: usize, q: Option<usize>) {
+    fn update_counts<const P: usize, const L: usize>(
+        &mut self,
+        around: u64,
+        w: usize,
+        p: usize,
+        q: Option<usize>,
+    ) {
         let mut carry = around;
-        for plane in self.count[p].iter_mut() {
+        for plane in self.count[p][..L].iter_mut() {
             let x = plane.0[w];
             plane.0[w] = x ^ carry;
             carry &= x;
         }
         if let Some(q) = q {
             let mut borrow = around;
-            for plane in self.count[q].iter_mut() {
+            for plane in self.count[q][..L].iter_mut() {
                 let x = plane.0[w];
                 plane.0[w] = x ^ borrow;
                 borrow &= !x;
@@ -375,7 +403,7 @@ impl<const K: usize, const N: usize> Pos<K, N> {
         // The owner's count at every stone (0 on empty sites). A stone is replaceable by p
         // exactly when that count exceeds p's own there; on p's own stones the two are equal,
         // so no mask for ownership or emptiness is needed.
-        let mut own = [0u64; PLANES];
+        let mut own = [0u64; L];
         for (owner, count) in self.owned[..P].iter().zip(&self.count) {
             let o = owner.0[w];
             for (acc, plane) in own.iter_mut().zip(count) {

@@ -362,7 +362,7 @@ fn reference_final_scores(s: &State) -> Vec<usize> {
 }
 
 /// Checks every incremental structure of a position against a recount from its board array.
-fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, cfg: &Config) {
+fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, m: &Masks<K>, cfg: &Config) {
     let n = cfg.board.num_sites();
     let cells = &pos.cells;
     assert!(cells[n..].iter().all(|&c| c == 0), "cells beyond the board");
@@ -388,9 +388,10 @@ fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, cfg: &Config) {
     }
     for s in 0..64 * K {
         if cfg.players == 2 {
+            // Two's complement in planes 0..=m.planes; the planes above stay empty.
             let raw = value(&pos.diff, s);
-            let signed = if raw >= 1 << (DIFF_PLANES - 1) {
-                raw - (1 << DIFF_PLANES)
+            let signed = if raw >= 1 << m.planes {
+                raw - (2 << m.planes)
             } else {
                 raw
             };
@@ -413,7 +414,7 @@ fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, cfg: &Config) {
 }
 
 fn check_incremental(s: &State) {
-    with_pos!(&s.core, &s.cfg.tables, pos, _m => check_pos(pos, &s.cfg));
+    with_pos!(&s.core, &s.cfg.tables, pos, m => check_pos(pos, m, &s.cfg));
 }
 
 /// The legal actions by the rules' definition, from the board array alone.
