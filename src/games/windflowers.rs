@@ -774,16 +774,19 @@ impl Rules for State {
     fn random_playout(&mut self, rng: &mut Rng, _buf: &mut Vec<u32>) -> usize {
         let start = self.turn.moves;
         let (cfg, turn) = (&*self.cfg, &mut self.turn);
+        // A local generator stays in registers; through the reference it is stored every move.
+        let mut local = rng.clone();
         with_pos!(&mut self.core, &cfg.tables, pos, m => {
             while !turn.over {
                 let p = turn.to_move;
-                let drawn = pos.draw(p, rng);
+                let drawn = pos.draw(p, &mut local);
                 if let Some(site) = drawn {
                     pos.put(m, cfg.players, site, p);
                 }
                 turn.advance(cfg, drawn.is_some());
             }
         });
+        *rng = local;
         self.turn.moves - start
     }
 
