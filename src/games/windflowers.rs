@@ -278,6 +278,7 @@ macro_rules! with_pos {
 
 impl<const K: usize, const N: usize> Pos<K, N> {
     fn new(sites: usize) -> Self {
+        debug_assert!(N == 64 * K && sites <= N);
         Pos {
             cells: [0; N],
             empty: Bits::below(sites),
