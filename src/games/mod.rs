@@ -56,6 +56,16 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn scores(&self) -> Option<Vec<f64>> {
         None
     }
+    /// [`Rules::ranks`] written into `out` (one entry per player); false, writing nothing, while
+    /// the game is running. Batches call it once per game, so games may override it to skip the
+    /// allocation.
+    fn ranks_into(&self, out: &mut [f64]) -> bool {
+        self.ranks().map(|r| out.copy_from_slice(&r)).is_some()
+    }
+    /// [`Rules::scores`] written into `out`; false, writing nothing, for games without scores.
+    fn scores_into(&self, out: &mut [f64]) -> bool {
+        self.scores().map(|s| out.copy_from_slice(&s)).is_some()
+    }
 
     /// Number of observation planes (see [`Rules::write_observation`]).
     fn observation_planes(&self) -> usize {
@@ -155,6 +165,17 @@ pub trait Rules: Clone + Send + Sync + 'static {
             Some(buf[rng.below(buf.len())] as usize)
         }
     }
+
+    /// Plays random actions, each drawn as [`Rules::random_action`] draws it, to the end of the
+    /// game; returns how many were played. `buf` is scratch space. Games override it to choose
+    /// their representation once per game rather than once per move.
+    fn random_playout(&mut self, rng: &mut Rng, buf: &mut Vec<u32>) -> usize {
+        let start = self.move_count();
+        while let Some(a) = self.random_action(rng, buf) {
+            self.apply_unchecked(a);
+        }
+        self.move_count() - start
+    }
 }
 
 /// Writes the player-relative stone planes and the empty plane shared by every game's
@@ -211,27 +232,38 @@ pub fn check_position(
 
 /// Ranks from values where higher is better; equal values share the average of their ranks.
 pub fn ranks_from_values(values: &[f64]) -> Vec<f64> {
-    values
-        .iter()
-        .map(|&v| {
-            let better = values.iter().filter(|&&w| w > v).count();
-            let equal = values.iter().filter(|&&w| w == v).count();
-            // Ranks better+1 ..= better+equal, averaged.
-            better as f64 + (equal as f64 + 1.0) / 2.0
-        })
-        .collect()
+    let mut out = vec![0.0; values.len()];
+    ranks_from_values_into(values, &mut out);
+    out
+}
+
+/// [`ranks_from_values`] written into `out` (as long as `values`).
+pub fn ranks_from_values_into(values: &[f64], out: &mut [f64]) {
+    for (r, &v) in out.iter_mut().zip(values) {
+        let better = values.iter().filter(|&&w| w > v).count();
+        let equal = values.iter().filter(|&&w| w == v).count();
+        // Ranks better+1 ..= better+equal, averaged.
+        *r = better as f64 + (equal as f64 + 1.0) / 2.0;
+    }
 }
 
 /// u = 1 − 2·(rank − 1)/(n − 1).
 pub fn returns_from_ranks(ranks: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; ranks.len()];
+    returns_from_ranks_into(ranks, &mut out);
+    out
+}
+
+/// [`returns_from_ranks`] written into `out` (as long as `ranks`).
+pub fn returns_from_ranks_into(ranks: &[f64], out: &mut [f64]) {
     let n = ranks.len();
     if n < 2 {
-        return vec![0.0; n];
+        out.fill(0.0);
+        return;
     }
-    ranks
-        .iter()
-        .map(|r| 1.0 - 2.0 * (r - 1.0) / (n as f64 - 1.0))
-        .collect()
+    for (u, r) in out.iter_mut().zip(ranks) {
+        *u = 1.0 - 2.0 * (r - 1.0) / (n as f64 - 1.0);
+    }
 }
 
 /// At most 20 actions, for error messages.
@@ -414,6 +446,12 @@ impl Rules for State {
     fn scores(&self) -> Option<Vec<f64>> {
         each_state!(self, s => s.scores())
     }
+    fn ranks_into(&self, out: &mut [f64]) -> bool {
+        each_state!(self, s => s.ranks_into(out))
+    }
+    fn scores_into(&self, out: &mut [f64]) -> bool {
+        each_state!(self, s => s.scores_into(out))
+    }
     fn is_terminal(&self) -> bool {
         each_state!(self, s => s.is_terminal())
     }
@@ -425,6 +463,9 @@ impl Rules for State {
     }
     fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
         each_state!(self, s => s.random_action(rng, buf))
+    }
+    fn random_playout(&mut self, rng: &mut Rng, buf: &mut Vec<u32>) -> usize {
+        each_state!(self, s => s.random_playout(rng, buf))
     }
     fn observation_planes(&self) -> usize {
         each_state!(self, s => s.observation_planes())

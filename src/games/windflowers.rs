@@ -16,14 +16,29 @@
 //! Actions: `a < N` places on site a when it is empty and replaces the stone on it otherwise;
 //! `a = N` passes. Nothing bounds the game's length (stones can be replaced back and forth), so a
 //! move cap (`max_moves`, default 10 × sites) ends it as truncated, a draw among all players.
+//!
+//! # Implementation
+//! Positions are bit sets over the sites (one 64-bit word up to 64 sites, two up to 128, then 4,
+//! 8 or 16 words). Random playouts spend their time choosing among the legal actions, so the
+//! legal set of every player is kept exact across moves and a uniform random action is one draw
+//! and a select-the-r-th-bit:
+//! * each player's count of stones among the capture neighbours of every site, as bit planes
+//!   (3, or 4 on the square grid whose sites have up to 8 capture neighbours), so a placement
+//!   adds to all the neighbours of a site in a few word operations; with two players only the
+//!   difference of the two counts;
+//! * for every player, the opponents' stones they may replace. A stone's status depends only on
+//!   its owner and the counts around it, so a placement on s changes it only on s and its
+//!   neighbours, and only the words holding those are recomputed (one bit-sliced comparison of
+//!   the owner's count against the mover's per word).
 
 use std::sync::Arc;
 
 use super::options::{opt, OptionReader, OptionValue, Options};
-use super::{ranks_from_values, Rules};
-use crate::algo::{component_sizes, FloodScratch};
+use super::{ranks_from_values_into, Rules};
+use crate::algo::bits::{width_for, Bits, NeighborMasks};
 use crate::board::{Board, Relation, Shape};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::sim::rng::Rng;
 
 /// Grids, scorings and tie-breaks by option name.
 pub const GRIDS: &[&str] = &["hex", "trisquare", "square"];
@@ -63,6 +78,7 @@ pub struct Config {
     pub capture: Relation,
     /// Relation for groups.
     pub group: Relation,
+    tables: Tables,
 }
 
 impl Config {
@@ -100,8 +116,12 @@ impl Config {
             "hex" => (Relation::Orthogonal, Relation::Orthogonal),
             _ => (Relation::All, Relation::Orthogonal),
         };
+        let board = Board::new(shape);
+        let tables = Tables::new(&board, capture, group).ok_or_else(|| {
+            Error::InvalidOption("windflowers: board too large for the bit sets".to_string())
+        })?;
         Ok(Config {
-            board: Board::new(shape),
+            board,
             players,
             grid,
             size,
@@ -111,6 +131,7 @@ impl Config {
             max_moves: max_moves.map_or(10 * sites, |m| m as usize),
             capture,
             group,
+            tables,
         })
     }
 
@@ -140,14 +161,337 @@ impl Config {
     }
 }
 
-/// A Windflowers position.
+/// Bit planes of the neighbour counts: at most 8 capture neighbours (square grid) fit in 4 bits.
+/// Boards with at most 7 (hex, trisquare) use the low 3 and leave the top plane empty.
+const PLANES: usize = 4;
+/// Bit planes of a difference of two counts, −8 to 8 (one more than the counts use).
+const DIFF_PLANES: usize = PLANES + 1;
+
+/// The board's neighbour masks at one bit-set width.
 #[derive(Clone, Debug)]
-pub struct State {
-    cfg: Arc<Config>,
-    cells: Vec<i8>,
-    /// `near[s][q]`: player q's stones among the capture neighbours of s.
-    near: Vec<[u8; 4]>,
+struct Masks<const K: usize> {
+    /// `capture[s]`: the capture neighbours of s.
+    capture: Vec<Bits<K>>,
+    /// Group-relation neighbours, for flood fills.
+    group: NeighborMasks<K>,
+    /// `span[s]`: the first and last word holding s or a capture neighbour of s, the only words a
+    /// placement on s can change.
+    span: Vec<(u8, u8)>,
+    /// Bit planes the counts need: 3 when no site has more than 7 capture neighbours, else 4.
+    planes: usize,
+}
+
+impl<const K: usize> Masks<K> {
+    fn new(board: &Board, capture: Relation, group: Relation) -> Option<Masks<K>> {
+        let planes = if board.max_degree(capture) <= 7 {
+            3
+        } else {
+            PLANES
+        };
+        let capture = NeighborMasks::<K>::new(board, capture)?.nbr;
+        let group = NeighborMasks::<K>::new(board, group)?;
+        let span = capture
+            .iter()
+            .enumerate()
+            .map(|(s, &nb)| {
+                let closed = nb | Bits::single(s);
+                let word = |x: Option<usize>| (x.unwrap_or(s) / 64) as u8;
+                (word(closed.lowest()), word(closed.highest()))
+            })
+            .collect();
+        Some(Masks {
+            planes,
+            capture,
+            group,
+            span,
+        })
+    }
+}
+
+/// The masks at the width the board needs.
+#[derive(Clone, Debug)]
+enum Tables {
+    W1(Masks<1>),
+    W2(Masks<2>),
+    W4(Masks<4>),
+    W8(Masks<8>),
+    W16(Masks<16>),
+}
+
+impl Tables {
+    fn new(board: &Board, capture: Relation, group: Relation) -> Option<Tables> {
+        Some(match width_for(board.num_sites())? {
+            1 => Tables::W1(Masks::new(board, capture, group)?),
+            2 => Tables::W2(Masks::new(board, capture, group)?),
+            4 => Tables::W4(Masks::new(board, capture, group)?),
+            8 => Tables::W8(Masks::new(board, capture, group)?),
+            _ => Tables::W16(Masks::new(board, capture, group)?),
+        })
+    }
+}
+
+/// The board of a position at one width: `K` words per set, `N = 64·K` cells (the board's sites
+/// first, the rest always empty and never legal).
+#[derive(Clone, Debug)]
+struct Pos<const K: usize, const N: usize> {
+    cells: [i8; N],
+    empty: Bits<K>,
+    /// Each player's stones.
+    owned: [Bits<K>; 4],
     stones: [u32; 4],
+    /// With 3 or 4 players, `count[q][i]`: bit i of the number of player q's stones among each
+    /// site's capture neighbours.
+    count: [[Bits<K>; PLANES]; 4],
+    /// With 2 players, bit i of the difference between the two counts (player 0's minus player
+    /// 1's, two's complement): only its sign matters, and one counter costs half of two.
+    diff: [Bits<K>; DIFF_PLANES],
+    /// `replaceable[p]`: the opponents' stones player p may replace.
+    replaceable: [Bits<K>; 4],
+}
+
+/// A position at the width of its board. One-word boards (every grid up to size 5) are inline
+/// so that copying a position for a playout does not allocate; wider ones are boxed.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+enum Core {
+    W1(Pos<1, 64>),
+    W2(Box<Pos<2, 128>>),
+    W4(Box<Pos<4, 256>>),
+    W8(Box<Pos<8, 512>>),
+    W16(Box<Pos<16, 1024>>),
+}
+
+/// Runs `$body` with `$p` bound to the position in `$core` and `$m` to the masks in `$tables`,
+/// at their common width.
+macro_rules! with_pos {
+    ($core:expr, $tables:expr, $p:ident, $m:ident => $body:expr) => {
+        match ($core, $tables) {
+            (Core::W1($p), Tables::W1($m)) => $body,
+            (Core::W2($p), Tables::W2($m)) => $body,
+            (Core::W4($p), Tables::W4($m)) => $body,
+            (Core::W8($p), Tables::W8($m)) => $body,
+            (Core::W16($p), Tables::W16($m)) => $body,
+            _ => unreachable!("a position has the width of its board's masks"),
+        }
+    };
+}
+
+impl<const K: usize, const N: usize> Pos<K, N> {
+    fn new(sites: usize) -> Self {
+        debug_assert!(N == 64 * K && sites <= N);
+        Pos {
+            cells: [0; N],
+            empty: Bits::below(sites),
+            owned: [Bits::EMPTY; 4],
+            stones: [0; 4],
+            count: [[Bits::EMPTY; PLANES]; 4],
+            diff: [Bits::EMPTY; DIFF_PLANES],
+            replaceable: [Bits::EMPTY; 4],
+        }
+    }
+
+    /// The sites player p may place on or replace.
+    #[inline]
+    fn legal(&self, p: usize) -> Bits<K> {
+        self.empty | self.replaceable[p]
+    }
+
+    /// A uniformly random legal action of player p: a site, or `None` for a pass.
+    #[inline]
+    fn draw(&self, p: usize, rng: &mut Rng) -> Option<usize> {
+        let legal = self.legal(p);
+        let count = legal.count();
+        let r = rng.below(count + 1);
+        (r < count).then(|| select(&legal, r))
+    }
+
+    /// Puts player p's stone on `site`, replacing whatever stood there, keeping the counts and
+    /// the replaceable sets in step.
+    #[inline]
+    fn put(&mut self, m: &Masks<K>, players: usize, site: usize, p: usize) {
+        let old = self.cells[site];
+        self.cells[site] = p as i8 + 1;
+        self.empty.remove(site);
+        self.owned[p].insert(site);
+        self.stones[p] += 1;
+        let q = (old > 0).then(|| old as usize - 1);
+        if let Some(q) = q {
+            self.owned[q].remove(site);
+            self.stones[q] -= 1;
+        }
+        let (lo, hi) = if K == 1 {
+            (0, 0)
+        } else {
+            let (lo, hi) = m.span[site];
+            (lo as usize, hi as usize)
+        };
+        let nb = &m.capture[site];
+        // The player count and the planes as constants, so that the loops over them unroll.
+        match (players, m.planes) {
+            (2, 3) => self.update::<2, 3>(nb, lo, hi, p, q),
+            (2, _) => self.update::<2, PLANES>(nb, lo, hi, p, q),
+            (3, 3) => self.update::<3, 3>(nb, lo, hi, p, q),
+            (3, _) => self.update::<3, PLANES>(nb, lo, hi, p, q),
+            (_, 3) => self.update::<4, 3>(nb, lo, hi, p, q),
+            _ => self.update::<4, PLANES>(nb, lo, hi, p, q),
+        }
+    }
+
+    /// The counts and replaceable sets after p's stone went on a site with capture neighbours
+    /// `nb`, replacing q's, in the words `lo..=hi`; `P` players, `L` count planes.
+    #[inline]
+    fn update<const P: usize, const L: usize>(
+        &mut self,
+        nb: &Bits<K>,
+        lo: usize,
+        hi: usize,
+        p: usize,
+        q: Option<usize>,
+    ) {
+        for w in lo..=hi {
+            if P == 2 {
+                self.update_diff::<L>(nb.0[w], w, p, q.is_some());
+            } else {
+                self.update_counts::<P, L>(nb.0[w], w, p, q);
+            }
+        }
+    }
+
+    /// Two players: adds ±1 (±2 for a replacement) to the difference on `around`, in word `w`,
+    /// and rederives the replaceable sets there.
+    #[inline]
+    fn update_diff<const L: usize>(&mut self, around: u64, w: usize, p: usize, replaced: bool) {
+        // Player 0 placing raises the difference, player 1 lowers it; a replacement also
+        // removes the other's stone, which doubles the step, so it starts one plane up. Plane L
+        // is the sign.
+        let d = &mut self.diff[..L + 1];
+        let mut carry = around;
+        for plane in d.iter_mut().skip(usize::from(replaced)) {
+            let x = plane.0[w];
+            plane.0[w] = x ^ carry;
+            carry &= if p == 0 { x } else { !x };
+        }
+        let negative = d[L].0[w];
+        let nonzero = d[..L].iter().fold(0, |acc, b| acc | b.0[w]);
+        self.replaceable[0].0[w] = self.owned[1].0[w] & negative;
+        self.replaceable[1].0[w] = self.owned[0].0[w] & nonzero & !negative;
+    }
+
+    /// Three or four players: adds 1 to p's counts and takes 1 from q's on `around`, in word `w`, and
+    /// rederives every player's replaceable set there.
+    #[inline]
+    fn update_counts<const P: usize, const L: usize>(
+        &mut self,
+        around: u64,
+        w: usize,
+        p: usize,
+        q: Option<usize>,
+    ) {
+        let mut carry = around;
+        for plane in self.count[p][..L].iter_mut() {
+            let x = plane.0[w];
+            plane.0[w] = x ^ carry;
+            carry &= x;
+        }
+        if let Some(q) = q {
+            let mut borrow = around;
+            for plane in self.count[q][..L].iter_mut() {
+                let x = plane.0[w];
+                plane.0[w] = x ^ borrow;
+                borrow &= !x;
+            }
+        }
+        // The owner's count at every stone (0 on empty sites). A stone is replaceable by p
+        // exactly when that count exceeds p's own there; on p's own stones the two are equal,
+        // so no mask for ownership or emptiness is needed.
+        let mut own = [0u64; L];
+        for (owner, count) in self.owned[..P].iter().zip(&self.count) {
+            let o = owner.0[w];
+            for (acc, plane) in own.iter_mut().zip(count) {
+                *acc |= o & plane.0[w];
+            }
+        }
+        for (r, count) in self.replaceable[..P].iter_mut().zip(&self.count) {
+            let (mut gt, mut eq) = (0u64, !0u64);
+            for (&a, plane) in own.iter().zip(count).rev() {
+                let b = plane.0[w];
+                gt |= eq & a & !b;
+                eq &= !(a ^ b);
+            }
+            r.0[w] = gt;
+        }
+    }
+
+    /// Writes the sizes of player p's groups, largest first, to `out`; returns how many.
+    fn group_sizes_into(&self, m: &Masks<K>, p: usize, out: &mut [u16; N]) -> usize {
+        let mut rest = self.owned[p];
+        let mut k = 0;
+        while let Some(s) = rest.lowest() {
+            let (group, _) = m.group.component(s, rest);
+            rest &= !group;
+            out[k] = group.count() as u16;
+            k += 1;
+        }
+        out[..k].sort_unstable_by(|a, b| b.cmp(a));
+        k
+    }
+
+    /// The size of player p's largest group, 0 without stones.
+    fn largest_group(&self, m: &Masks<K>, p: usize) -> usize {
+        let mut rest = self.owned[p];
+        let mut best = 0;
+        while let Some(s) = rest.lowest() {
+            let (group, _) = m.group.component(s, rest);
+            rest &= !group;
+            best = best.max(group.count());
+        }
+        best
+    }
+
+    /// Base scores S_p (entries beyond the players are 0).
+    fn base_scores(&self, m: &Masks<K>, cfg: &Config) -> [usize; 4] {
+        let mut base = [0; 4];
+        for (p, b) in base[..cfg.players].iter_mut().enumerate() {
+            *b = match cfg.scoring {
+                Scoring::Stones => self.stones[p] as usize,
+                Scoring::LargestGroup => self.largest_group(m, p),
+            };
+        }
+        base
+    }
+
+    /// Final scores F_p after the tie-break for first place.
+    fn final_scores(&self, m: &Masks<K>, cfg: &Config) -> [usize; 4] {
+        let n = cfg.players;
+        let base = self.base_scores(m, cfg);
+        let top = base[..n].iter().copied().max().unwrap_or(0);
+        let tied = |p: &usize| base[*p] == top;
+        if (0..n).filter(tied).count() < 2 {
+            return base;
+        }
+        let mut sizes = [[0u16; N]; 4];
+        let mut len = [0; 4];
+        for p in (0..n).filter(tied) {
+            len[p] = self.group_sizes_into(m, p, &mut sizes[p]);
+        }
+        let mut fin = base;
+        for p in (0..n).filter(tied) {
+            for v in (0..n).filter(tied).filter(|&v| v != p) {
+                let (sp, sv) = (&sizes[p][..len[p]], &sizes[v][..len[v]]);
+                let (lp, lv) = (unpaired_desc(sp, sv), unpaired_desc(sv, sp));
+                fin[p] += usize::from(match cfg.tiebreak {
+                    Tiebreak::Cascade => lp.saturating_sub(lv),
+                    Tiebreak::Underdog => lv.saturating_sub(lp),
+                });
+            }
+        }
+        fin
+    }
+}
+
+/// Whose turn it is and how the game stands, apart from the board.
+#[derive(Clone, Debug)]
+struct Turn {
     to_move: usize,
     /// Consecutive passes ending with the last action.
     passes: usize,
@@ -158,20 +502,105 @@ pub struct State {
     truncated: bool,
 }
 
+impl Turn {
+    /// Ends the mover's turn, after a placement (`placed`) or a pass.
+    #[inline]
+    fn advance(&mut self, cfg: &Config, placed: bool) {
+        let p = self.to_move;
+        self.moves += 1;
+        if placed {
+            self.passes = 0;
+            self.last_placed[p] = self.moves;
+        } else {
+            self.passes += 1;
+        }
+        if self.passes >= cfg.players {
+            self.over = true;
+        } else if self.moves >= cfg.max_moves {
+            self.over = true;
+            self.truncated = true;
+        }
+        // Cheaper than a remainder, and this runs on every move.
+        self.to_move = if p + 1 == cfg.players { 0 } else { p + 1 };
+    }
+}
+
+/// The `r`-th smallest site of `set` (`r < set.count()`). The same as [`Bits::nth`], whose walk
+/// over the bytes of a word costs several times the rest of a random move; this finds the byte
+/// with one multiply and a table.
+#[inline]
+fn select<const K: usize>(set: &Bits<K>, mut r: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    for (i, &w) in set.0.iter().enumerate() {
+        let mut b = w - ((w >> 1) & 0x5555_5555_5555_5555);
+        b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
+        b = (b + (b >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+        // Byte j of `upto`: the bits in bytes 0..=j (at most 64, so no carries between bytes).
+        let upto = b.wrapping_mul(ONES);
+        let c = (upto >> 56) as usize;
+        if r >= c {
+            r -= c;
+            continue;
+        }
+        // The wanted bit's byte is the number of bytes whose running total is at most r.
+        let le = ((((r as u64) * ONES) | HIGHS) - upto) & HIGHS;
+        let byte = ((le >> 7).wrapping_mul(ONES) >> 56) as usize;
+        let before = ((upto << 8) >> (8 * byte)) & 0xFF;
+        let bits = (w >> (8 * byte)) & 0xFF;
+        let within = SELECT_IN_BYTE[(bits as usize) << 3 | (r - before as usize)];
+        return 64 * i + 8 * byte + within as usize;
+    }
+    64 * K
+}
+
+/// `SELECT_IN_BYTE[b << 3 | r]`: the position of the r-th set bit of the byte b (0 past the end).
+static SELECT_IN_BYTE: [u8; 2048] = {
+    let mut t = [0u8; 2048];
+    let mut b = 0;
+    while b < 256 {
+        let (mut r, mut bit) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                t[b << 3 | r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// A Windflowers position.
+#[derive(Clone, Debug)]
+pub struct State {
+    cfg: Arc<Config>,
+    core: Core,
+    turn: Turn,
+}
+
 impl State {
     /// The empty board, player 0 to move.
     pub fn new(cfg: Arc<Config>) -> State {
         let n = cfg.board.num_sites();
+        let core = match &cfg.tables {
+            Tables::W1(_) => Core::W1(Pos::new(n)),
+            Tables::W2(_) => Core::W2(Box::new(Pos::new(n))),
+            Tables::W4(_) => Core::W4(Box::new(Pos::new(n))),
+            Tables::W8(_) => Core::W8(Box::new(Pos::new(n))),
+            Tables::W16(_) => Core::W16(Box::new(Pos::new(n))),
+        };
         State {
-            cells: vec![0; n],
-            near: vec![[0; 4]; n],
-            stones: [0; 4],
-            to_move: 0,
-            passes: 0,
-            moves: 0,
-            last_placed: [0; 4],
-            over: false,
-            truncated: false,
+            core,
+            turn: Turn {
+                to_move: 0,
+                passes: 0,
+                moves: 0,
+                last_placed: [0; 4],
+                over: false,
+                truncated: false,
+            },
             cfg,
         }
     }
@@ -187,7 +616,7 @@ impl State {
             to_move,
         )?;
         let mut s = State::new(cfg);
-        s.to_move = to_move;
+        s.turn.to_move = to_move;
         for (site, &c) in cells.iter().enumerate() {
             if c > 0 {
                 s.put(site, c as usize - 1);
@@ -201,73 +630,41 @@ impl State {
         &self.cfg
     }
 
-    /// Puts player p's stone on `site`, replacing whatever stood there, keeping counts in step.
+    /// Puts player p's stone on `site`, replacing whatever stood there.
+    #[inline]
     fn put(&mut self, site: usize, p: usize) {
-        let old = self.cells[site];
-        let board = &self.cfg.board;
-        if old > 0 {
-            let q = old as usize - 1;
-            self.stones[q] -= 1;
-            for &t in board.neighbors(self.cfg.capture, site) {
-                self.near[t as usize][q] -= 1;
-            }
-        }
-        self.cells[site] = p as i8 + 1;
-        self.stones[p] += 1;
-        for &t in board.neighbors(self.cfg.capture, site) {
-            self.near[t as usize][p] += 1;
-        }
+        let players = self.cfg.players;
+        with_pos!(&mut self.core, &self.cfg.tables, pos, m => pos.put(m, players, site, p))
     }
 
     /// Sizes of player p's groups under the group relation.
     pub fn group_sizes(&self, p: usize) -> Vec<usize> {
-        let mut scratch = FloodScratch::default();
-        component_sizes(
-            &self.cfg.board,
-            self.cfg.group,
-            &self.cells,
-            p as i8 + 1,
-            &mut scratch,
-        )
+        with_pos!(&self.core, &self.cfg.tables, pos, m => {
+            let mut rest = pos.owned[p];
+            let mut sizes = Vec::new();
+            while let Some(s) = rest.lowest() {
+                let (group, _) = m.group.component(s, rest);
+                rest &= !group;
+                sizes.push(group.count());
+            }
+            sizes
+        })
     }
 
     /// Base scores S_p.
     pub fn base_scores(&self) -> Vec<usize> {
-        (0..self.cfg.players)
-            .map(|p| match self.cfg.scoring {
-                Scoring::Stones => self.stones[p] as usize,
-                Scoring::LargestGroup => self.group_sizes(p).into_iter().max().unwrap_or(0),
-            })
-            .collect()
+        let base = with_pos!(&self.core, &self.cfg.tables, pos, m => pos.base_scores(m, &self.cfg));
+        base[..self.cfg.players].to_vec()
     }
 
     /// Final scores F_p after the tie-break for first place (equal to S_p for everyone when the
     /// top score is unique).
     pub fn final_scores(&self) -> Vec<usize> {
-        let base = self.base_scores();
-        let top = base.iter().copied().max().unwrap_or(0);
-        let tied: Vec<usize> = (0..base.len()).filter(|&p| base[p] == top).collect();
-        let mut fin = base.clone();
-        if tied.len() < 2 {
-            return fin;
-        }
-        let sizes: Vec<Vec<usize>> = (0..base.len()).map(|p| self.group_sizes(p)).collect();
-        for &p in &tied {
-            for &v in &tied {
-                if v == p {
-                    continue;
-                }
-                let (lp, lv) = (
-                    largest_unpaired(&sizes[p], &sizes[v]),
-                    largest_unpaired(&sizes[v], &sizes[p]),
-                );
-                fin[p] += match self.cfg.tiebreak {
-                    Tiebreak::Cascade => lp.saturating_sub(lv),
-                    Tiebreak::Underdog => lv.saturating_sub(lp),
-                };
-            }
-        }
-        fin
+        self.final_array()[..self.cfg.players].to_vec()
+    }
+
+    fn final_array(&self) -> [usize; 4] {
+        with_pos!(&self.core, &self.cfg.tables, pos, m => pos.final_scores(m, &self.cfg))
     }
 }
 
@@ -278,6 +675,11 @@ pub fn largest_unpaired(a: &[usize], b: &[usize]) -> usize {
     let mut b = b.to_vec();
     a.sort_unstable_by(|x, y| y.cmp(x));
     b.sort_unstable_by(|x, y| y.cmp(x));
+    unpaired_desc(&a, &b)
+}
+
+/// LG(a, b) for `a` and `b` sorted in descending order.
+fn unpaired_desc<T: Copy + Ord + Default>(a: &[T], b: &[T]) -> T {
     // Walk both in descending order; the first value of a without a partner in b is the answer.
     let (mut i, mut j) = (0, 0);
     while i < a.len() {
@@ -289,7 +691,7 @@ pub fn largest_unpaired(a: &[usize], b: &[usize]) -> usize {
         }
         j += 1;
     }
-    0
+    T::default()
 }
 
 impl Rules for State {
@@ -302,7 +704,7 @@ impl Rules for State {
     }
 
     fn num_actions(&self) -> usize {
-        self.cells.len() + 1
+        self.cfg.board.num_sites() + 1
     }
 
     fn board(&self) -> &Board {
@@ -310,96 +712,130 @@ impl Rules for State {
     }
 
     fn cells(&self) -> &[i8] {
-        &self.cells
+        let n = self.cfg.board.num_sites();
+        with_pos!(&self.core, &self.cfg.tables, pos, _m => &pos.cells[..n])
     }
 
     fn current_player(&self) -> Option<usize> {
-        (!self.over).then_some(self.to_move)
+        (!self.turn.over).then_some(self.turn.to_move)
     }
 
     fn truncated(&self) -> bool {
-        self.truncated
+        self.turn.truncated
     }
 
     fn move_count(&self) -> usize {
-        self.moves
+        self.turn.moves
     }
 
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         out.clear();
-        if self.over {
+        if self.turn.over {
             return;
         }
-        for site in 0..self.cells.len() {
-            if self.is_legal(site) {
-                out.push(site as u32);
-            }
-        }
-        out.push(self.cells.len() as u32);
+        with_pos!(&self.core, &self.cfg.tables, pos, _m => {
+            out.extend(pos.legal(self.turn.to_move).iter().map(|s| s as u32));
+        });
+        out.push(self.cfg.board.num_sites() as u32);
     }
 
     #[inline]
     fn is_legal(&self, action: usize) -> bool {
-        if self.over {
+        if self.turn.over {
             return false;
         }
-        let n = self.cells.len();
+        let n = self.cfg.board.num_sites();
         if action >= n {
             return action == n;
         }
-        let c = self.cells[action];
-        if c == 0 {
-            return true;
-        }
-        let q = c as usize - 1;
-        let near = &self.near[action];
-        q != self.to_move && near[q] > near[self.to_move]
+        with_pos!(&self.core, &self.cfg.tables, pos, _m => pos.legal(self.turn.to_move).contains(action))
     }
 
     fn apply_unchecked(&mut self, action: usize) {
-        let p = self.to_move;
-        self.moves += 1;
-        if action == self.cells.len() {
-            self.passes += 1;
-        } else {
-            self.put(action, p);
-            self.passes = 0;
-            self.last_placed[p] = self.moves;
+        let placed = action < self.cfg.board.num_sites();
+        if placed {
+            self.put(action, self.turn.to_move);
         }
-        if self.passes >= self.cfg.players {
-            self.over = true;
-        } else if self.moves >= self.cfg.max_moves {
-            self.over = true;
-            self.truncated = true;
+        self.turn.advance(&self.cfg, placed);
+    }
+
+    #[inline]
+    fn random_action(&self, rng: &mut Rng, _buf: &mut Vec<u32>) -> Option<usize> {
+        if self.turn.over {
+            return None;
         }
-        self.to_move = (p + 1) % self.cfg.players;
+        let n = self.cfg.board.num_sites();
+        let drawn =
+            with_pos!(&self.core, &self.cfg.tables, pos, _m => pos.draw(self.turn.to_move, rng));
+        Some(drawn.unwrap_or(n))
+    }
+
+    /// The same draws as [`Rules::random_action`], with the board's width chosen once per game
+    /// rather than on every move.
+    fn random_playout(&mut self, rng: &mut Rng, _buf: &mut Vec<u32>) -> usize {
+        let start = self.turn.moves;
+        let (cfg, turn) = (&*self.cfg, &mut self.turn);
+        // A local generator stays in registers; through the reference it is stored every move.
+        let mut local = rng.clone();
+        with_pos!(&mut self.core, &cfg.tables, pos, m => {
+            while !turn.over {
+                let p = turn.to_move;
+                let drawn = pos.draw(p, &mut local);
+                if let Some(site) = drawn {
+                    pos.put(m, cfg.players, site, p);
+                }
+                turn.advance(cfg, drawn.is_some());
+            }
+        });
+        *rng = local;
+        self.turn.moves - start
     }
 
     fn ranks(&self) -> Option<Vec<f64>> {
-        if !self.over {
-            return None;
+        let mut out = vec![0.0; self.cfg.players];
+        self.ranks_into(&mut out).then_some(out)
+    }
+
+    fn ranks_into(&self, out: &mut [f64]) -> bool {
+        if !self.turn.over {
+            return false;
         }
         let n = self.cfg.players;
-        if self.truncated {
-            return Some(vec![(n as f64 + 1.0) / 2.0; n]);
+        if self.turn.truncated {
+            out.fill((n as f64 + 1.0) / 2.0);
+            return true;
         }
-        let fin = self.final_scores();
-        let mut values: Vec<f64> = fin.iter().map(|&f| f as f64).collect();
+        let fin = self.final_array();
+        let fin = &fin[..n];
+        let mut values = [0.0; 4];
+        for (v, &f) in values.iter_mut().zip(fin) {
+            *v = f as f64;
+        }
         if self.cfg.last_placer_breaks_ties {
             let top = fin.iter().copied().max().unwrap_or(0);
-            let tied: Vec<usize> = (0..n).filter(|&p| fin[p] == top).collect();
-            if tied.len() > 1 {
-                let latest = tied.iter().copied().max_by_key(|&p| self.last_placed[p]);
-                if let Some(w) = latest.filter(|&w| self.last_placed[w] > 0) {
+            let tied = || (0..n).filter(|&p| fin[p] == top);
+            if tied().count() > 1 {
+                let latest = tied().max_by_key(|&p| self.turn.last_placed[p]);
+                if let Some(w) = latest.filter(|&w| self.turn.last_placed[w] > 0) {
                     values[w] += 0.5;
                 }
             }
         }
-        Some(ranks_from_values(&values))
+        ranks_from_values_into(&values[..n], out);
+        true
     }
 
     fn scores(&self) -> Option<Vec<f64>> {
-        Some(self.base_scores().into_iter().map(|s| s as f64).collect())
+        let mut out = vec![0.0; self.cfg.players];
+        self.scores_into(&mut out).then_some(out)
+    }
+
+    fn scores_into(&self, out: &mut [f64]) -> bool {
+        let base = with_pos!(&self.core, &self.cfg.tables, pos, m => pos.base_scores(m, &self.cfg));
+        for (o, &b) in out.iter_mut().zip(&base) {
+            *o = b as f64;
+        }
+        true
     }
 
     /// Planes 0..n: stones of the viewer and the players after it in turn order; plane n: empty
@@ -410,15 +846,27 @@ impl Rules for State {
     }
 
     fn write_observation(&self, out: &mut [f32]) {
-        let n = self.cells.len();
+        let n = self.cfg.board.num_sites();
         let k =
-            super::write_stone_planes(&self.cells, self.cfg.players, self.current_player(), out);
-        out[k..k + n].fill(self.passes as f32 / self.cfg.players as f32);
+            super::write_stone_planes(self.cells(), self.cfg.players, self.current_player(), out);
+        out[k..k + n].fill(self.turn.passes as f32 / self.cfg.players as f32);
     }
 
     fn write_legal_mask(&self, out: &mut [bool]) {
-        for (a, m) in out.iter_mut().enumerate() {
-            *m = self.is_legal(a);
+        out.fill(false);
+        if self.turn.over {
+            return;
+        }
+        with_pos!(&self.core, &self.cfg.tables, pos, _m => {
+            for s in pos.legal(self.turn.to_move).iter() {
+                if let Some(m) = out.get_mut(s) {
+                    *m = true;
+                }
+            }
+        });
+        let n = self.cfg.board.num_sites();
+        if let Some(pass) = out.get_mut(n) {
+            *pass = true;
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use crate::games::{each_state, returns_from_ranks, Game, Rules};
+use crate::games::{each_state, returns_from_ranks_into, Game, Rules};
 use crate::sim::playout::random_playout;
 use crate::sim::rng::Rng;
 
@@ -48,28 +48,26 @@ fn fill_typed<R: Rules>(start: &R, seed: u64, first: u64, out: BatchOut<'_>, par
             chunk.truncated[g] = state.truncated();
             let row = g * p..(g + 1) * p;
             // Ranks once; returns follow from them (zero when truncated).
-            let ranks = state.ranks();
-            let returns = match &ranks {
-                Some(_) if state.truncated() => Some(vec![0.0; p]),
-                Some(r) => Some(returns_from_ranks(r)),
-                None => None,
-            };
-            copy_or_nan(&mut chunk.ranks[row.clone()], ranks);
-            copy_or_nan(&mut chunk.returns[row.clone()], returns);
-            copy_or_nan(&mut chunk.scores[row], state.scores());
+            let ranks = &mut chunk.ranks[row.clone()];
+            let returns = &mut chunk.returns[row.clone()];
+            if !state.ranks_into(ranks) {
+                ranks.fill(f64::NAN);
+                returns.fill(f64::NAN);
+            } else if state.truncated() {
+                returns.fill(0.0);
+            } else {
+                returns_from_ranks_into(ranks, returns);
+            }
+            let scores = &mut chunk.scores[row];
+            if !state.scores_into(scores) {
+                scores.fill(f64::NAN);
+            }
         }
     };
     if parallel {
         chunks.into_par_iter().enumerate().for_each(work);
     } else {
         chunks.into_iter().enumerate().for_each(work);
-    }
-}
-
-fn copy_or_nan(dst: &mut [f64], src: Option<Vec<f64>>) {
-    match src {
-        Some(v) => dst.copy_from_slice(&v),
-        None => dst.fill(f64::NAN),
     }
 }
 
@@ -183,5 +181,41 @@ mod tests {
         assert_eq!(pieces, one);
         assert_ne!(simulate(&game, 300, 43, Some(2)).lengths, one.lengths);
         assert!(one.lengths.iter().all(|&l| l > 0));
+    }
+
+    /// The batch writes outcomes in place; they must be what the allocating accessors report.
+    #[test]
+    fn rows_are_the_outcomes_of_single_games() {
+        use crate::games::{OptionValue, GAME_NAMES};
+        use crate::sim::play_random_game;
+        let o = |k: &str, v: i64| (k.to_string(), OptionValue::Int(v));
+        let mut games: Vec<Game> = GAME_NAMES
+            .iter()
+            .map(|name| Game::make(name, &[]).expect("default game"))
+            .collect();
+        for options in [
+            vec![o("players", 3)],
+            vec![o("players", 4), o("max_moves", 30)],
+        ] {
+            games.push(Game::make("windflowers", &options).expect("valid"));
+        }
+        for game in games {
+            let batch = simulate(&game, 40, 7, Some(1));
+            let p = batch.num_players;
+            let start = game.new_state();
+            for i in 0..40 {
+                let mut rng = Rng::stream(7, i as u64);
+                let one = play_random_game(&start, &mut rng, &mut Vec::new());
+                let row = i * p..(i + 1) * p;
+                assert_eq!(batch.lengths[i] as usize, one.length);
+                assert_eq!(batch.truncated[i], one.truncated);
+                assert_eq!(batch.ranks[row.clone()], one.ranks[..]);
+                assert_eq!(batch.returns[row.clone()], one.returns[..]);
+                match one.scores {
+                    Some(s) => assert_eq!(batch.scores[row], s[..]),
+                    None => assert!(batch.scores[row].iter().all(|x| x.is_nan())),
+                }
+            }
+        }
     }
 }

@@ -20,11 +20,7 @@ pub struct PlayoutResult {
 
 /// Plays uniformly random legal actions from `state` to the end; `buf` is scratch space.
 pub fn random_playout<R: Rules>(state: &mut R, rng: &mut Rng, buf: &mut Vec<u32>) -> usize {
-    let start = state.move_count();
-    while let Some(a) = state.random_action(rng, buf) {
-        state.apply_unchecked(a);
-    }
-    state.move_count() - start
+    state.random_playout(rng, buf)
 }
 
 /// Plays one random game from `start` with the generator `rng` and reports its outcome.

@@ -1,4 +1,4 @@
-//! Hand-checked Windflowers positions.
+//! Hand-checked Windflowers positions, and the incremental structures checked against recounts.
 
 use super::*;
 use crate::error::Error;
@@ -323,4 +323,242 @@ fn illegal_actions_change_nothing() {
     assert!(matches!(s.apply(35), Err(Error::IllegalMove(_))));
     assert!(matches!(s.apply(-1), Err(Error::IllegalMove(_))));
     assert_eq!(format!("{s:?}"), before);
+}
+
+/// Final scores by the rules' definitions, straight from the board array: flood-filled groups,
+/// stone counts, and the pairwise tie-break over the players tied for first.
+fn reference_final_scores(s: &State) -> Vec<usize> {
+    let cfg = s.config();
+    let n = cfg.players;
+    let mut scratch = crate::algo::FloodScratch::default();
+    let sizes: Vec<Vec<usize>> = (0..n)
+        .map(|p| {
+            let cells = s.cells();
+            crate::algo::component_sizes(&cfg.board, cfg.group, cells, p as i8 + 1, &mut scratch)
+        })
+        .collect();
+    let base: Vec<usize> = (0..n)
+        .map(|p| match cfg.scoring {
+            Scoring::Stones => s.cells().iter().filter(|&&c| c == p as i8 + 1).count(),
+            Scoring::LargestGroup => sizes[p].iter().copied().max().unwrap_or(0),
+        })
+        .collect();
+    let top = base.iter().copied().max().unwrap_or(0);
+    let tied: Vec<usize> = (0..n).filter(|&p| base[p] == top).collect();
+    let mut fin = base.clone();
+    if tied.len() > 1 {
+        for &p in &tied {
+            for &v in tied.iter().filter(|&&v| v != p) {
+                let lp = largest_unpaired(&sizes[p], &sizes[v]);
+                let lv = largest_unpaired(&sizes[v], &sizes[p]);
+                fin[p] += match cfg.tiebreak {
+                    Tiebreak::Cascade => lp.saturating_sub(lv),
+                    Tiebreak::Underdog => lv.saturating_sub(lp),
+                };
+            }
+        }
+    }
+    fin
+}
+
+/// Checks every incremental structure of a position against a recount from its board array.
+fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, m: &Masks<K>, cfg: &Config) {
+    let n = cfg.board.num_sites();
+    let cells = &pos.cells;
+    assert!(cells[n..].iter().all(|&c| c == 0), "cells beyond the board");
+    let near = |q: usize, s: usize| -> i64 {
+        if s >= n {
+            return 0;
+        }
+        let around = cfg.board.neighbors(cfg.capture, s).iter();
+        around
+            .filter(|&&t| cells[t as usize] == q as i8 + 1)
+            .count() as i64
+    };
+    let value = |planes: &[Bits<K>], s: usize| -> i64 {
+        let bits = planes.iter().enumerate();
+        bits.map(|(i, b)| i64::from(b.contains(s)) << i).sum()
+    };
+    let empty: Bits<K> = (0..n).filter(|&s| cells[s] == 0).collect();
+    assert_eq!(pos.empty, empty);
+    for q in 0..4 {
+        let owned: Bits<K> = (0..n).filter(|&s| cells[s] == q as i8 + 1).collect();
+        assert_eq!(pos.owned[q], owned, "stones of {q}");
+        assert_eq!(pos.stones[q] as usize, owned.count());
+    }
+    for s in 0..64 * K {
+        if cfg.players == 2 {
+            // Two's complement in planes 0..=m.planes; the planes above stay empty.
+            let raw = value(&pos.diff, s);
+            let signed = if raw >= 1 << m.planes {
+                raw - (2 << m.planes)
+            } else {
+                raw
+            };
+            assert_eq!(signed, near(0, s) - near(1, s), "difference at {s}");
+        } else {
+            for q in 0..cfg.players {
+                assert_eq!(value(&pos.count[q], s), near(q, s), "count of {q} at {s}");
+            }
+        }
+    }
+    for p in 0..cfg.players {
+        let expect: Bits<K> = (0..n)
+            .filter(|&s| {
+                let q = cells[s] as usize;
+                q > 0 && q - 1 != p && near(q - 1, s) > near(p, s)
+            })
+            .collect();
+        assert_eq!(pos.replaceable[p], expect, "replaceable by {p}");
+    }
+}
+
+fn check_incremental(s: &State) {
+    with_pos!(&s.core, &s.cfg.tables, pos, m => check_pos(pos, m, &s.cfg));
+}
+
+/// The legal actions by the rules' definition, from the board array alone.
+fn reference_legal(s: &State) -> Vec<u32> {
+    if s.is_terminal() {
+        return Vec::new();
+    }
+    let cfg = s.config();
+    let cells = s.cells();
+    let me = s.current_player().expect("running") as i8 + 1;
+    let near = |site: usize, v: i8| {
+        let around = cfg.board.neighbors(cfg.capture, site).iter();
+        around.filter(|&&t| cells[t as usize] == v).count()
+    };
+    let mut legal: Vec<u32> = (0..cells.len())
+        .filter(|&a| cells[a] == 0 || (cells[a] != me && near(a, cells[a]) > near(a, me)))
+        .map(|a| a as u32)
+        .collect();
+    legal.push(cells.len() as u32);
+    legal
+}
+
+#[test]
+fn incremental_sets_agree_with_a_recount() {
+    let mut rng = Rng::new(5);
+    for grid in GRIDS {
+        for size in 3i64..=6 {
+            for players in 2i64..=4 {
+                let cfg = config(&[
+                    opt("grid", *grid),
+                    opt("size", size),
+                    opt("players", players),
+                ]);
+                for _ in 0..3 {
+                    let mut s = State::new(cfg.clone());
+                    while !s.is_terminal() {
+                        check_incremental(&s);
+                        assert_eq!(s.legal_actions(), reference_legal(&s));
+                        let a = s.random_action(&mut rng, &mut Vec::new()).expect("running");
+                        s.apply_unchecked(a);
+                    }
+                    check_incremental(&s);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn incremental_sets_agree_across_words() {
+    // Boards of 4 and 16 words, crowded on their first 200 sites so that captures straddle the
+    // word boundaries at 64, 128 and 192.
+    let mut rng = Rng::new(6);
+    for (grid, size) in [("trisquare", 9i64), ("hex", 12), ("square", 15)] {
+        for players in 2i64..=4 {
+            let cfg = config(&[
+                opt("grid", grid),
+                opt("size", size),
+                opt("players", players),
+                opt("max_moves", 400i64),
+            ]);
+            let mut s = State::new(cfg);
+            while !s.is_terminal() {
+                check_incremental(&s);
+                let legal = s.legal_actions();
+                assert_eq!(legal, reference_legal(&s));
+                let near: Vec<u32> = legal.into_iter().filter(|&a| a < 200).collect();
+                let a = if near.is_empty() || rng.below(20) == 0 {
+                    s.num_actions() - 1
+                } else {
+                    near[rng.below(near.len())] as usize
+                };
+                s.apply_unchecked(a);
+            }
+            check_incremental(&s);
+        }
+    }
+}
+
+#[test]
+fn scores_agree_with_the_rules_definition() {
+    let mut rng = Rng::new(7);
+    for scoring in SCORINGS {
+        for tiebreak in TIEBREAKS {
+            for grid in GRIDS {
+                for players in 2i64..=4 {
+                    let cfg = config(&[
+                        opt("grid", *grid),
+                        opt("size", 3i64),
+                        opt("players", players),
+                        opt("scoring", *scoring),
+                        opt("tiebreak", *tiebreak),
+                    ]);
+                    for _ in 0..10 {
+                        let mut s = State::new(cfg.clone());
+                        while !s.is_terminal() {
+                            assert_eq!(s.final_scores(), reference_final_scores(&s));
+                            let a = s.random_action(&mut rng, &mut Vec::new()).expect("running");
+                            s.apply_unchecked(a);
+                        }
+                        assert_eq!(s.final_scores(), reference_final_scores(&s));
+                        let mut ranks = vec![0.0; players as usize];
+                        assert!(s.ranks_into(&mut ranks));
+                        assert_eq!(Some(ranks), s.ranks());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_playout_plays_the_random_actions() {
+    for players in 2i64..=4 {
+        let cfg = config(&[opt("players", players)]);
+        for seed in 0..20 {
+            let mut stepped = State::new(cfg.clone());
+            let mut rng = Rng::new(seed);
+            while let Some(a) = stepped.random_action(&mut rng, &mut Vec::new()) {
+                stepped.apply_unchecked(a);
+            }
+            let mut played = State::new(cfg.clone());
+            let length = played.random_playout(&mut Rng::new(seed), &mut Vec::new());
+            assert_eq!(length, stepped.move_count());
+            assert_eq!(format!("{played:?}"), format!("{stepped:?}"));
+        }
+    }
+}
+
+fn check_select<const K: usize>(seed: u64) {
+    let mut rng = Rng::new(seed);
+    for density in [1, 2, 8, 32, 63] {
+        for _ in 0..50 {
+            let set: Bits<K> = (0..64 * K).filter(|_| rng.below(64) < density).collect();
+            for r in 0..set.count() {
+                assert_eq!(Some(select(&set, r)), set.nth(r));
+            }
+        }
+    }
+}
+
+#[test]
+fn select_agrees_with_nth() {
+    check_select::<1>(1);
+    check_select::<2>(2);
+    check_select::<16>(3);
 }
