@@ -221,12 +221,29 @@ impl<const K: usize> Bits<K> {
     /// The `r`-th smallest site (0-based), if the set has more than `r` sites.
     #[inline]
     pub fn nth(&self, mut r: usize) -> Option<usize> {
+        // Per word: byte counts by SWAR, their running totals by one multiplication, the byte
+        // holding the bit by a parallel compare, and the bit within it from a table. Without a
+        // hardware popcount (baseline x86-64) this is about twice as fast as counting bits.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
         for (i, &w) in self.0.iter().enumerate() {
-            let c = w.count_ones() as usize;
-            if r < c {
-                return Some(64 * i + nth_in_word(w, r));
+            let mut b = w - ((w >> 1) & 0x5555_5555_5555_5555);
+            b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
+            b = (b + (b >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+            // Byte j of `upto`: the bits in bytes 0..=j (at most 64, so no carries between bytes).
+            let upto = b.wrapping_mul(ONES);
+            let c = (upto >> 56) as usize;
+            if r >= c {
+                r -= c;
+                continue;
             }
-            r -= c;
+            // The wanted bit's byte is the number of bytes whose running total is at most r.
+            let le = ((((r as u64) * ONES) | HIGHS) - upto) & HIGHS;
+            let byte = ((le >> 7).wrapping_mul(ONES) >> 56) as usize;
+            let before = ((upto << 8) >> (8 * byte)) & 0xFF;
+            let bits = (w >> (8 * byte)) & 0xFF;
+            let within = SELECT_IN_BYTE[(bits as usize) << 3 | (r - before as usize)];
+            return Some(64 * i + 8 * byte + within as usize);
         }
         None
     }
@@ -287,25 +304,23 @@ impl<const K: usize> Bits<K> {
     }
 }
 
-/// Position of the `r`-th set bit of `w` (`r < w.count_ones()`): skip whole bytes by their counts,
-/// then bits, so at most 8 + 8 steps.
-#[inline]
-fn nth_in_word(mut w: u64, mut r: usize) -> usize {
-    let mut base = 0;
-    loop {
-        let c = (w & 0xFF).count_ones() as usize;
-        if r < c {
-            break;
+/// `SELECT_IN_BYTE[b << 3 | r]`: the position of the r-th set bit of the byte b (0 past the end).
+static SELECT_IN_BYTE: [u8; 2048] = {
+    let mut t = [0u8; 2048];
+    let mut b = 0;
+    while b < 256 {
+        let (mut r, mut bit) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                t[b << 3 | r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
         }
-        r -= c;
-        w >>= 8;
-        base += 8;
+        b += 1;
     }
-    for _ in 0..r {
-        w &= w - 1;
-    }
-    base + w.trailing_zeros() as usize
-}
+    t
+};
 
 /// Ascending iterator over the sites of a [`Bits`].
 #[derive(Clone, Debug)]
@@ -462,6 +477,28 @@ mod tests {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         *x >> 33
+    }
+
+    fn check_nth<const K: usize>(seed: u64) {
+        let mut x = seed;
+        for density in [1u64, 2, 8, 32, 63, 64] {
+            for _ in 0..50 {
+                let sites: Vec<usize> =
+                    (0..64 * K).filter(|_| lcg(&mut x) % 64 < density).collect();
+                let b: Bits<K> = sites.iter().copied().collect();
+                for (r, &s) in sites.iter().enumerate() {
+                    assert_eq!(b.nth(r), Some(s));
+                }
+                assert_eq!(b.nth(sites.len()), None);
+            }
+        }
+    }
+
+    #[test]
+    fn nth_at_every_density() {
+        check_nth::<1>(1);
+        check_nth::<2>(2);
+        check_nth::<16>(3);
     }
 
     fn check_ops<const K: usize>(seed: u64) {

@@ -301,8 +301,8 @@ impl<const K: usize, const N: usize> Pos<K, N> {
     fn draw(&self, p: usize, rng: &mut Rng) -> Option<usize> {
         let legal = self.legal(p);
         let count = legal.count();
-        let r = rng.below(count + 1);
-        (r < count).then(|| select(&legal, r))
+        // r = count, one past the last legal site, is the pass.
+        legal.nth(rng.below(count + 1))
     }
 
     /// Puts player p's stone on `site`, replacing whatever stood there, keeping the counts and
@@ -524,53 +524,6 @@ impl Turn {
         self.to_move = if p + 1 == cfg.players { 0 } else { p + 1 };
     }
 }
-
-/// The `r`-th smallest site of `set` (`r < set.count()`). The same as [`Bits::nth`], whose walk
-/// over the bytes of a word costs several times the rest of a random move; this finds the byte
-/// with one multiply and a table.
-#[inline]
-fn select<const K: usize>(set: &Bits<K>, mut r: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    for (i, &w) in set.0.iter().enumerate() {
-        let mut b = w - ((w >> 1) & 0x5555_5555_5555_5555);
-        b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
-        b = (b + (b >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-        // Byte j of `upto`: the bits in bytes 0..=j (at most 64, so no carries between bytes).
-        let upto = b.wrapping_mul(ONES);
-        let c = (upto >> 56) as usize;
-        if r >= c {
-            r -= c;
-            continue;
-        }
-        // The wanted bit's byte is the number of bytes whose running total is at most r.
-        let le = ((((r as u64) * ONES) | HIGHS) - upto) & HIGHS;
-        let byte = ((le >> 7).wrapping_mul(ONES) >> 56) as usize;
-        let before = ((upto << 8) >> (8 * byte)) & 0xFF;
-        let bits = (w >> (8 * byte)) & 0xFF;
-        let within = SELECT_IN_BYTE[(bits as usize) << 3 | (r - before as usize)];
-        return 64 * i + 8 * byte + within as usize;
-    }
-    64 * K
-}
-
-/// `SELECT_IN_BYTE[b << 3 | r]`: the position of the r-th set bit of the byte b (0 past the end).
-static SELECT_IN_BYTE: [u8; 2048] = {
-    let mut t = [0u8; 2048];
-    let mut b = 0;
-    while b < 256 {
-        let (mut r, mut bit) = (0, 0);
-        while bit < 8 {
-            if b >> bit & 1 == 1 {
-                t[b << 3 | r] = bit as u8;
-                r += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    t
-};
 
 /// A Windflowers position.
 #[derive(Clone, Debug)]

@@ -543,22 +543,3 @@ fn a_playout_plays_the_random_actions() {
         }
     }
 }
-
-fn check_select<const K: usize>(seed: u64) {
-    let mut rng = Rng::new(seed);
-    for density in [1, 2, 8, 32, 63] {
-        for _ in 0..50 {
-            let set: Bits<K> = (0..64 * K).filter(|_| rng.below(64) < density).collect();
-            for r in 0..set.count() {
-                assert_eq!(Some(select(&set, r)), set.nth(r));
-            }
-        }
-    }
-}
-
-#[test]
-fn select_agrees_with_nth() {
-    check_select::<1>(1);
-    check_select::<2>(2);
-    check_select::<16>(3);
-}
