@@ -82,11 +82,11 @@ pub trait Rules: Clone + Send + Sync + 'static {
         write_stone_planes(self.cells(), self.num_players(), self.current_player(), out);
     }
 
-    /// Writes the legal-action mask (`num_actions` entries).
+    /// Writes the legal-action mask (`num_actions` entries). The default asks `is_legal` of every
+    /// action, which allocates nothing; every game keeps that test cheap.
     fn write_legal_mask(&self, out: &mut [bool]) {
-        out.fill(false);
-        for a in self.legal_actions() {
-            out[a as usize] = true;
+        for (a, m) in out.iter_mut().enumerate() {
+            *m = self.is_legal(a);
         }
     }
 
