@@ -333,5 +333,6 @@ def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     exec("import stonefield as sf\n" + code, namespace)
     assert (tmp_path / "game.json").exists()
     assert parse(namespace["svg"]) is not None
-    picture = ROOT / "docs" / "windflowers.svg"
-    assert classes(picture.read_text(encoding="utf-8"))["site"] == 34
+    for name, sites in (("windflowers", 34), ("smallholder", 37), ("faraday", 61), ("subsume", 61)):
+        picture = ROOT / "docs" / f"{name}.svg"
+        assert classes(picture.read_text(encoding="utf-8"))["site"] == sites
