@@ -1,5 +1,5 @@
-"""Makes the test helpers in tests/ importable and skips benchmarks' fixture when the plugin is
-absent."""
+"""Makes the shared test configurations in tests/ (configs.py) importable from every test and
+benchmark file."""
 
 import sys
 from pathlib import Path
