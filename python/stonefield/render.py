@@ -209,8 +209,7 @@ def to_svg(
     if last_move and not is_game:
         for s in _layout.last_move_sites(state):
             x, y = px(s)
-            owner = int(board[s]) - 1
-            colour = _CONTRAST[owner % 4] if owner >= 0 else _TEXT
+            colour = _ink(board, s)
             out.append(
                 f'<circle class="last-move" cx="{_num(x)}" cy="{_num(y)}" '
                 f'r="{unit(stone_r * 0.6)}" fill="none" stroke="{colour}" '
@@ -227,8 +226,7 @@ def to_svg(
         font = 0.55 if cells else 0.3
         for s in range(n):
             x, y = px(s)
-            owner = int(board[s]) - 1
-            colour = _CONTRAST[owner % 4] if owner >= 0 else _TEXT
+            colour = _ink(board, s)
             out.append(
                 f'<text class="number" x="{_num(x)}" y="{_num(y)}" font-size="{unit(font)}" '
                 f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{s}</text>'
@@ -277,6 +275,12 @@ def _highlighted(state: State, highlight: Highlight, n: int) -> list[int]:
     if bad:
         raise ValueError(f"highlighted site {bad[0]} is out of range; sites are 0..{n - 1}")
     return sites
+
+
+def _ink(board: np.ndarray, s: int) -> str:
+    """The colour that stands out on site s: against its stone, or on the empty board."""
+    owner = int(board[s]) - 1
+    return _CONTRAST[owner % 4] if owner >= 0 else _TEXT
 
 
 def _overlays(game: Game, state: State) -> dict[str, Any]:

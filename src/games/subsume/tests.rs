@@ -451,22 +451,8 @@ fn a_player_without_a_placement_is_skipped() {
 #[test]
 fn nobody_can_place_is_a_draw() {
     // Side 3: alternate colours round the perimeter ring, fill the middle ring, leave the centre.
-    let ring = [
-        (0, 0),
-        (0, 1),
-        (0, 2),
-        (1, 3),
-        (2, 4),
-        (3, 3),
-        (4, 2),
-        (4, 1),
-        (4, 0),
-        (3, 0),
-        (2, 0),
-        (1, 0),
-    ];
-    let red: Vec<_> = ring.iter().copied().step_by(2).collect();
-    let blue: Vec<_> = ring.iter().copied().skip(1).step_by(2).collect();
+    let red: Vec<_> = RIM3.iter().copied().step_by(2).collect();
+    let blue: Vec<_> = RIM3.iter().copied().skip(1).step_by(2).collect();
     let mut blue = blue;
     blue.extend([(1, 1), (1, 2), (2, 1), (2, 3), (3, 1), (3, 2)]);
     let s = position(3, &red, &blue, RED);
