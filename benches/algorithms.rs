@@ -8,7 +8,7 @@ use stonefield::algo::loops;
 use stonefield::algo::territory::{TerritoryKind, TerritoryMasks};
 use stonefield::algo::{component_sizes, FloodScratch};
 use stonefield::board::{Board, Relation};
-use stonefield::sim::Rng;
+use stonefield::rng::Rng;
 
 /// A random set of about a third of the sites.
 fn random_stones<const K: usize>(n: usize, rng: &mut Rng) -> Bits<K> {

@@ -5,7 +5,12 @@
 //! * [`algo`]: shared algorithms (flood fill, union-find, territory, loops).
 //! * [`games`]: the [`games::Rules`] trait, one module per game, and the [`games::Game`] and
 //!   [`games::State`] enums that choose a game at run time.
-//! * [`sim`]: random number streams and random playouts, single- and multi-threaded.
+//! * [`rng`]: the seedable random number generator with independent streams; it sits below
+//!   the games, so the rules never depend on how they are driven.
+//! * [`sim`]: random playouts, single- and multi-threaded, and vectorised environments.
+//!
+//! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `python`, with `rng` and
+//! `error` below them all. `tests/layering.rs` fails when a module imports from a layer above it.
 //!
 //! The `python` feature adds the Python extension module (`stonefield._core`); nothing else in
 //! the crate depends on Python.
@@ -14,6 +19,7 @@ pub mod algo;
 pub mod board;
 pub mod error;
 pub mod games;
+pub mod rng;
 pub mod sim;
 
 #[cfg(feature = "python")]

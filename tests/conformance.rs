@@ -7,7 +7,7 @@
 //! seed replays the same game. Each game adds its configurations to `configs()`.
 
 use stonefield::games::OptionValue;
-use stonefield::sim::Rng;
+use stonefield::rng::Rng;
 use stonefield::{Error, Game, Rules, Session, State};
 
 fn o(name: &str, value: impl Into<OptionValue>) -> (String, OptionValue) {

@@ -24,7 +24,7 @@ use stonefield::algo::loops;
 use stonefield::board::Board;
 use stonefield::games::subsume::{Config, State};
 use stonefield::games::{OptionValue, Rules};
-use stonefield::sim::Rng;
+use stonefield::rng::Rng;
 
 /// Board geometry as bit masks.
 struct Geo {

@@ -188,7 +188,7 @@ impl<const K: usize> HexMasks<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::Rng;
+    use crate::rng::Rng;
 
     fn random_set<const K: usize>(grid: &HexGrid, n: usize, rng: &mut Rng, p: f64) -> Bits<K> {
         let mut b = Bits::EMPTY;

@@ -389,7 +389,7 @@ fn has_winning_loop_w<const K: usize>(grid: &HexGrid, colour: &[u64], threshold:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn runs_counts_cyclic_runs() {

@@ -87,7 +87,7 @@ use crate::algo::groups::largest_components;
 use crate::algo::FloodScratch;
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 
 /// Grid names, in the order of the specification.
 pub const GRIDS: &[&str] = &[

@@ -20,7 +20,7 @@ pub use session::Session;
 
 use crate::board::Board;
 use crate::error::{Error, Result};
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 
 /// The rules of one game, implemented by its state type.
 ///

@@ -90,7 +90,7 @@ use crate::algo::bits::{width_for, Bits};
 use crate::algo::territory::{TerritoryKind, TerritoryMasks};
 use crate::board::{Board, Shape};
 use crate::error::{Error, Result};
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 
 /// Board names: regular hexagons of side 3 to 18, then the alternating hexagons.
 pub const BOARDS: &[&str] = &[

@@ -84,7 +84,7 @@ use crate::algo::hexgrid::HexGrid;
 use crate::algo::loops::{self, OpenCells, Scratch};
 use crate::board::Board;
 use crate::error::{Error, Result};
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 
 /// Smallest and largest accepted `size`.
 pub const SIZES: (usize, usize) = (3, 30);

@@ -38,7 +38,7 @@ use super::{ranks_from_values_into, Rules};
 use crate::algo::bits::{width_for, Bits, NeighborMasks};
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 
 /// Grids, scorings and tie-breaks by option name.
 pub const GRIDS: &[&str] = &["hex", "trisquare", "square"];

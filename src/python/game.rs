@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyTuple};
 use super::{options_from_py, options_to_py, to_py, IllegalMoveError};
 use crate::board::Relation;
 use crate::games::{Game, Rules, Session, State, GAME_NAMES};
-use crate::sim::Rng;
+use crate::rng::Rng;
 
 /// The ids of every game.
 #[pyfunction]

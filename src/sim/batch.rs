@@ -7,8 +7,8 @@
 use rayon::prelude::*;
 
 use crate::games::{each_state, returns_from_ranks_into, Game, Rules};
+use crate::rng::Rng;
 use crate::sim::playout::random_playout;
-use crate::sim::rng::Rng;
 
 /// Output buffers for a batch of `n` games of `p` players, filled in place. Row-major: the entry
 /// of game `i`, player `j` is at `i * p + j`.

@@ -1,10 +1,8 @@
-//! Simulation: random number streams, random playouts and batches of them over threads.
+//! Simulation: random playouts and batches of them over threads.
 
 pub mod batch;
 pub mod playout;
-pub mod rng;
 pub mod vector;
 
 pub use batch::{simulate, Batch};
 pub use playout::{play_random_game, random_playout, PlayoutResult};
-pub use rng::Rng;

@@ -1,7 +1,7 @@
 //! Random playouts.
 
 use crate::games::Rules;
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 
 /// What one finished playout reports.
 #[derive(Clone, Debug, PartialEq)]

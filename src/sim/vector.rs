@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::games::{Game, Rules, State};
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 
 /// Output buffers of one step, for `E` environments.
 pub struct StepOut<'a> {

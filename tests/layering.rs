@@ -1,0 +1,121 @@
+//! The crate's layers only look down: `error` and `rng` < `board` < `algo` < `games` < `sim` <
+//! `search` < `python`. This test reads every source file and fails when a module names a module
+//! of a higher layer (`crate::sim` inside `games`, say), or when anything outside `src/python`
+//! names pyo3 or numpy.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first; a module may use its own layer and those before it.
+const LAYERS: &[&[&str]] = &[
+    &["error", "rng"],
+    &["board"],
+    &["algo"],
+    &["games"],
+    &["sim"],
+    &["search"],
+    &["python"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("src is readable") {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file under `src/` belongs to (`src/games/faraday.rs` → `games`,
+/// `src/rng.rs` → `rng`); `None` for the crate root.
+fn module_of(src: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).ok()?;
+    let first = rel.components().next()?.as_os_str().to_str()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    (name != "lib").then(|| name.to_string())
+}
+
+/// Every `crate::name` in a line of code (comments stripped).
+fn crate_paths(line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("");
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        let after = &rest[i + "crate::".len()..];
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            found.push(name);
+        }
+        rest = after;
+    }
+    found
+}
+
+#[test]
+fn layers_only_look_down() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert!(files.len() > 20, "found the sources");
+    let mut violations = Vec::new();
+    for file in &files {
+        let Some(module) = module_of(&src, file) else {
+            continue;
+        };
+        let own = layer_of(&module).unwrap_or_else(|| {
+            panic!(
+                "{} is in no layer; add `{module}` to LAYERS",
+                file.display()
+            )
+        });
+        let text = fs::read_to_string(file).expect("source is readable");
+        for (n, line) in text.lines().enumerate() {
+            for used in crate_paths(line) {
+                if let Some(l) = layer_of(&used) {
+                    if l > own {
+                        violations.push(format!(
+                            "{}:{}: `{module}` uses `crate::{used}`, a higher layer",
+                            file.display(),
+                            n + 1
+                        ));
+                    }
+                }
+            }
+            let code = line.split("//").next().unwrap_or("");
+            if module != "python" && (code.contains("pyo3") || code.contains("numpy::")) {
+                violations.push(format!(
+                    "{}:{}: only src/python may name pyo3 or numpy",
+                    file.display(),
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "layer violations:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_a_violation() {
+    assert_eq!(
+        crate_paths("use crate::sim::Rng; // crate::python"),
+        ["sim"]
+    );
+    assert_eq!(
+        crate_paths("x(crate::games::State, crate::rng::Rng)"),
+        ["games", "rng"]
+    );
+    assert!(layer_of("sim") > layer_of("games"));
+}
