@@ -4,7 +4,8 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stonefield::games::{each_state, OptionValue, GAME_NAMES};
-use stonefield::sim::{play_random_game, simulate, Rng};
+use stonefield::rng::Rng;
+use stonefield::sim::{play_random_game, simulate};
 use stonefield::Game;
 
 /// Configurations beyond the defaults: every Smallholder ruleset, every Faraday grid, every
