@@ -152,7 +152,8 @@ def test_finished_games_and_wrong_states() -> None:
 def test_agents_pickle_and_repr() -> None:
     agent = sf.MCTS(iterations=300, time=1.5, c=0.5, threads=2, solver=False, seed=9, reuse=True)
     copy = pickle.loads(pickle.dumps(agent))
-    assert copy == agent and repr(copy) == repr(agent)
+    assert copy == agent and repr(copy) == repr(agent) and hash(copy) == hash(agent)
+    assert agent != sf.MCTS(iterations=300)
     assert (copy.iterations, copy.time, copy.c, copy.threads) == (300, 1.5, 0.5, 2)
     assert (copy.solver, copy.seed, copy.reuse) == (False, 9, True)
     assert eval(repr(agent), {"MCTS": sf.MCTS}) == agent
