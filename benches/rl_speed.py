@@ -37,10 +37,10 @@ def native_apply(name: str, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def pettingzoo_env(name: str, seconds: float) -> float:
-    from stonefield.pettingzoo import env
+def pettingzoo_env(name: str, seconds: float, wrapped: bool = True) -> float:
+    from stonefield.pettingzoo import env, raw_env
 
-    e, rng = env(name), np.random.default_rng(0)
+    e, rng = (env(name) if wrapped else raw_env(name)), np.random.default_rng(0)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         e.reset()
@@ -118,6 +118,7 @@ def vectors(name: str, seconds: float, n: int) -> list[float]:
 COLUMNS = [
     "State.apply",
     "PettingZoo env()",
+    "PettingZoo raw_env",
     "Gymnasium env",
     "OpenSpiel state",
     "VectorEnv.step",
@@ -131,6 +132,7 @@ def measure(name: str, seconds: float, envs: int) -> list[float]:
     return [
         native_apply(name, seconds),
         pettingzoo_env(name, seconds),
+        pettingzoo_env(name, seconds, wrapped=False),
         gymnasium_env(name, seconds),
         openspiel_state(name, seconds),
         *vectors(name, seconds, envs),
