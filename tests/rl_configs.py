@@ -1,11 +1,15 @@
-"""The game configurations the RL adapter tests run the frameworks' own checkers on: every game on
-a small board (the checkers play many games), Windflowers with 2, 3 and 4 players."""
+"""The game configurations the RL adapter tests run the frameworks' own checkers on: every game in
+its default configuration and on small boards, Windflowers with 2, 3 and 4 players."""
 
 from __future__ import annotations
 
 from typing import Any
 
 RL_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("smallholder", {}),
+    ("windflowers", {}),
+    ("faraday", {}),
+    ("subsume", {}),
     ("windflowers", {"size": 3}),
     ("windflowers", {"players": 3, "size": 3, "grid": "hex"}),
     ("windflowers", {"players": 4, "size": 3, "grid": "square"}),
@@ -19,4 +23,4 @@ RL_CONFIGS: list[tuple[str, dict[str, Any]]] = [
 
 def rl_id(config: tuple[str, dict[str, Any]]) -> str:
     name, options = config
-    return name + "".join(f"-{k}={v}" for k, v in options.items())
+    return name + ("".join(f"-{k}={v}" for k, v in options.items()) or "-defaults")
