@@ -164,3 +164,20 @@ def test_self_play_vector_env_buffers_and_errors() -> None:
     assert a is b
     with pytest.raises(sf.IllegalMoveError, match="environment 0"):
         copied.step(np.full(4, 10_000))
+
+
+def test_search_agents_play_as_opponents() -> None:
+    game = sf.make("subsume", size=3)
+    env = StonefieldEnv(game, seat=1, opponent=sf.MCTS(iterations=200, seed=3))
+    _, info = env.reset(seed=0)
+    assert env.state.history == [sf.MCTS(iterations=200, seed=3).act(game.new_state())]
+    env.action_space.seed(0)
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(
+            env.action_space.sample(info["action_mask"])
+        )
+        done = terminated or truncated
+    assert env.state.is_terminal() and reward in (-1.0, 1.0)
+    made = gymnasium.make("stonefield/Subsume-v0", size=3, opponent=sf.RandomAgent(seed=1))
+    check_env(made.unwrapped)
