@@ -130,6 +130,12 @@ def test_bad_calls_get_pettingzoo_errors() -> None:
     assert raw.state.history == [3]
     with pytest.raises(ValueError, match="None"):
         raw.step(None)
+    while raw.agents:  # to the end, then one step too many
+        obs = raw.observe(raw.agent_selection)
+        done = raw.terminations[raw.agent_selection] or raw.truncations[raw.agent_selection]
+        raw.step(None if done else int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(sf.GameOverError, match="reset"):
+        raw.step(0)
     with pytest.raises(ValueError, match="render_mode"):
         raw_env("subsume", render_mode="video")
     with pytest.raises(sf.InvalidOptionError):

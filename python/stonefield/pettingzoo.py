@@ -38,7 +38,7 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._core import Game
+from ._core import Game, GameOverError
 from ._rl import RENDER_MODES, Rendered, check_render_mode, make_game, render
 
 __all__ = ["env", "raw_env"]
@@ -137,6 +137,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             self.render()
 
     def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise GameOverError("every agent is done; call reset() to start another game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
