@@ -27,8 +27,8 @@ Smallholder rule options that its `ruleset` sets.
 OpenSpiel's Python MCTS (`open_spiel.python.algorithms.mcts.MCTSBot`) and `evaluate_bots` work
 as with any game. The C++ `pyspiel.MCTSBot` works through `bot.mcts_search(state)`
 (`.best_child().action` is its move), but its `step()` releases Python's lock while it calls back
-into these Python-implemented games and crashes the interpreter: never call
-`pyspiel.MCTSBot.step` (or `pyspiel.evaluate_bots` with it) on them.
+into these Python-implemented games and crashes the interpreter (seen with open_spiel 2.0.2):
+never call `pyspiel.MCTSBot.step` on them, nor hand that bot to `evaluate_bots`, which calls it.
 """
 
 from __future__ import annotations
