@@ -410,17 +410,17 @@ impl PyState {
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let s = self.state();
+        let n_players = s.num_players();
         let viewer = match player {
-            Some(p) => match usize::try_from(p) {
-                Ok(p) => player_arg(s, p)?,
-                Err(_) => {
-                    return Err(super::StonefieldError::new_err(format!(
-                        "player {p} out of range; players are 0..{}",
-                        s.num_players()
-                    )))
-                }
-            },
             None => s.current_player().unwrap_or(0),
+            Some(p) => usize::try_from(p)
+                .ok()
+                .filter(|&p| p < n_players)
+                .ok_or_else(|| {
+                    super::StonefieldError::new_err(format!(
+                        "player {p} out of range; players are 0..{n_players}"
+                    ))
+                })?,
         };
         let (planes, n) = (s.observation_planes(), s.board().num_sites());
         let mut v = vec![0f32; planes * n];
