@@ -118,7 +118,12 @@ def test_bad_arguments() -> None:
 
 
 @pytest.mark.parametrize(
-    "name,options", [("windflowers", {"players": 3, "size": 3}), ("faraday", {"order": 3})]
+    "name,options",
+    [
+        ("windflowers", {"players": 3, "size": 3}),
+        ("faraday", {"order": 3}),
+        ("smallholder", {"board": "hex3", "max_moves": 7}),  # truncations too
+    ],
 )
 def test_self_play_vector_env_follows_single_states(name: str, options: dict[str, Any]) -> None:
     envs = SelfPlayVectorEnv(name, 6, seed=1, **options)
@@ -128,7 +133,7 @@ def test_self_play_vector_env_follows_single_states(name: str, options: dict[str
     obs, info = envs.reset(seed=5)
     assert obs.dtype == np.float32 and obs.shape == (6, *game.observation_shape)
     assert info["action_mask"].dtype == np.int8
-    ended = 0
+    ended = cut = 0
     for _ in range(120):
         actions = envs.action_space.sample(mask=tuple(info["action_mask"]))
         movers = [s.current_player for s in singles]
@@ -138,19 +143,21 @@ def test_self_play_vector_env_follows_single_states(name: str, options: dict[str
             s.apply(int(actions[i]))
             if s.is_terminal():
                 ended += 1
+                cut += s.truncated
                 returns = s.returns()
-                assert returns is not None and terminations[i] and info["_final_obs"][i]
+                assert returns is not None and info["_final_obs"][i]
+                assert (terminations[i], truncations[i]) == (not s.truncated, s.truncated)
                 assert rewards[i] == returns[movers[i]]
                 assert np.array_equal(info["returns"][i], returns.astype(np.float32))
                 assert np.array_equal(info["final_obs"][i], s.observation(movers[i]))
                 singles[i] = s = game.new_state()
             else:
-                assert rewards[i] == 0.0 and not terminations[i]
+                assert rewards[i] == 0.0 and not terminations[i] and not truncations[i]
                 assert "final_obs" not in info or info["final_obs"][i] is None
             assert np.array_equal(obs[i], s.observation())
             assert np.array_equal(info["action_mask"][i], s.legal_mask().astype(np.int8))
             assert info["current_player"][i] == s.current_player
-    assert ended > 0
+    assert ended > 0 and (cut > 0) == ("max_moves" in options)
 
 
 def test_self_play_vector_env_buffers_and_errors() -> None:
