@@ -681,10 +681,9 @@ impl Rules for State {
         8
     }
 
-    fn write_observation(&self, out: &mut [f32]) {
+    fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {
         let n = self.cells.len();
-        let viewer = self.current_player().unwrap_or(0);
-        let k = super::write_stone_planes(&self.cells, 2, Some(viewer), out);
+        let k = super::write_stone_planes(&self.cells, 2, viewer, out);
         let scale = self.cfg.charge_scale;
         for (s, c) in self.charge.iter().enumerate() {
             out[k + s] = f32::from(c[viewer]) * scale;

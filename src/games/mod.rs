@@ -74,12 +74,18 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// Writes the observation tensor, `observation_planes() × num_sites` values in plane-major
     /// order, from the point of view of the player to move (player 0 once the game is over).
+    fn write_observation(&self, out: &mut [f32]) {
+        self.write_observation_for(self.current_player().unwrap_or(0), out);
+    }
+
+    /// Writes the observation tensor from the point of view of `viewer` (`0..num_players()`),
+    /// whoever is to move.
     ///
     /// The default planes: for k = 0..n, the stones of player (viewer + k) mod n (plane 0 is the
     /// viewer's own stones, plane 1 the next player's, …), then the empty sites. Games append
     /// their own planes after these.
-    fn write_observation(&self, out: &mut [f32]) {
-        write_stone_planes(self.cells(), self.num_players(), self.current_player(), out);
+    fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {
+        write_stone_planes(self.cells(), self.num_players(), viewer, out);
     }
 
     /// Writes the legal-action mask (`num_actions` entries). The default asks `is_legal` of every
@@ -181,14 +187,8 @@ pub trait Rules: Clone + Send + Sync + 'static {
 /// Writes the player-relative stone planes and the empty plane shared by every game's
 /// observation: plane k holds the stones of player (viewer + k) mod n, plane n the empty sites.
 /// Returns the number of values written.
-pub fn write_stone_planes(
-    cells: &[i8],
-    players: usize,
-    viewer: Option<usize>,
-    out: &mut [f32],
-) -> usize {
+pub fn write_stone_planes(cells: &[i8], players: usize, viewer: usize, out: &mut [f32]) -> usize {
     let n = cells.len();
-    let viewer = viewer.unwrap_or(0);
     let planes = &mut out[..(players + 1) * n];
     planes.fill(0.0);
     for (s, &c) in cells.iter().enumerate() {
@@ -472,6 +472,9 @@ impl Rules for State {
     }
     fn write_observation(&self, out: &mut [f32]) {
         each_state!(self, s => s.write_observation(out))
+    }
+    fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {
+        each_state!(self, s => s.write_observation_for(viewer, out))
     }
     fn write_legal_mask(&self, out: &mut [bool]) {
         each_state!(self, s => s.write_legal_mask(out))

@@ -843,10 +843,9 @@ impl Rules for State {
         7
     }
 
-    fn write_observation(&self, out: &mut [f32]) {
+    fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {
         let n = self.cells.len();
-        let viewer = self.current_player().unwrap_or(0);
-        let k = super::write_stone_planes(&self.cells, 2, Some(viewer), out);
+        let k = super::write_stone_planes(&self.cells, 2, viewer, out);
         let planes = [
             self.territory(viewer),
             self.territory(1 - viewer),

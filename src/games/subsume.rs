@@ -356,9 +356,9 @@ impl Rules for State {
         5
     }
 
-    fn write_observation(&self, out: &mut [f32]) {
+    fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {
         let n = self.cells.len();
-        let k = super::write_stone_planes(&self.cells, 2, self.current_player(), out);
+        let k = super::write_stone_planes(&self.cells, 2, viewer, out);
         for c in 0..n {
             let closed = self.cells[c] == 0 && !self.open.contains(c);
             out[k + c] = if closed { 1.0 } else { 0.0 };

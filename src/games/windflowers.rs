@@ -798,10 +798,9 @@ impl Rules for State {
         self.cfg.players + 2
     }
 
-    fn write_observation(&self, out: &mut [f32]) {
+    fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {
         let n = self.cfg.board.num_sites();
-        let k =
-            super::write_stone_planes(self.cells(), self.cfg.players, self.current_player(), out);
+        let k = super::write_stone_planes(self.cells(), self.cfg.players, viewer, out);
         out[k..k + n].fill(self.turn.passes as f32 / self.cfg.players as f32);
     }
 

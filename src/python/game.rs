@@ -399,15 +399,32 @@ impl PyState {
         self.state().scores().map(|v| PyArray1::from_vec(py, v))
     }
 
-    /// The observation tensor, float32 (planes, num_sites), from the point of view of the player
-    /// to move (player 0 once the game is over): plane k holds the stones of the k-th player
-    /// from the viewer in turn order (plane 0 = own), then the empty sites, then the game's own
-    /// planes (see the README).
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    /// The observation tensor, float32 (planes, num_sites), from the point of view of `player`
+    /// (by default the player to move, or player 0 once the game is over): plane k holds the
+    /// stones of the k-th player from the viewer in turn order (plane 0 = own), then the empty
+    /// sites, then the game's own planes (see the README).
+    #[pyo3(signature = (player = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let s = self.state();
+        let n_players = s.num_players();
+        let viewer = match player {
+            None => s.current_player().unwrap_or(0),
+            Some(p) => usize::try_from(p)
+                .ok()
+                .filter(|&p| p < n_players)
+                .ok_or_else(|| {
+                    super::StonefieldError::new_err(format!(
+                        "player {p} out of range; players are 0..{n_players}"
+                    ))
+                })?,
+        };
         let (planes, n) = (s.observation_planes(), s.board().num_sites());
         let mut v = vec![0f32; planes * n];
-        s.write_observation(&mut v);
+        s.write_observation_for(viewer, &mut v);
         PyArray1::from_vec(py, v).reshape([planes, n])
     }
 

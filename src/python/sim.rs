@@ -300,6 +300,34 @@ impl PyVectorEnv {
         self.outputs(py)
     }
 
+    /// The observations (float32 (len(indices), planes, num_sites)) of the last game that ended
+    /// in each environment of `indices`: its final position, seen by the player who made the
+    /// final action (the start position for an environment where no game has ended yet). Read
+    /// them right after a step that ended games: the next step may replace them.
+    fn final_observations<'py>(
+        &self,
+        py: Python<'py>,
+        indices: Vec<i64>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let n = self.env.num_envs();
+        let idx = indices
+            .iter()
+            .map(|&i| {
+                usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+                    pyo3::exceptions::PyIndexError::new_err(format!(
+                        "environment {i} out of range 0..{n}"
+                    ))
+                })
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        let per_env = self.env.shapes().obs;
+        let sites = self.env.game().board().num_sites();
+        let planes = per_env / sites;
+        let mut v = vec![0f32; idx.len() * per_env];
+        self.env.final_observations(&idx, &mut v).map_err(to_py)?;
+        PyArray1::from_vec(py, v).reshape([idx.len(), planes, sites])
+    }
+
     /// A uniformly random legal action for every environment (int64), each drawn from the
     /// environment's own stream of the env seed.
     fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {

@@ -35,11 +35,14 @@ pub struct Shapes {
     pub players: usize,
 }
 
-/// One environment: its game and the actions of that game so far.
+/// One environment: its game and the actions of that game so far, and the last game that ended
+/// in it with the player who made its final action (kept for final observations).
 #[derive(Clone, Debug)]
 struct Env {
     state: State,
     history: Vec<u32>,
+    ended: State,
+    ended_by: usize,
 }
 
 /// A batch of independent games of one configuration.
@@ -69,6 +72,8 @@ impl VectorEnv {
                 Env {
                     state: start.clone(),
                     history: Vec::new(),
+                    ended: start.clone(),
+                    ended_by: 0,
                 };
                 num_envs
             ],
@@ -152,6 +157,7 @@ impl VectorEnv {
             parallel,
             |i, e, rewards, flags| {
                 let s = &mut e.state;
+                let mover = s.current_player().unwrap_or(0);
                 s.apply_unchecked(actions[i] as usize);
                 e.history.push(actions[i] as u32);
                 rewards.fill(0.0);
@@ -163,11 +169,31 @@ impl VectorEnv {
                         }
                     }
                     *flags = (!s.truncated(), s.truncated());
-                    s.clone_from(start);
+                    // Keep the finished game (a swap, no allocation) for final observations.
+                    std::mem::swap(&mut e.state, &mut e.ended);
+                    e.ended_by = mover;
+                    e.state.clone_from(start);
                     e.history.clear();
                 }
             },
         );
+        Ok(())
+    }
+
+    /// Writes, for each environment in `indices`, the observation of the last game that ended in
+    /// it (its final position, seen by the player who made the final action; the start
+    /// position if none has ended yet) into consecutive rows of `out`.
+    pub fn final_observations(&self, indices: &[usize], out: &mut [f32]) -> Result<()> {
+        let n = self.states.len();
+        if let Some(bad) = indices.iter().find(|&&i| i >= n) {
+            return Err(Error::InvalidOption(format!(
+                "environment {bad} out of range 0..{n}"
+            )));
+        }
+        for (&i, row) in indices.iter().zip(out.chunks_mut(self.shapes.obs)) {
+            let e = &self.states[i];
+            e.ended.write_observation_for(e.ended_by, row);
+        }
         Ok(())
     }
 
@@ -303,6 +329,7 @@ mod tests {
                 env.step(&actions, b.out(), step % 2 == 0)
                     .expect("legal actions");
                 for i in 0..n_envs {
+                    let mover = singles[i].current_player().expect("running");
                     singles[i].apply(actions[i]).expect("legal");
                     let row = &b.rewards[i * sh.players..(i + 1) * sh.players];
                     if singles[i].is_terminal() {
@@ -312,6 +339,11 @@ mod tests {
                         let r = singles[i].returns().expect("terminal");
                         let r: Vec<f32> = r.into_iter().map(|v| v as f32).collect();
                         assert_eq!(row, &r[..]);
+                        let mut fin = vec![0.0; sh.obs];
+                        singles[i].write_observation_for(mover, &mut fin);
+                        let mut got = vec![0.0; sh.obs];
+                        env.final_observations(&[i], &mut got).expect("in range");
+                        assert_eq!(got, fin);
                         singles[i] = game.new_state();
                     } else {
                         assert!(!b.terminated[i] && !b.truncated[i]);
