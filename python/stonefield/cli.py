@@ -1,5 +1,5 @@
-"""The ``stonefield`` command line: ``stonefield simulate``, ``stonefield bench`` and
-``stonefield render``."""
+"""The ``stonefield`` command line: ``stonefield simulate``, ``stonefield bench``,
+``stonefield render`` and ``stonefield play``."""
 
 from __future__ import annotations
 
@@ -175,6 +175,59 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from .play import serve
+        from .play._agents import Seat, SeatError, available_kinds
+    except ImportError as e:
+        print(
+            f"stonefield: the play page needs the play extra ({e.name} is missing): "
+            'pip install "stonefield[play]"',
+            file=sys.stderr,
+        )
+        return 2
+    options = _parse_options(args.options)
+    seats: list[str] | None = None
+    if args.game is not None:
+        try:
+            game = _core.make(args.game, **options)
+        except _core.StonefieldError as e:
+            print(f"stonefield: {e}", file=sys.stderr)
+            return 2
+        opponent = args.opponent or ("mcts" if "mcts" in available_kinds() else "random")
+        try:
+            Seat.parse(opponent)
+        except SeatError as e:
+            print(f"stonefield: --opponent: {e}", file=sys.stderr)
+            return 2
+        if not 0 <= args.seat < game.num_players:
+            print(
+                f"stonefield: --seat is 0..{game.num_players - 1} for this game, got {args.seat}",
+                file=sys.stderr,
+            )
+            return 2
+        seats = [opponent] * game.num_players
+        seats[args.seat] = "human"
+    elif options or args.opponent:
+        print("stonefield: --option and --opponent need a GAME", file=sys.stderr)
+        return 2
+    try:
+        serve(
+            args.game,
+            options,
+            seats,
+            host=args.host,
+            port=args.port,
+            open_browser=not args.no_browser,
+        )
+    except OSError as e:
+        print(f"stonefield: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="stonefield",
@@ -208,6 +261,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     render.add_argument("--legal", action="store_true", help="mark the legal placements")
     render.add_argument("--size", type=int, default=480, help="longer side of the board in pixels")
     render.set_defaults(func=_cmd_render, threads=None)
+
+    play = sub.add_parser("play", help="play and replay games in the browser")
+    play.add_argument("game", nargs="?", choices=_core.games(), help="game id (default: a form)")
+    play.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeatable)",
+    )
+    play.add_argument(
+        "--opponent",
+        default=None,
+        metavar="AGENT",
+        help="the other seats: random, mcts or mcts:iterations=N (default: mcts)",
+    )
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first")
+    play.add_argument("--port", type=int, default=0, help="the port (default: a free one)")
+    play.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    play.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    play.set_defaults(func=_cmd_play, threads=None)
 
     args = parser.parse_args(argv)
     if getattr(args, "games", 1) < 0:
