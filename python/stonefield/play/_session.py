@@ -13,8 +13,6 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-import numpy as np
-
 from .. import _core
 from ..render import PLAYER_NAMES, to_svg
 from ._agents import Seat
@@ -230,8 +228,3 @@ class SessionStore:
 
     def __contains__(self, sid: object) -> bool:
         return sid in self._sessions
-
-
-def board_equal(a: Any, b: Any) -> bool:
-    """Whether two boards (sequences of per-site contents) are the same."""
-    return bool(np.array_equal(np.asarray(a), np.asarray(b)))

@@ -259,6 +259,7 @@ function show(v) {
   $("download").href = sessionPath("/record?download=1");
   $("download").setAttribute("download", `${v.game}-${v.line.length}.json`);
 
+  document.body.dataset.session = v.id;
   document.body.dataset.step = String(v.step);
   document.body.dataset.version = String(v.version);
   setState("idle");

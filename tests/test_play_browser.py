@@ -1,0 +1,412 @@
+"""The play page in a real headless Chromium, driven by Selenium.
+
+Debian's ``chromium`` and ``chromium-driver`` are used by their paths (CI installs them); nothing
+is downloaded at test time. For each game the test opens the page, plays a whole game on a small
+board by clicking sites and buttons against the random agent, and checks after every move that
+the board the page shows is the engine's; then it takes a move back, downloads the record, loads
+it back through the file picker and steps through it, and plays on from an earlier step.
+
+Run as a script, this module also writes the README's screenshots::
+
+    python tests/test_play_browser.py docs/images
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+import stonefield as sf
+from stonefield.play import play_url
+from stonefield.play._app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+#: Small boards, so that whole games take seconds.
+GAMES: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("smallholder", {"board": "hex3"}, ["human", "random"]),
+    ("windflowers", {"grid": "square", "size": 3, "max_moves": 40}, ["human", "random"]),
+    ("faraday", {"order": 3}, ["human", "random"]),
+    ("subsume", {"size": 3}, ["random", "human"]),
+    (
+        "windflowers",
+        {"players": 3, "grid": "hex", "size": 3, "max_moves": 45},
+        ["human", "random", "random"],
+    ),
+]
+
+
+class Server:
+    """uvicorn serving the page on a free port in a background thread."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.base = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        config = uvicorn.Config(create_app(), log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+
+def chromium(downloads: Path, width: int = 1280, height: int = 900) -> WebDriver:
+    """Headless Chromium from the system's packages (Selenium Manager is never asked)."""
+    os.environ["SE_OFFLINE"] = "true"
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        f"--window-size={width},{height}",
+        "--force-device-scale-factor=1",
+        "--no-first-run",
+        "--disable-extensions",
+    ):
+        options.add_argument(arg)
+    options.add_experimental_option(
+        "prefs",
+        {
+            "download.default_directory": str(downloads),
+            "download.prompt_for_download": False,
+        },
+    )
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd(
+        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
+    )
+    return driver
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with Server() as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads: Path) -> Iterator[WebDriver]:
+    driver = chromium(downloads)
+    yield driver
+    driver.quit()
+
+
+# ---- reading the page --------------------------------------------------------------------
+
+_READ = """
+const body = document.body;
+const stones = Array.from(document.querySelectorAll('#board svg .stone')).map(
+    (e) => [Number(e.dataset.site), e.getAttribute('class')]);
+return {
+  state: body.dataset.state,
+  step: Number(body.dataset.step),
+  version: Number(body.dataset.version),
+  session: body.dataset.session,
+  sites: document.querySelectorAll('#board svg .site').length,
+  stones: stones,
+  legal: Array.from(document.querySelectorAll('#board .hit.legal')).map(
+      (e) => Number(e.dataset.site)),
+  buttons: Array.from(document.querySelectorAll('#buttons button.action')).map(
+      (e) => Number(e.dataset.action)),
+  moves: Array.from(document.querySelectorAll('#moves li')).map((e) => Number(e.dataset.action)),
+  offer: !document.getElementById('offer-colour').hidden,
+  turn: document.getElementById('turn').textContent,
+  message: document.getElementById('message').textContent,
+};
+"""
+
+
+def read(driver: WebDriver) -> dict[str, Any]:
+    page: dict[str, Any] = driver.execute_script(_READ)
+    return page
+
+
+def wait_idle(driver: WebDriver, changed_from: int | None = None, timeout: float = 30) -> None:
+    """Waits until no request is in flight (and the game changed, when asked)."""
+
+    def ready(d: WebDriver) -> bool:
+        page = read(d)
+        if page["state"] != "idle":
+            return False
+        return changed_from is None or page["version"] != changed_from
+
+    WebDriverWait(driver, timeout, poll_frequency=0.02).until(ready)
+
+
+def page_board(page: dict[str, Any]) -> list[int]:
+    board = [0] * page["sites"]
+    for site, cls in page["stones"]:
+        player = next(int(c[1:]) for c in cls.split() if c.startswith("p") and c[1:].isdigit())
+        board[site] = player + 1
+    return board
+
+
+def engine_state(game: str, options: dict[str, Any], actions: list[int]) -> sf.State:
+    state = sf.make(game, **options).new_state()
+    for a in actions:
+        state.apply(a)
+    return state
+
+
+def api(driver: WebDriver, path: str) -> Any:
+    """A GET of the JSON API from inside the page (same origin, as the page itself does)."""
+    script = "const done = arguments[0]; fetch(%s).then((r) => r.json()).then(done);"
+    return driver.execute_async_script(script % json.dumps(path))
+
+
+def check_board(driver: WebDriver, game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The page's board equals the engine's after the moves the page lists (up to its step),
+    and equals the server's session."""
+    page = read(driver)
+    actions = page["moves"][: page["step"]]
+    state = engine_state(game, options, actions)
+    assert page_board(page) == state.board.tolist(), (game, actions)
+    served = api(driver, f"/api/sessions/{page['session']}")
+    assert served["board"] == state.board.tolist()
+    assert served["line"] == page["moves"]
+    if not state.is_terminal() and served["human_to_move"]:
+        n = state.game.num_sites
+        legal = set(state.legal_actions().tolist())
+        sites = {a % n for a in legal if a < n or (page["offer"] and a < 2 * n)}
+        assert set(page["legal"]) == sites
+        assert set(page["buttons"]) == {a for a in legal if a >= n} - (
+            set(range(n, 2 * n)) if page["offer"] else set()
+        )
+    return page
+
+
+def click_site(driver: WebDriver, site: int) -> None:
+    driver.find_element(By.CSS_SELECTOR, f'#board .hit[data-site="{site}"]').click()
+
+
+def play_whole_game(
+    driver: WebDriver, game: str, options: dict[str, Any], rng: random.Random
+) -> list[float]:
+    """Clicks random legal sites and buttons until the game ends, checking every position."""
+    timings: list[float] = []
+    page = check_board(driver, game, options)
+    for _ in range(400):
+        if "Game over" in page["turn"]:
+            break
+        choices = [("site", s) for s in page["legal"]] + [("button", b) for b in page["buttons"]]
+        assert choices, page
+        kind, value = rng.choice(choices)
+        # Passing ends Windflowers only when everyone passes: pass a little more than uniformly.
+        if page["buttons"] and game == "windflowers" and rng.random() < 0.15:
+            kind, value = "button", page["buttons"][0]
+        if page["offer"] and rng.random() < 0.5:
+            driver.find_element(By.CSS_SELECTOR, 'input[name="colour"][value="1"]').click()
+        before = page["version"]
+        if kind == "site":
+            click_site(driver, value)
+        else:
+            driver.find_element(By.CSS_SELECTOR, f'button.action[data-action="{value}"]').click()
+        wait_idle(driver, changed_from=before)
+        page = check_board(driver, game, options)
+    else:
+        pytest.fail(f"{game} did not end")
+    served = api(driver, f"/api/sessions/{page['session']}")
+    assert served["terminal"]
+    state = engine_state(game, options, page["moves"])
+    assert served["ranks"] == state.ranks().tolist()
+    timings.extend(driver.execute_script("return window.sfTimings.slice()"))
+    return timings
+
+
+def step_to(driver: WebDriver, button: str) -> dict[str, Any]:
+    before = read(driver)["version"]
+    driver.find_element(By.ID, button).click()
+    wait_idle(driver, changed_from=before)
+    return read(driver)
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=lambda x: str(x))
+def test_play_a_whole_game_undo_and_replay_the_record(
+    server: Server,
+    browser: WebDriver,
+    downloads: Path,
+    tmp_path: Path,
+    game: str,
+    options: dict[str, Any],
+    seats: list[str],
+) -> None:
+    rng = random.Random(f"{game}{len(seats)}")
+    browser.get(play_url(server.base, game, options, seats))
+    wait_idle(browser)
+    page = read(browser)
+    assert page["stones"] == [] or seats[0] != "human"
+    timings = play_whole_game(browser, game, options, rng)
+    browser.save_screenshot(str(tmp_path / f"{game}-{len(seats)}-end.png"))
+    print(f"\n{game} {options}: {len(timings)} human moves, click to board " + _ms(timings))
+
+    # Undo takes back the agents' replies and the last human move.
+    page = read(browser)
+    total = len(page["moves"])
+    page = step_to(browser, "undo")
+    assert page["step"] < total and "your move" in page["turn"]
+    assert len(page["moves"]) == page["step"]
+    check_board(browser, game, options)
+
+    # Download the record and check it.
+    for old in downloads.glob("*.json"):
+        old.unlink()
+    browser.find_element(By.ID, "download").click()
+    WebDriverWait(browser, 10).until(lambda d: list(downloads.glob("*.json")))
+    path = next(downloads.glob("*.json"))
+    WebDriverWait(browser, 10).until(lambda d: path.stat().st_size > 0)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["actions"] == page["moves"]
+    assert sf.load_record(path).history == page["moves"]
+
+    # Load it back through the file picker and step through it.
+    before = page["version"]
+    browser.find_element(By.ID, "load").send_keys(str(path))
+    wait_idle(browser, changed_from=before)
+    page = read(browser)
+    assert "Loaded" in page["message"]
+    assert page["moves"] == record["actions"] and page["step"] == len(record["actions"])
+    check_board(browser, game, options)
+    page = step_to(browser, "first")
+    assert page["step"] == 0 and page["stones"] == []
+    check_board(browser, game, options)
+    for expected in (1, 2):
+        page = step_to(browser, "forward")
+        assert page["step"] == expected
+        check_board(browser, game, options)
+    page = step_to(browser, "back")
+    assert page["step"] == 1
+    middle = len(record["actions"]) // 2
+    before = page["version"]
+    browser.execute_script(
+        "const s = document.getElementById('slider'); s.value = arguments[0];"
+        "s.dispatchEvent(new Event('change'));",
+        middle,
+    )
+    wait_idle(browser, changed_from=before)
+    page = check_board(browser, game, options)
+    assert page["step"] == middle
+    page = step_to(browser, "last")
+    assert page["step"] == len(record["actions"])
+    check_board(browser, game, options)
+
+    # Continue from an earlier step: the line is cut there and play goes on.
+    page = step_to(browser, "first")
+    page = step_to(browser, "forward")
+    if "your move" not in page["turn"]:
+        page = step_to(browser, "forward")
+    k = page["step"]
+    page = step_to(browser, "continue")
+    # The agents to move from here have moved; the human is to move.
+    assert page["moves"][:k] == record["actions"][:k] and len(page["moves"]) == page["step"]
+    assert "your move" in page["turn"], page
+    site = page["legal"][0] if page["legal"] else None
+    before = page["version"]
+    if site is not None:
+        click_site(browser, site)
+    else:
+        browser.find_element(By.CSS_SELECTOR, "button.action").click()
+    wait_idle(browser, changed_from=before)
+    page = check_board(browser, game, options)
+    # The agents have answered: the human is to move again (or the game is over).
+    assert page["moves"][:k] == record["actions"][:k] and page["step"] > k
+    assert "your move" in page["turn"] or "Game over" in page["turn"], page
+    browser.save_screenshot(str(tmp_path / f"{game}-{len(seats)}-continued.png"))
+    assert (tmp_path / f"{game}-{len(seats)}-continued.png").stat().st_size > 0
+
+
+def test_the_form_starts_a_game_and_reports_errors(server: Server, browser: WebDriver) -> None:
+    browser.get(server.base + "/")
+    WebDriverWait(browser, 10).until(lambda d: read(d)["state"] == "setup")
+    select = browser.find_element(By.ID, "game")
+    options = [o.get_attribute("value") for o in select.find_elements(By.TAG_NAME, "option")]
+    assert options == sf.games()
+    browser.execute_script(
+        "const s = document.getElementById('game'); s.value = 'windflowers';"
+        "s.dispatchEvent(new Event('change'));"
+    )
+    fields = browser.find_elements(By.CSS_SELECTOR, "#options [name]")
+    assert [f.get_attribute("name") for f in fields] == list(sf.make("windflowers").options)
+    # Four players give four seats.
+    browser.execute_script(
+        "const s = document.querySelector('#options [name=players]'); s.value = '4';"
+        "s.dispatchEvent(new Event('change'));"
+    )
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#seats .seat")) == 4
+    size = browser.find_element(By.CSS_SELECTOR, "#options [name=size]")
+    size.clear()
+    size.send_keys("99")
+    browser.find_element(By.ID, "new-game").click()
+    WebDriverWait(browser, 10).until(lambda d: "size" in read(d)["message"])
+    size.clear()
+    size.send_keys("3")
+    for p in range(1, 4):
+        browser.execute_script(
+            f"document.querySelector('#seats [name=seat{p}]').value = 'random';"
+            f"document.querySelector('#seats [name=seat{p}]').dispatchEvent(new Event('change'));"
+        )
+    browser.find_element(By.ID, "new-game").click()
+    wait_idle(browser)
+    page = read(browser)
+    served = api(browser, f"/api/sessions/{page['session']}")
+    assert served["num_players"] == 4 and served["options"]["size"] == 3
+    assert [p["kind"] for p in served["players"]] == ["human", "random", "random", "random"]
+    assert page["legal"] and "your move" in page["turn"]
+    # A click on a site that is not legal says so and changes nothing.
+    click_site(browser, page["legal"][0])
+    wait_idle(browser, changed_from=page["version"])
+    page = read(browser)
+    taken = next(s for s, _ in page["stones"] if s not in page["legal"])
+    click_site(browser, taken)
+    assert "not a legal move" in read(browser)["message"]
+    assert read(browser)["version"] == page["version"]
+
+
+def _ms(values: list[float]) -> str:
+    if not values:
+        return "(none)"
+    ordered = sorted(values)
+    return f"median {ordered[len(ordered) // 2]:.1f} ms, max {ordered[-1]:.1f} ms"
+
+
+if __name__ == "__main__":
+    sys.exit("screenshots: see write_screenshots (added with the README)")
