@@ -192,9 +192,11 @@ function show(v) {
   $("board").innerHTML = v.svg;
   const svg = $("board").querySelector("svg");
   addHitTargets(svg, new Set(v.legal_sites));
-  $("title").textContent = `${v.game} · ${Object.entries(v.options)
-    .map(([k, x]) => `${k} ${x}`)
-    .join(" · ")}`;
+  // The title names the options that differ from the defaults; the tooltip lists them all.
+  const spec = gameSpec(v.game).options;
+  const changed = spec.filter((o) => o.default !== null && v.options[o.name] !== o.default);
+  $("title").textContent = [v.game, ...changed.map((o) => `${o.name.replaceAll("_", " ")} ${v.options[o.name]}`)].join(" · ");
+  $("title").title = Object.entries(v.options).map(([k, x]) => `${k} = ${x}`).join("\n");
 
   // Whose turn, or the result.
   const turn = $("turn");
@@ -236,9 +238,11 @@ function show(v) {
   // The move list; the current step is marked and every entry jumps there.
   const moves = $("moves");
   moves.replaceChildren();
+  // One row per round when turns alternate; Faraday's runs of placements make rows of two.
+  moves.style.setProperty("--columns", String(v.game === "windflowers" ? v.num_players : 2));
   for (const m of v.moves) {
     const item = el("li", { "data-action": String(m.action), "data-player": String(m.player), "data-step": String(m.step) });
-    item.append(el("span", { class: `dot small p${m.player}` }), " " + m.label);
+    item.append(el("span", { class: "n" }, `${m.step}.`), " ", el("span", { class: `dot small p${m.player}` }), " " + m.label);
     if (m.step === v.step) item.classList.add("current");
     if (m.step > v.step) item.classList.add("ahead");
     item.addEventListener("click", () => goto(m.step));
