@@ -57,12 +57,12 @@ GAMES: list[tuple[str, dict[str, Any], list[str]]] = [
 class Server:
     """uvicorn serving the page on a free port in a background thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, app: Any = None) -> None:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(64)
         self.base = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(create_app(), log_level="warning", lifespan="off")
+        config = uvicorn.Config(app or create_app(), log_level="warning", lifespan="off")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
@@ -399,6 +399,56 @@ def test_the_form_starts_a_game_and_reports_errors(server: Server, browser: WebD
     click_site(browser, taken)
     assert "not a legal move" in read(browser)["message"]
     assert read(browser)["version"] == page["version"]
+
+
+def test_an_agent_thinks_live_without_blocking_the_page(
+    downloads: Path, browser: WebDriver
+) -> None:
+    """A stand-in agent publishes two snapshots of its search and waits to be released; the page
+    draws the value bar and the heat map meanwhile and stays usable."""
+    release = threading.Event()
+    published = threading.Event()
+
+    def slow_agent(seat: Any, state: sf.State, seed: int, publish: Any) -> int:
+        legal = [int(a) for a in state.legal_actions() if a < state.game.num_sites]
+        for k, value in ((1, -0.5), (2, 0.4)):
+            shares = {str(s): 1.0 / (i + 1) for i, s in enumerate(legal[:5])}
+            publish(
+                {
+                    "player": state.current_player,
+                    "value": value,
+                    "iterations": 500 * k,
+                    "budget": 1000,
+                    "best": legal[0],
+                    "sites": shares,
+                    "actions": {},
+                }
+            )
+        published.set()
+        release.wait(timeout=20)
+        return legal[0]
+
+    with Server(create_app(choose=slow_agent)) as server:
+        browser.get(play_url(server.base, "subsume", {"size": 4}, ["random", "human"]))
+        WebDriverWait(browser, 10).until(lambda d: read(d)["state"] == "thinking")
+        assert published.wait(timeout=10)
+        WebDriverWait(browser, 10).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .heat-mark")) == 5
+        )
+        text = browser.find_element(By.ID, "think-text").text
+        assert "+0.40" in text and "1,000 of 1,000 iterations" in text
+        width = browser.execute_script("return document.getElementById('think-fill').style.width")
+        assert width == "70%"
+        assert browser.find_elements(By.CSS_SELECTOR, "#board .heat-label")
+        # The page still answers: its controls work while the agent thinks.
+        browser.find_element(By.ID, "setup").click()
+        assert browser.find_element(By.ID, "setup").get_attribute("open") is not None
+        assert "thinking" in read(browser)["turn"]
+        release.set()
+        WebDriverWait(browser, 10).until(lambda d: read(d)["state"] == "idle")
+        page = read(browser)
+        assert page["step"] == 1 and "your move" in page["turn"]
+        assert not browser.find_element(By.ID, "think").get_attribute("hidden")
 
 
 def _ms(values: list[float]) -> str:
