@@ -451,6 +451,64 @@ def test_an_agent_thinks_live_without_blocking_the_page(
         assert not browser.find_element(By.ID, "think").get_attribute("hidden")
 
 
+#: Each game at its default options, and how many human moves to play before the picture.
+DEFAULTS = [("smallholder", 14), ("windflowers", 9), ("faraday", 10), ("subsume", 12)]
+
+
+def play_defaults(
+    driver: WebDriver, base: str, outdir: Path, opponent: str = "random"
+) -> dict[str, list[float]]:
+    """Plays the first moves of every game at its defaults by clicks, checking each position,
+    saves a screenshot of each as ``play-GAME.png`` in ``outdir``, and returns the click-to-board
+    times. With an MCTS opponent the picture is taken while it thinks, heat map and all."""
+    timings: dict[str, list[float]] = {}
+    for game, moves in DEFAULTS:
+        rng = random.Random(game)
+        driver.get(play_url(base, game, {}, ["human", opponent]))
+        wait_idle(driver)
+        page = read(driver)
+        for i in range(moves):
+            last = i == moves - 1
+            # Faraday's offer: one stone of each colour and a pass, like a fair pie.
+            choices = [("site", s) for s in page["legal"]] or [("button", page["buttons"][0])]
+            if page["offer"]:
+                colour = "1" if rng.random() < 0.5 else "0"
+                driver.find_element(
+                    By.CSS_SELECTOR, f'input[name="colour"][value="{colour}"]'
+                ).click()
+            kind, value = rng.choice(choices)
+            before = page["version"]
+            if kind == "site":
+                click_site(driver, value)
+            else:
+                driver.find_element(
+                    By.CSS_SELECTOR, f'button.action[data-action="{value}"]'
+                ).click()
+            if last and opponent.startswith("mcts"):
+                WebDriverWait(driver, 60, poll_frequency=0.02).until(
+                    lambda d: d.find_elements(By.CSS_SELECTOR, "#board .heat-label")
+                )
+                break
+            wait_idle(driver, changed_from=before, timeout=120)
+            page = check_board(driver, game, {})
+            if "Game over" in page["turn"]:
+                break
+        driver.save_screenshot(str(outdir / f"play-{game}.png"))
+        timings[game] = driver.execute_script("return window.sfTimings.slice()")
+        wait_idle(driver, timeout=120)
+    return timings
+
+
+def test_every_default_board_in_play(server: Server, browser: WebDriver, tmp_path: Path) -> None:
+    """Every game at its default size, clicked through its opening; the click-to-board times
+    are printed (the page answers a human move in a few tens of milliseconds), not asserted."""
+    timings = play_defaults(browser, server.base, tmp_path)
+    for game, _ in DEFAULTS:
+        assert (tmp_path / f"play-{game}.png").stat().st_size > 10_000
+        assert timings[game]
+        print(f"\n{game} (defaults): click to new board {_ms(timings[game])}")
+
+
 def _ms(values: list[float]) -> str:
     if not values:
         return "(none)"
@@ -458,5 +516,20 @@ def _ms(values: list[float]) -> str:
     return f"median {ordered[len(ordered) // 2]:.1f} ms, max {ordered[-1]:.1f} ms"
 
 
+def write_screenshots(outdir: Path) -> None:
+    """The README's pictures: every game at its defaults against MCTS, taken mid-search."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    opponent = "mcts:iterations=40000" if hasattr(sf, "MCTS") else "random"
+    with Server() as server:
+        driver = chromium(outdir, width=1200, height=760)
+        try:
+            for game, times in play_defaults(driver, server.base, outdir, opponent).items():
+                print(f"{game}: {outdir / f'play-{game}.png'}; click to board {_ms(times)}")
+        finally:
+            driver.quit()
+
+
 if __name__ == "__main__":
-    sys.exit("screenshots: see write_screenshots (added with the README)")
+    if len(sys.argv) != 2:
+        sys.exit("usage: python tests/test_play_browser.py OUTDIR")
+    write_screenshots(Path(sys.argv[1]))
