@@ -115,7 +115,9 @@ def test_create_session_describes_the_start(client: TestClient) -> None:
         ({"game": "windflowers", "seats": "human"}, '"seats" is a list'),
         ({"game": "windflowers", "seats": ["human", "robot"]}, "seat kind must be one of"),
         ({"game": "windflowers", "seats": ["human", {"kind": "random", "x": 1}]}, "unknown seat"),
-        ({"game": "windflowers", "seats": ["human", "mcts:iterations=0"]}, "seat kind"),
+        ({"game": "windflowers", "seats": ["human", "mcts:iterations=0"]}, "iterations must be"),
+        ({"game": "windflowers", "seats": ["human", "mcts:iterations=x"]}, "whole number"),
+        ({"game": "windflowers", "seats": ["human", {"kind": "mcts", "iterations": 1.5}]}, "whole"),
         ({"game": "windflowers", "colour": 1}, "unknown field 'colour'"),
         ({"game": "windflowers", "step": 3}, "step must be 0..0"),
         ({"game": "windflowers", "step": "3"}, '"step" is an integer'),
@@ -269,6 +271,27 @@ def test_agents_play_whole_games_of_every_game(client: TestClient) -> None:
         assert r.status_code == 409 and "over" in r.json()["error"]
         r = client.post(f"/api/sessions/{view['id']}/move", json={"action": 0})
         assert r.status_code == 400 and r.json()["error"]
+
+
+def test_mcts_moves_with_its_analysis(client: TestClient) -> None:
+    view = start(client, "faraday", seats=["mcts:iterations=300", "human"])
+    assert view["players"][0]["label"] == "MCTS 300" and view["agent_to_move"]
+    view = client.post(f"/api/sessions/{view['id']}/agent").json()
+    analysis = view["analysis"]
+    assert view["step"] == 1 and analysis["player"] == 0 and analysis["budget"] == 300
+    assert analysis["iterations"] == 300 and -1 <= analysis["value"] <= 1
+    assert view["line"] == [analysis["best"]]
+    shares = list(analysis["sites"].values()) + list(analysis["actions"].values())
+    assert abs(sum(shares) - 1) < 0.01 and all(
+        0 <= int(s) < view["num_sites"] for s in analysis["sites"]
+    )
+    assert client.get(f"/api/sessions/{view['id']}/thinking").json() == {"active": False}
+    # The same search from the same position and seed makes the same choice.
+    seat = _agents.Seat("mcts", 300)
+    state = sf.make("faraday", order=3).new_state()
+    first = _agents.choose(seat, state, 5, lambda snap: None)
+    assert _agents.choose(seat, state, 5, lambda snap: None) == first
+    assert state.move_count == 0
 
 
 def test_a_crashed_agent_leaves_the_game_as_it_was() -> None:

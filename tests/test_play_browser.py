@@ -451,6 +451,17 @@ def test_an_agent_thinks_live_without_blocking_the_page(
         assert not browser.find_element(By.ID, "think").get_attribute("hidden")
 
 
+def test_a_whole_game_against_mcts(server: Server, browser: WebDriver) -> None:
+    options = {"size": 3}
+    browser.get(play_url(server.base, "subsume", options, ["human", "mcts:iterations=400"]))
+    wait_idle(browser)
+    play_whole_game(browser, "subsume", options, random.Random(2))
+    think = browser.find_element(By.ID, "think")
+    assert think.is_displayed()
+    assert "of 400 iterations" in browser.find_element(By.ID, "think-text").text
+    assert "MCTS 400" in browser.find_element(By.ID, "players").text
+
+
 #: Each game at its default options, and how many human moves to play before the picture.
 DEFAULTS = [("smallholder", 14), ("windflowers", 9), ("faraday", 10), ("subsume", 12)]
 

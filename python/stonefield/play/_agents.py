@@ -8,6 +8,7 @@ Budgets are capped so that a request cannot occupy the machine for long.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +19,10 @@ from .. import _core
 
 #: The largest iteration budget a request may ask of MCTS.
 MAX_ITERATIONS = 200_000
+#: However large the budget, one move's searches stop after this many seconds in all.
+MAX_SECONDS = 20.0
 #: The budget of ``mcts`` when none is given.
-DEFAULT_ITERATIONS = 2_000
+DEFAULT_ITERATIONS = 10_000
 #: How many snapshots of a search the page sees: the search runs at budgets b/8, b/4, b/2, b
 #: (same seed), and each finished run is shown; the last one picks the move.
 _SNAPSHOTS = 4
@@ -36,10 +39,10 @@ class SeatError(ValueError):
 class Seat:
     """Who sits in one seat: ``kind`` is ``human``, ``random`` or ``mcts``.
 
-    >>> Seat.parse("random")
-    Seat(kind='random', iterations=None)
-    >>> Seat("mcts", 2000).label
-    'MCTS 2,000'
+    >>> Seat.parse("mcts:iterations=500")
+    Seat(kind='mcts', iterations=500)
+    >>> Seat.parse({"kind": "mcts"}).label
+    'MCTS 10,000'
     """
 
     kind: str
@@ -67,8 +70,7 @@ class Seat:
         ``"mcts:N"``) or the equivalent JSON object.
 
         Raises:
-            SeatError: anything else, or a budget outside 1..MAX_ITERATIONS, or MCTS asked of a
-                build without it.
+            SeatError: anything else, or a budget outside 1..MAX_ITERATIONS.
         """
         if isinstance(spec, str):
             name, _, rest = spec.partition(":")
@@ -102,15 +104,12 @@ class Seat:
 
 
 def available_kinds() -> list[str]:
-    """The seat kinds this build offers (``mcts`` needs the search module).
+    """The seat kinds a request may name.
 
-    >>> available_kinds()[:2]
-    ['human', 'random']
+    >>> available_kinds()
+    ['human', 'random', 'mcts']
     """
-    kinds = ["human", "random"]
-    if hasattr(_core, "MCTS"):
-        kinds.append("mcts")
-    return kinds
+    return ["human", "random", "mcts"]
 
 
 def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
@@ -119,20 +118,25 @@ def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
     MCTS searches at growing budgets and publishes each result, so the page can show the
     search taking shape; the action is the full-budget search's choice.
     """
+    if state.is_terminal():
+        raise _core.GameOverError("the game is over")
     if seat.kind == "random":
-        action = state.random_action(seed)
-        if action is None:
-            raise _core.GameOverError("the game is over")
-        return int(action)
+        return int(_core.RandomAgent(seed=seed).act(state))
     if seat.kind != "mcts" or seat.iterations is None:
         raise SeatError(f"a {seat.kind} seat does not choose moves")
-    mcts_class: Any = getattr(_core, "MCTS")  # noqa: B009 - absent from builds without search
     budgets = sorted({max(1, seat.iterations >> k) for k in range(_SNAPSHOTS - 1, -1, -1)})
     best = -1
+    deadline = time.monotonic() + MAX_SECONDS
     for budget in budgets:
-        result = mcts_class(iterations=budget, seed=seed).analyse(state)
+        left = deadline - time.monotonic()
+        if left <= 0 and best >= 0:
+            break
+        search = _core.MCTS(iterations=budget, time=max(left, 0.01), seed=seed)
+        result = search.analyse(state)
         publish(snapshot(state, result, seat.iterations))
         best = int(result.best)
+        if result.proven is not None:
+            break  # a proven result does not change with more iterations
     return best
 
 
