@@ -215,6 +215,19 @@ def check_board(driver: WebDriver, game: str, options: dict[str, Any]) -> dict[s
     return page
 
 
+def set_seats(driver: WebDriver, session: str, seats: list[str]) -> None:
+    """Changes the seats through the API, from inside the page."""
+    driver.execute_async_script(
+        "const done = arguments[2];"
+        "fetch(`/api/sessions/${arguments[0]}/seats`, {method: 'POST',"
+        " headers: {'content-type': 'application/json'},"
+        " body: JSON.stringify({seats: arguments[1]})})"
+        ".then((r) => r.json()).then(done);",
+        session,
+        seats,
+    )
+
+
 def click_site(driver: WebDriver, site: int) -> None:
     driver.find_element(By.CSS_SELECTOR, f'#board .hit[data-site="{site}"]').click()
 
@@ -463,24 +476,25 @@ def test_a_whole_game_against_mcts(server: Server, browser: WebDriver) -> None:
 
 
 #: Each game at its default options, and how many human moves to play before the picture.
-DEFAULTS = [("smallholder", 14), ("windflowers", 9), ("faraday", 10), ("subsume", 12)]
+DEFAULTS = [("smallholder", 8), ("windflowers", 9), ("faraday", 10), ("subsume", 12)]
 
 
 def play_defaults(
-    driver: WebDriver, base: str, outdir: Path, opponent: str = "random"
+    driver: WebDriver, base: str, outdir: Path, thinker: str | None = None
 ) -> dict[str, list[float]]:
-    """Plays the first moves of every game at its defaults by clicks, checking each position,
-    saves a screenshot of each as ``play-GAME.png`` in ``outdir``, and returns the click-to-board
-    times. With an MCTS opponent the picture is taken while it thinks, heat map and all."""
+    """Plays the first moves of every game at its defaults by clicks against the random agent,
+    checking each position, saves a screenshot of each as ``play-GAME.png`` in ``outdir``, and
+    returns the click-to-board times. With a ``thinker`` (an MCTS seat), it takes over after
+    the opening and the picture is taken while it thinks, heat map and all."""
     timings: dict[str, list[float]] = {}
     for game, moves in DEFAULTS:
         rng = random.Random(game)
-        driver.get(play_url(base, game, {}, ["human", opponent]))
+        driver.get(play_url(base, game, {}, ["human", "random"]))
         wait_idle(driver)
         page = read(driver)
-        for i in range(moves):
-            last = i == moves - 1
-            # Faraday's offer: one stone of each colour and a pass, like a fair pie.
+        for i in range(moves + (20 if thinker else 0)):
+            if thinker and i == moves:
+                set_seats(driver, page["session"], ["human", thinker])
             choices = [("site", s) for s in page["legal"]] or [("button", page["buttons"][0])]
             if page["offer"]:
                 colour = "1" if rng.random() < 0.5 else "0"
@@ -495,15 +509,26 @@ def play_defaults(
                 driver.find_element(
                     By.CSS_SELECTOR, f'button.action[data-action="{value}"]'
                 ).click()
-            if last and opponent.startswith("mcts"):
-                WebDriverWait(driver, 60, poll_frequency=0.02).until(
-                    lambda d: d.find_elements(By.CSS_SELECTOR, "#board .heat-label")
-                )
-                break
+            if thinker and i >= moves:
+                # Until the thinker is to move (Faraday's runs keep the turn), then its heat map.
+                def moved(d: WebDriver, before: int = before) -> bool:
+                    now = read(d)
+                    return now["state"] == "thinking" or (
+                        now["state"] == "idle" and now["version"] != before
+                    )
+
+                WebDriverWait(driver, 60, poll_frequency=0.02).until(moved)
+                if read(driver)["state"] == "thinking":
+                    WebDriverWait(driver, 60, poll_frequency=0.02).until(
+                        lambda d: d.find_elements(By.CSS_SELECTOR, "#board .heat-label")
+                    )
+                    time.sleep(0.4)  # a later snapshot of the search
+                    break
             wait_idle(driver, changed_from=before, timeout=120)
             page = check_board(driver, game, {})
-            if "Game over" in page["turn"]:
+            if "Game over" in page["turn"] or (not thinker and i == moves - 1):
                 break
+        driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(str(outdir / f"play-{game}.png"))
         timings[game] = driver.execute_script("return window.sfTimings.slice()")
         wait_idle(driver, timeout=120)
@@ -530,11 +555,11 @@ def _ms(values: list[float]) -> str:
 def write_screenshots(outdir: Path) -> None:
     """The README's pictures: every game at its defaults against MCTS, taken mid-search."""
     outdir.mkdir(parents=True, exist_ok=True)
-    opponent = "mcts:iterations=40000" if hasattr(sf, "MCTS") else "random"
     with Server() as server:
-        driver = chromium(outdir, width=1200, height=760)
+        driver = chromium(outdir, width=1200, height=860)
         try:
-            for game, times in play_defaults(driver, server.base, outdir, opponent).items():
+            thinker = "mcts:iterations=200000"
+            for game, times in play_defaults(driver, server.base, outdir, thinker).items():
                 print(f"{game}: {outdir / f'play-{game}.png'}; click to board {_ms(times)}")
         finally:
             driver.quit()

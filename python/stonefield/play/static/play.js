@@ -191,7 +191,7 @@ function show(v) {
   const n = v.num_sites;
   $("board").innerHTML = v.svg;
   const svg = $("board").querySelector("svg");
-  addHitTargets(svg, new Set(v.legal_sites));
+  addHitTargets(svg, new Set(v.human_to_move ? v.legal_sites : []));
   // The title names the options that differ from the defaults; the tooltip lists them all.
   const spec = gameSpec(v.game).options;
   const changed = spec.filter((o) => o.default !== null && v.options[o.name] !== o.default);
@@ -444,7 +444,8 @@ function showAnalysis(snap, seat) {
   const share = Math.max(0, Math.min(1, (snap.value + 1) / 2));
   const fill = $("think-fill");
   fill.style.width = `${(100 * share).toFixed(1)}%`;
-  fill.style.background = COLOURS[snap.player % 4];
+  // White on the light bar would vanish: a grey stands for it.
+  fill.style.background = snap.player % 4 === 1 ? "#c9c9bd" : COLOURS[snap.player % 4];
   $("think-text").textContent =
     `${NAMES[snap.player]} (${seat ? seat.label : "agent"}) value ${snap.value >= 0 ? "+" : ""}${snap.value.toFixed(2)}` +
     ` · ${snap.iterations.toLocaleString()} of ${snap.budget.toLocaleString()} iterations`;
@@ -461,18 +462,21 @@ function drawHeat(snap) {
     svg.insertBefore(layer, svg.querySelector("g.hits"));
   }
   layer.replaceChildren();
-  const shares = Object.entries(snap.sites);
+  const shares = Object.entries(snap.sites).sort((a, b) => b[1] - a[1]);
   const top = Math.max(1e-9, ...shares.map(([, x]) => x));
-  for (const [site, x] of shares) {
+  shares.forEach(([site, x], rank) => {
     const hit = svg.querySelector(`.hit[data-site="${site}"]`);
-    if (!hit || x <= 0) continue;
+    if (!hit || x <= 0) return;
     const mark = hit.cloneNode();
     mark.setAttribute("class", "heat-mark");
     mark.removeAttribute("data-site");
     mark.setAttribute("fill", "#ff7a00");
-    mark.setAttribute("fill-opacity", String(0.15 + 0.7 * (x / top)));
+    // Relative to the most visited site, damped when the search is still undecided (a flat
+    // spread of visits should not paint the whole board hot).
+    mark.setAttribute("fill-opacity", String(0.05 + 0.8 * (x / top) * Math.min(1, 3 * top)));
     layer.append(mark);
-    if (x >= 0.05) {
+    // The three most visited sites get their share written on them.
+    if (rank < 3 && x >= 0.01) {
       const label = document.createElementNS(SVGNS, "text");
       const box = hit.getBBox();
       label.setAttribute("x", String(box.x + box.width / 2));
@@ -481,7 +485,7 @@ function drawHeat(snap) {
       label.textContent = `${Math.round(100 * x)}%`;
       layer.append(label);
     }
-  }
+  });
 }
 
 // ---- records ----------------------------------------------------------------------------
