@@ -133,6 +133,29 @@ def test_create_session_rejects_bad_requests(
     assert words in r.json()["error"]
 
 
+def test_changes_need_a_json_content_type(client: TestClient) -> None:
+    """Other sites' pages cannot send JSON without a preflight, so they cannot drive games."""
+    sid = start(client)["id"]
+    for path in ("/api/sessions", f"/api/sessions/{sid}/move", f"/api/sessions/{sid}/agent"):
+        for headers in (
+            {},
+            {"content-type": "text/plain"},
+            {"content-type": "multipart/form-data"},
+        ):
+            r = client.post(path, content=b'{"action": 0}', headers=headers)
+            assert r.status_code == 415, (path, headers)
+    r = client.post(f"/api/sessions/{sid}/truncate")
+    assert r.status_code == 415
+    assert client.get(f"/api/sessions/{sid}").json()["line"] == []
+
+
+def test_only_allowed_host_names_reach_the_server() -> None:
+    client = TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]))
+    assert client.get("/api/games").status_code == 400  # the test client says "testserver"
+    assert client.get("/api/games", headers={"host": "127.0.0.1:8000"}).status_code == 200
+    assert client.get("/", headers={"host": "evil.example:8000"}).status_code == 400
+
+
 def test_bodies_must_be_json_objects(client: TestClient) -> None:
     for raw in (b"[1, 2]", b"not json", b"\xff\xfe", b"", b"3"):
         r = client.post("/api/sessions", content=raw, headers={"content-type": "application/json"})
@@ -151,7 +174,7 @@ def test_oversized_bodies_get_413(client: TestClient) -> None:
         for _ in range(MAX_BODY // 65536 + 2):
             yield b" " * 65536
 
-    r = client.post("/api/sessions", content=chunks())
+    r = client.post("/api/sessions", content=chunks(), headers={"content-type": "application/json"})
     assert r.status_code == 413
     assert client.get(f"/api/sessions/{view['id']}").json()["step"] == 0
 
@@ -223,10 +246,10 @@ def test_undo_goto_and_truncate_walk_the_line(client: TestClient) -> None:
     assert view["step"] == 2 and view["line"] == [0, 1, 2, 3]
     view = client.post(f"/api/sessions/{sid}/move", json={"action": 9}).json()
     assert view["step"] == 3 and view["line"] == [0, 1, 9]
-    view = client.post(f"/api/sessions/{sid}/undo").json()
+    view = client.post(f"/api/sessions/{sid}/undo", json={}).json()
     assert view["step"] == 2 and view["line"] == [0, 1]
     view = client.post(f"/api/sessions/{sid}/goto", json={"step": 0}).json()
-    view = client.post(f"/api/sessions/{sid}/truncate").json()
+    view = client.post(f"/api/sessions/{sid}/truncate", json={}).json()
     assert view["line"] == [] and view["board"] == [0] * 16
     r = client.post(f"/api/sessions/{sid}/undo", json={})
     assert r.status_code == 400 and "nothing to undo" in r.json()["error"]
@@ -237,7 +260,7 @@ def test_undo_goto_and_truncate_walk_the_line(client: TestClient) -> None:
 def test_undo_until_human_takes_back_the_agents_reply(client: TestClient) -> None:
     sid = start(client)["id"]
     client.post(f"/api/sessions/{sid}/move", json={"action": 3})
-    view = client.post(f"/api/sessions/{sid}/agent").json()
+    view = client.post(f"/api/sessions/{sid}/agent", json={}).json()
     assert view["step"] == 2 and view["human_to_move"]
     view = client.post(f"/api/sessions/{sid}/undo", json={"until_human": True}).json()
     assert view["step"] == 0 and view["line"] == [] and view["human_to_move"]
@@ -245,10 +268,10 @@ def test_undo_until_human_takes_back_the_agents_reply(client: TestClient) -> Non
 
 def test_agent_moves_for_agent_seats_only(client: TestClient) -> None:
     sid = start(client, seats=["random", "human"])["id"]
-    view = client.post(f"/api/sessions/{sid}/agent").json()
+    view = client.post(f"/api/sessions/{sid}/agent", json={}).json()
     assert view["step"] == 1 and view["current_player"] == 1 and view["analysis"] is None
     assert engine(view).board.tolist() == view["board"]
-    r = client.post(f"/api/sessions/{sid}/agent")
+    r = client.post(f"/api/sessions/{sid}/agent", json={})
     assert r.status_code == 409 and "seat 1 is a human" in r.json()["error"]
     # Asked by name, an agent moves for a human seat.
     view = client.post(f"/api/sessions/{sid}/agent", json={"agent": "random"}).json()
@@ -261,13 +284,13 @@ def test_agents_play_whole_games_of_every_game(client: TestClient) -> None:
     for game in sf.games():
         view = start(client, game, seats=["random", "random"])
         while not view["terminal"]:
-            r = client.post(f"/api/sessions/{view['id']}/agent")
+            r = client.post(f"/api/sessions/{view['id']}/agent", json={})
             assert r.status_code == 200, r.text
             view = r.json()
             assert view["board"] == engine(view).board.tolist()
         state = engine(view)
         assert view["ranks"] == state.ranks().tolist()
-        r = client.post(f"/api/sessions/{view['id']}/agent")
+        r = client.post(f"/api/sessions/{view['id']}/agent", json={})
         assert r.status_code == 409 and "over" in r.json()["error"]
         r = client.post(f"/api/sessions/{view['id']}/move", json={"action": 0})
         assert r.status_code == 400 and r.json()["error"]
@@ -276,7 +299,7 @@ def test_agents_play_whole_games_of_every_game(client: TestClient) -> None:
 def test_mcts_moves_with_its_analysis(client: TestClient) -> None:
     view = start(client, "faraday", seats=["mcts:iterations=300", "human"])
     assert view["players"][0]["label"] == "MCTS 300" and view["agent_to_move"]
-    view = client.post(f"/api/sessions/{view['id']}/agent").json()
+    view = client.post(f"/api/sessions/{view['id']}/agent", json={}).json()
     analysis = view["analysis"]
     assert view["step"] == 1 and analysis["player"] == 0 and analysis["budget"] == 300
     assert analysis["iterations"] == 300 and -1 <= analysis["value"] <= 1
@@ -302,7 +325,7 @@ def test_a_crashed_agent_leaves_the_game_as_it_was() -> None:
 
     client = TestClient(create_app(choose=crash))
     view = start(client, seats=["random", "human"])
-    r = client.post(f"/api/sessions/{view['id']}/agent")
+    r = client.post(f"/api/sessions/{view['id']}/agent", json={})
     assert r.status_code == 500 and "out of memory" in r.json()["error"]
     after = client.get(f"/api/sessions/{view['id']}").json()
     assert after["step"] == 0 and after["board"] == view["board"] and not after["busy"]
@@ -334,7 +357,7 @@ def test_seats_can_change(client: TestClient) -> None:
 def test_records_download_and_load_back(client: TestClient) -> None:
     sid = start(client, "subsume", seats=["random", "random"])["id"]
     for _ in range(5):
-        client.post(f"/api/sessions/{sid}/agent")
+        client.post(f"/api/sessions/{sid}/agent", json={})
     client.post(f"/api/sessions/{sid}/goto", json={"step": 2})
     r = client.get(f"/api/sessions/{sid}/record")
     assert r.headers["content-type"].startswith("application/json")
@@ -381,7 +404,7 @@ def test_windflowers_with_four_players_and_three_agents(client: TestClient) -> N
         seats=["random", "human", "random", "random"],
     )
     assert view["num_players"] == 4 and len(view["players"]) == 4
-    view = client.post(f"/api/sessions/{view['id']}/agent").json()
+    view = client.post(f"/api/sessions/{view['id']}/agent", json={}).json()
     assert view["current_player"] == 1 and view["human_to_move"]
     assert view["board"] == engine(view).board.tolist()
 

@@ -475,6 +475,35 @@ def test_a_whole_game_against_mcts(server: Server, browser: WebDriver) -> None:
     assert "MCTS 400" in browser.find_element(By.ID, "players").text
 
 
+def test_agents_alone_pause_and_keys_step(server: Server, browser: WebDriver) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    seats = ["mcts:iterations=20000", "mcts:iterations=20000"]
+    browser.get(play_url(server.base, "subsume", {"size": 5}, seats))
+    WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "pause").is_displayed())
+    browser.find_element(By.ID, "pause").click()
+    wait_idle(browser, timeout=60)
+    page = read(browser)
+    time.sleep(0.5)
+    assert read(browser)["step"] == page["step"] >= 1  # paused: no further moves
+    assert browser.find_element(By.ID, "continue").is_displayed()
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait_idle(browser, changed_from=page["version"])
+    assert read(browser)["step"] == page["step"] - 1
+    check_board(browser, "subsume", {"size": 5})
+    before = read(browser)["version"]
+    body.send_keys(Keys.END)
+    wait_idle(browser, changed_from=before)
+    assert read(browser)["step"] == page["step"]
+    # Continue: the agents play on.
+    browser.find_element(By.ID, "continue").click()
+    WebDriverWait(browser, 30).until(lambda d: read(d)["step"] > page["step"])
+    browser.find_element(By.ID, "pause").click()
+    wait_idle(browser, timeout=60)
+    check_board(browser, "subsume", {"size": 5})
+
+
 #: Each game at its default options, and how many human moves to play before the picture.
 DEFAULTS = [("smallholder", 8), ("windflowers", 9), ("faraday", 10), ("subsume", 12)]
 

@@ -28,11 +28,11 @@ if TYPE_CHECKING:
 __all__ = ["create_app", "play_url", "serve"]
 
 
-def create_app(max_sessions: int = 64) -> Starlette:
+def create_app(max_sessions: int = 64, allowed_hosts: Sequence[str] | None = None) -> Starlette:
     """The ASGI application of the page and its JSON API (see :func:`._app.create_app`)."""
     from ._app import create_app as make
 
-    return make(max_sessions=max_sessions)
+    return make(max_sessions=max_sessions, allowed_hosts=allowed_hosts)
 
 
 def play_url(
@@ -95,7 +95,9 @@ def serve(
     if open_browser:
         # The socket already listens, so the browser's request waits in its backlog.
         webbrowser.open(url)
-    config = uvicorn.Config(create_app(), log_level="warning", lifespan="off")
+    # On a loopback address only this machine's own names may be used to reach the server.
+    hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if _is_loopback(host) else None
+    config = uvicorn.Config(create_app(allowed_hosts=hosts), log_level="warning", lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -8,12 +8,13 @@ touches the file system. See the README's "Playing in the browser" section for t
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
 from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -75,13 +76,20 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(max_sessions: int = 64, choose: Chooser | None = None) -> Starlette:
+def create_app(
+    max_sessions: int = 64,
+    choose: Chooser | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+) -> Starlette:
     """The application: the page at ``/`` and the JSON API under ``/api``.
 
     Args:
         max_sessions: how many games are kept; a new one drops the one idle longest.
         choose: how agents pick their moves (``stonefield.play._agents.choose``); tests pass
             their own.
+        allowed_hosts: the host names requests may address (the ``Host`` header), so that a web
+            page elsewhere cannot reach this server through a domain that resolves to it (DNS
+            rebinding); None accepts any.
 
     Returns:
         A Starlette (ASGI) application, to run under uvicorn or drive with a test client.
@@ -220,6 +228,7 @@ def create_app(max_sessions: int = 64, choose: Chooser | None = None) -> Starlet
 
     async def truncate(request: Request) -> Response:
         session = session_of(request)
+        await read_json(request, optional=True)
         idle(session)
         session.truncate()
         return state(session, request)
@@ -317,6 +326,8 @@ def create_app(max_sessions: int = 64, choose: Chooser | None = None) -> Starlet
             SeatError: error_response,
         },
     )
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     app.add_middleware(_SecurityHeaders)
     app.state.sessions = store
     return app
@@ -324,7 +335,15 @@ def create_app(max_sessions: int = 64, choose: Chooser | None = None) -> Starlet
 
 async def read_json(request: Request, optional: bool = False) -> dict[str, Any]:
     """The request's JSON object; 413 past :data:`MAX_BODY` bytes, 400 for anything not an
-    object. An empty body is ``{}`` when ``optional``."""
+    object. An empty body is ``{}`` when ``optional``.
+
+    The content type must be ``application/json`` (415 otherwise): a page on another site can
+    only send that after a CORS preflight, which this server never grants, so no other site can
+    make a browser change a game here.
+    """
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise HTTPError(415, 'send the body as JSON, with "content-type: application/json"')
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise HTTPError(413, f"request bodies are at most {MAX_BODY} bytes")

@@ -221,6 +221,7 @@ function show(v) {
   }
   $("offer-colour").hidden = !(v.offer && v.human_to_move);
   $("undo").disabled = v.step === 0;
+  $("pause").hidden = true;
 
   // Players: seat, score, rank.
   const body = $("players").querySelector("tbody");
@@ -399,6 +400,9 @@ function maybeAgent() {
 async function runAgent() {
   busy = true;
   setState("thinking");
+  $("undo").disabled = true;
+  // Games between agents alone run on by themselves; the user may stop them between moves.
+  $("pause").hidden = view.players.some((s) => s.kind === "human");
   const sid = view.id;
   thinkTimer = setInterval(() => pollThinking(sid), 150);
   try {
@@ -510,6 +514,22 @@ async function loadRecord() {
   $("load").value = "";
 }
 
+// Arrow keys step through the game, Home and End jump, u undoes (not while typing in the form).
+function onKey(event) {
+  if (!view || event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+  const keys = {
+    ArrowLeft: () => view.step > 0 && goto(view.step - 1),
+    ArrowRight: () => view.step < view.line.length && goto(view.step + 1),
+    Home: () => goto(0),
+    End: () => goto(view.line.length),
+    u: () => view.step > 0 && undo(),
+  };
+  if (keys[event.key]) {
+    event.preventDefault();
+    keys[event.key]();
+  }
+}
+
 // ---- start ------------------------------------------------------------------------------
 
 async function init() {
@@ -550,6 +570,12 @@ async function init() {
   });
   $("numbers").addEventListener("change", () => view && change("/goto", { step: view.step }));
   $("load").addEventListener("change", loadRecord);
+  $("pause").addEventListener("click", () => {
+    paused = true;
+    $("pause").hidden = true;
+    message("The agents stop after this move; “Continue from here” resumes.", false);
+  });
+  document.addEventListener("keydown", onKey);
   if (wanted && gameSpec(wanted)) {
     $("setup").open = false;
     await newGame();
