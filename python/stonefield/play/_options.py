@@ -190,7 +190,9 @@ def option_spec(game: str) -> list[OptionSpec]:
     [2, 3, 4]
     """
     resolved = _core.make(game).options  # raises InvalidOptionError for an unknown game
-    registry = getattr(_core, "option_spec", None)
+    import stonefield
+
+    registry = getattr(stonefield, "option_spec", None) or getattr(_core, "option_spec", None)
     if registry is not None:
         return _from_registry(registry(game))
     known = {o["name"]: o for o in _KNOWN.get(game, [])}
@@ -205,21 +207,40 @@ def option_spec(game: str) -> list[OptionSpec]:
 
 
 def _from_registry(spec: Any) -> list[OptionSpec]:
-    """Converts the registry's description to the page's, accepting dicts or objects."""
+    """Converts the registry's description to the page's, accepting dicts or objects.
+
+    >>> _from_registry([{"name": "size", "type": "integer", "default": 6, "min": 3, "max": 30},
+    ...                 {"name": "grid", "values": ("hex", "square"), "default": "hex"}])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'name': 'size', 'kind': 'int', 'default': 6, 'help': '', 'min': 3, 'max': 30},
+     {'name': 'grid', 'kind': 'choice', 'default': 'hex', 'help': '', 'values': ['hex', 'square']}]
+    """
     out: list[OptionSpec] = []
     for item in spec:
-        get = item.get if isinstance(item, dict) else lambda k, d=None, i=item: getattr(i, k, d)
-        values = get("values")
+
+        def get(key: str, item: Any = item) -> Any:
+            return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+
+        values = get("values") or get("choices")
+        raw = str(get("kind") or get("type") or "").lower()
+        if values is not None and raw not in ("int", "integer", "bool", "boolean"):
+            kind = "choice"
+        elif raw in ("int", "integer", "range"):
+            kind = "int"
+        elif raw in ("bool", "boolean", "flag"):
+            kind = "bool"
+        else:
+            kind = "str"
         entry: OptionSpec = {
             "name": get("name"),
-            "kind": get("kind") or ("choice" if values else "str"),
+            "kind": kind,
             "default": get("default"),
-            "help": get("help", "") or "",
+            "help": get("help") or get("doc") or "",
         }
-        if values is not None:
-            entry["values"] = list(values)
         for key in ("min", "max"):
             if get(key) is not None:
                 entry[key] = get(key)
+        if kind == "choice":
+            entry["values"] = list(values)
         out.append(entry)
     return out
