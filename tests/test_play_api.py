@@ -85,6 +85,17 @@ def test_option_spec_defaults_are_the_engines() -> None:
                 assert resolved[o["name"]] == o["default"], (name, o)
 
 
+def test_preview_draws_the_empty_board(client: TestClient) -> None:
+    r = client.post("/api/preview", json={"game": "subsume", "options": {"size": 4}})
+    data = r.json()
+    assert r.status_code == 200 and data["num_sites"] == 37 and data["num_players"] == 2
+    assert data["svg"].count('class="site"') == 37 and 'class="stone p' not in data["svg"]
+    bad = client.post("/api/preview", json={"game": "subsume", "options": {"size": 1}})
+    assert bad.status_code == 400 and "size" in bad.json()["error"]
+    bad = client.post("/api/preview", json={"game": "subsume", "seats": []})
+    assert bad.status_code == 400 and "unknown field 'seats'" in bad.json()["error"]
+
+
 def test_create_session_describes_the_start(client: TestClient) -> None:
     view = start(client)
     state = sf.make("windflowers", **SMALL["windflowers"]).new_state()

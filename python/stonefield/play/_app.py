@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from .. import _core
 from ..records import dumps, from_record, to_record
+from ..render import to_svg
 from . import _agents
 from ._agents import Seat, SeatError
 from ._options import option_spec
@@ -161,24 +162,30 @@ def create_app(
             game = loaded.game
             line = [int(a) for a in loaded.history]
         else:
-            name = body.get("game")
-            options = body.get("options", {})
-            if not isinstance(name, str):
-                raise HTTPError(400, f'"game" is one of {_core.games()}')
-            if not isinstance(options, dict) or not all(
-                isinstance(v, (bool, int, str)) for v in options.values()
-            ):
-                raise HTTPError(400, '"options" is an object of booleans, integers and strings')
-            try:
-                game = _core.make(name, **options)
-            except _core.StonefieldError as e:
-                raise HTTPError(400, str(e)) from None
+            game = make_game(body)
         seats = parse_seats(body.get("seats"), game.num_players, loose="record" in body)
         session = Session(game, seats, line)
         if "step" in body:
             session.goto(as_int(body["step"], "step"))
         store.add(session)
         return state(session, request, status=201)
+
+    async def preview(request: Request) -> Response:
+        body = await read_json(request)
+        unknown = set(body) - {"game", "options"}
+        if unknown:
+            raise HTTPError(400, f"unknown field {sorted(unknown)[0]!r}")
+        game = make_game(body)
+        return JSONResponse(
+            {
+                "game": game.name,
+                "options": dict(game.options),
+                "num_players": game.num_players,
+                "num_sites": game.num_sites,
+                "board_shape": game.board_shape,
+                "svg": to_svg(game, size=520),
+            }
+        )
 
     async def get_session(request: Request) -> Response:
         return state(session_of(request), request)
@@ -305,6 +312,7 @@ def create_app(
         Route("/", index),
         Route("/static/{name}", static_file),
         Route("/api/games", list_games),
+        Route("/api/preview", preview, methods=["POST"]),
         Route("/api/sessions", create_session, methods=["POST"]),
         Route(sid, get_session, methods=["GET"]),
         Route(sid, delete_session, methods=["DELETE"]),
@@ -364,6 +372,22 @@ async def read_json(request: Request, optional: bool = False) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise HTTPError(400, "the body is a JSON object")
     return body
+
+
+def make_game(body: dict[str, Any]) -> _core.Game:
+    """The game a body's ``game`` and ``options`` name, or a 400 quoting the engine."""
+    name = body.get("game")
+    options = body.get("options", {})
+    if not isinstance(name, str):
+        raise HTTPError(400, f'"game" is one of {_core.games()}')
+    if not isinstance(options, dict) or not all(
+        isinstance(v, (bool, int, str)) for v in options.values()
+    ):
+        raise HTTPError(400, '"options" is an object of booleans, integers and strings')
+    try:
+        return _core.make(name, **options)
+    except _core.StonefieldError as e:
+        raise HTTPError(400, str(e)) from None
 
 
 def as_int(value: Any, name: str) -> int:

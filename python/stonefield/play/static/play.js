@@ -84,11 +84,28 @@ function buildOptions(name, given = {}) {
     input.dataset.kind = opt.kind;
     input.addEventListener("change", () => {
       if (opt.name === "players") buildSeats(readSeats());
+      showPreview();
     });
     label.append(input);
     box.append(label);
   }
   buildSeats();
+  showPreview();
+}
+
+// Before the first game, the page shows the empty board the form describes.
+async function showPreview() {
+  if (view) return;
+  try {
+    const p = await api("POST", "/api/preview", { game: $("game").value, options: readOptions() });
+    $("preview").innerHTML = p.svg;
+    $("preview-text").textContent = `${p.board_shape}, ${p.num_sites} sites, ${p.num_players} players`;
+    message("");
+  } catch (e) {
+    $("preview").replaceChildren();
+    $("preview-text").textContent = "";
+    message(e.message);
+  }
 }
 
 function playerCount() {
