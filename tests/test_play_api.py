@@ -61,6 +61,15 @@ def test_page_and_static_files_carry_the_security_headers(client: TestClient) ->
     assert client.get("/static/../_app.py").status_code == 404
 
 
+def test_unknown_routes_and_methods_answer_json(client: TestClient) -> None:
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and r.json() == {"error": "no such page or route"}
+    assert r.headers["content-security-policy"] == CSP
+    r = client.get("/api/sessions")
+    assert r.status_code == 405 and r.json() == {"error": "method not allowed here"}
+    assert "POST" in r.headers["allow"]
+
+
 def test_games_lists_every_game_with_its_options(client: TestClient) -> None:
     data = client.get("/api/games").json()
     assert [g["name"] for g in data["games"]] == sf.games()

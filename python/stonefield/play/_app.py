@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -299,6 +300,13 @@ def create_app(
         return Response(text, media_type="application/json", headers=headers)
 
     async def error_response(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, StarletteHTTPException):
+            message = {404: "no such page or route", 405: "method not allowed here"}
+            return JSONResponse(
+                {"error": message.get(exc.status_code, str(exc.detail))},
+                status_code=exc.status_code,
+                headers=exc.headers,
+            )
         if isinstance(exc, HTTPError):
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         if isinstance(exc, SessionError):
@@ -329,6 +337,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         exception_handlers={
+            StarletteHTTPException: error_response,
             HTTPError: error_response,
             SessionError: error_response,
             SeatError: error_response,

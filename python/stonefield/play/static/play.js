@@ -182,7 +182,9 @@ async function newGame(event) {
     });
     history.replaceState(null, "", urlFor(v));
     busy = false;
+    const old = view;
     show(v);
+    forget(old);
   } catch (e) {
     busy = false;
     message(e.message);
@@ -199,6 +201,12 @@ function urlFor(v) {
   }
   q.set("seats", v.players.map(seatText).join(","));
   return "/?" + q.toString();
+}
+
+// The game being replaced is dropped on the server (if an agent still thinks there, the
+// server keeps it until it is the idlest and room is needed).
+function forget(old) {
+  if (old && (!view || view.id !== old.id)) fetch(`/api/sessions/${old.id}`, { method: "DELETE" }).catch(() => {});
 }
 
 // ---- drawing ----------------------------------------------------------------------------
@@ -521,7 +529,9 @@ async function loadRecord() {
     const v = await api("POST", "/api/sessions", { record: text, seats: readSeats() });
     busy = false;
     paused = true;
+    const old = view;
     show(v);
+    forget(old);
     message(`Loaded ${file.name}: ${v.line.length} actions.`, false);
   } catch (e) {
     busy = false;
