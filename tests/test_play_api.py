@@ -323,6 +323,7 @@ def test_mcts_moves_with_its_analysis(client: TestClient) -> None:
     analysis = view["analysis"]
     assert view["step"] == 1 and analysis["player"] == 0 and analysis["budget"] == 300
     assert analysis["iterations"] == 300 and -1 <= analysis["value"] <= 1
+    assert analysis["proven"] is None
     assert view["line"] == [analysis["best"]]
     shares = list(analysis["sites"].values()) + list(analysis["actions"].values())
     assert abs(sum(shares) - 1) < 0.01 and all(
@@ -454,6 +455,7 @@ def test_heat_map_snapshot_folds_faraday_offer_colours() -> None:
         value = 0.25
         iterations = 10
         best = 2 * n
+        proven = None
 
     snap = _agents.snapshot(state, Result(), 100)
     assert snap["sites"] == {"0": 0.3, "1": 0.1}

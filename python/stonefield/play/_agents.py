@@ -167,6 +167,7 @@ def snapshot(state: _core.State, result: Any, budget: int) -> dict[str, Any]:
         "iterations": int(result.iterations),
         "budget": budget,
         "best": int(result.best),
+        "proven": None if result.proven is None else int(result.proven),
         "sites": {str(s): round(v, 4) for s, v in sites.items()},
         "actions": {str(a): round(v, 4) for a, v in others.items()},
     }

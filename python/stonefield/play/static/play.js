@@ -252,7 +252,8 @@ function show(v) {
   const body = $("players").querySelector("tbody");
   body.replaceChildren();
   v.players.forEach((seat, p) => {
-    const row = el("tr", { class: p === v.current_player ? "to-move" : "" });
+    const winner = v.terminal && v.ranks && v.ranks[p] === Math.min(...v.ranks);
+    const row = el("tr", { class: p === v.current_player ? "to-move" : winner ? "winner" : "" });
     const dotCell = el("td");
     dotCell.append(el("span", { class: `dot p${p}` }));
     row.append(dotCell, el("td", {}, `${NAMES[p]} · ${seat.label}`));
@@ -477,7 +478,8 @@ function showAnalysis(snap, seat) {
   fill.style.background = snap.player % 4 === 1 ? "#c9c9bd" : COLOURS[snap.player % 4];
   $("think-text").textContent =
     `${NAMES[snap.player]} (${seat ? seat.label : "agent"}) value ${snap.value >= 0 ? "+" : ""}${snap.value.toFixed(2)}` +
-    ` · ${snap.iterations.toLocaleString()} of ${snap.budget.toLocaleString()} iterations`;
+    ` · ${snap.iterations.toLocaleString()} of ${snap.budget.toLocaleString()} iterations` +
+    (snap.proven === null || snap.proven === undefined ? "" : ` · proven ${{ 1: "win", 0: "draw", "-1": "loss" }[snap.proven]}`);
 }
 
 // A heat map of the search's visit shares, over the sites under the hit layer.
