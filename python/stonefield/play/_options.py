@@ -207,40 +207,62 @@ def option_spec(game: str) -> list[OptionSpec]:
 
 
 def _from_registry(spec: Any) -> list[OptionSpec]:
-    """Converts the registry's description to the page's, accepting dicts or objects.
+    """Converts the registry's description to the page's.
 
-    >>> _from_registry([{"name": "size", "type": "integer", "default": 6, "min": 3, "max": 30},
-    ...                 {"name": "grid", "values": ("hex", "square"), "default": "hex"}])
-    ... # doctest: +NORMALIZE_WHITESPACE
-    [{'name': 'size', 'kind': 'int', 'default': 6, 'help': '', 'min': 3, 'max': 30},
-     {'name': 'grid', 'kind': 'choice', 'default': 'hex', 'help': '', 'values': ['hex', 'square']}]
+    Choice values may be plain or ``{"name", "help", "sets"}`` objects; an option that some
+    value of another option ``sets`` (the Smallholder's rule options, set by its ruleset) gets
+    no default of its own, so the form leaves it to the ruleset unless the user picks a value.
+
+    >>> _from_registry([
+    ...     {"name": "ruleset", "kind": "choice", "default": "a", "help": "",
+    ...      "values": [{"name": "a", "help": "", "sets": {"capture": "x"}},
+    ...                 {"name": "b", "help": "", "sets": {"capture": "y"}}]},
+    ...     {"name": "capture", "kind": "choice", "default": "x", "help": "what is taken",
+    ...      "values": [{"name": "x", "help": ""}, {"name": "y", "help": "more"}]},
+    ...     {"name": "size", "kind": "int", "default": 6, "min": 3, "max": 30, "help": ""},
+    ... ])[1:]  # doctest: +NORMALIZE_WHITESPACE
+    [{'name': 'capture', 'kind': 'choice', 'default': None,
+      'help': 'what is taken (default: from the ruleset)', 'values': ['x', 'y'],
+      'value_help': {'y': 'more'}},
+     {'name': 'size', 'kind': 'int', 'default': 6, 'help': '', 'min': 3, 'max': 30}]
     """
+
+    def get(item: Any, key: str) -> Any:
+        return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+
+    items = list(spec)
+    ruled: dict[str, str] = {}
+    for item in items:
+        for value in get(item, "values") or []:
+            sets = {} if isinstance(value, (str, int)) else get(value, "sets") or {}
+            for key in sets:
+                ruled[key] = str(get(item, "name"))
     out: list[OptionSpec] = []
-    for item in spec:
-
-        def get(key: str, item: Any = item) -> Any:
-            return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
-
-        values = get("values") or get("choices")
-        raw = str(get("kind") or get("type") or "").lower()
-        if values is not None and raw not in ("int", "integer", "bool", "boolean"):
-            kind = "choice"
-        elif raw in ("int", "integer", "range"):
-            kind = "int"
-        elif raw in ("bool", "boolean", "flag"):
-            kind = "bool"
-        else:
-            kind = "str"
+    for item in items:
+        name = str(get(item, "name"))
+        values = get(item, "values")
+        raw = str(get(item, "kind") or "").lower()
+        kind = raw if raw in ("choice", "int", "bool") else "choice" if values else "str"
         entry: OptionSpec = {
-            "name": get("name"),
+            "name": name,
             "kind": kind,
-            "default": get("default"),
-            "help": get("help") or get("doc") or "",
+            "default": None if name in ruled else get(item, "default"),
+            "help": str(get(item, "help") or ""),
         }
+        if name in ruled:
+            entry["help"] = (entry["help"] + f" (default: from the {ruled[name]})").strip()
         for key in ("min", "max"):
-            if get(key) is not None:
-                entry[key] = get(key)
-        if kind == "choice":
-            entry["values"] = list(values)
+            if get(item, key) is not None:
+                entry[key] = get(item, key)
+        if kind == "choice" and values:
+            plain = [v if isinstance(v, (str, int)) else get(v, "name") for v in values]
+            entry["values"] = plain
+            helps = {
+                str(get(v, "name")): str(get(v, "help"))
+                for v in values
+                if not isinstance(v, (str, int)) and get(v, "help")
+            }
+            if helps:
+                entry["value_help"] = helps
         out.append(entry)
     return out

@@ -68,7 +68,8 @@ function buildOptions(name, given = {}) {
     } else if (opt.values) {
       input = el("select");
       if (opt.default === null) input.append(el("option", { value: "" }, "(default)"));
-      for (const v of opt.values) input.append(el("option", { value: String(v) }, String(v)));
+      const helps = opt.value_help || {};
+      for (const v of opt.values) input.append(el("option", { value: String(v), title: helps[v] || "" }, String(v)));
       input.value = value === null || value === undefined ? "" : String(value);
     } else if (opt.kind === "int") {
       input = el("input", { type: "number", step: "1" });
