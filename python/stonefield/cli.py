@@ -12,25 +12,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _core
-from .simulate import simulate
+from .batch import simulate
 
 
 def _parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``key=value`` pairs; values are bools, ints or strings."""
+    """``key=value`` pairs, read by the same rule as the Rust core (``_core.parse_option``):
+    ``-`` in keys read as ``_``; values ``true``/``false`` in any case, integers, else strings."""
     out: dict[str, Any] = {}
     for item in items:
-        if "=" not in item:
-            raise SystemExit(f"stonefield: expected option as key=value, got {item!r}")
-        key, value = item.split("=", 1)
-        v: Any
-        if value.lower() in ("true", "false"):
-            v = value.lower() == "true"
-        else:
-            try:
-                v = int(value)
-            except ValueError:
-                v = value
-        out[key.replace("-", "_")] = v
+        try:
+            key, value = _core.parse_option(item)
+        except _core.StonefieldError as e:
+            raise SystemExit(f"stonefield: {e}") from None
+        out[key] = value
     return out
 
 
