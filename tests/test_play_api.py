@@ -173,6 +173,8 @@ def test_only_allowed_host_names_reach_the_server() -> None:
     client = TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]))
     assert client.get("/api/games").status_code == 400  # the test client says "testserver"
     assert client.get("/api/games", headers={"host": "127.0.0.1:8000"}).status_code == 200
+    client = TestClient(create_app(allowed_hosts=["[::1]"]))
+    assert client.get("/api/games", headers={"host": "[::1]:8000"}).status_code == 200
     assert client.get("/", headers={"host": "evil.example:8000"}).status_code == 400
 
 

@@ -96,7 +96,7 @@ def serve(
         # The socket already listens, so the browser's request waits in its backlog.
         webbrowser.open(url)
     # On a loopback address only this machine's own names may be used to reach the server.
-    hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if _is_loopback(host) else None
+    hosts = [shown, "127.0.0.1", "localhost", "[::1]"] if _is_loopback(host) else None
     config = uvicorn.Config(create_app(allowed_hosts=hosts), log_level="warning", lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
 
