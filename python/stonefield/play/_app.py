@@ -8,10 +8,12 @@ touches the file system. See the README's "Playing in the browser" section for t
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
 from typing import Any
 
+import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -105,6 +107,8 @@ def create_app(
     """
     store = SessionStore(max_sessions)
     chooser: Chooser = choose or _agents.choose
+    # Searches run one per core at most; more wait their turn rather than slow every game.
+    searches = anyio.CapacityLimiter(os.cpu_count() or 1)
     files = resources.files(__package__) / "static"
     page = (files / "index.html").read_bytes()
     static = {name: (files / name).read_bytes() for name in _STATIC}
@@ -271,7 +275,9 @@ def create_app(
             session.thinking = snap  # one assignment: readers see the old or the new snapshot
 
         try:
-            action = await anyio.to_thread.run_sync(chooser, seat, position, seed, publish)
+            action = await anyio.to_thread.run_sync(
+                chooser, seat, position, seed, publish, limiter=searches
+            )
             analysis = session.thinking if seat.kind == "mcts" else None
             session.play(int(action))
         except Exception as e:
