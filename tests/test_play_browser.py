@@ -367,7 +367,9 @@ def test_play_a_whole_game_undo_and_replay_the_record(
     assert (tmp_path / f"{game}-{len(seats)}-continued.png").stat().st_size > 0
 
 
-def test_the_form_starts_a_game_and_reports_errors(server: Server, browser: WebDriver) -> None:
+def test_the_form_starts_a_game_and_reports_errors(
+    server: Server, browser: WebDriver, tmp_path: Path
+) -> None:
     browser.get(server.base + "/")
     WebDriverWait(browser, 10).until(lambda d: read(d)["state"] == "setup")
     select = browser.find_element(By.ID, "game")
@@ -412,6 +414,14 @@ def test_the_form_starts_a_game_and_reports_errors(server: Server, browser: WebD
     click_site(browser, taken)
     assert "not a legal move" in read(browser)["message"]
     assert read(browser)["version"] == page["version"]
+    # A file that is not a record is refused with the reader's message; the game stays.
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        '{"format": "stonefield-record", "format_version": 1, "game": "chess", "actions": []}'
+    )
+    browser.find_element(By.ID, "load").send_keys(str(bad))
+    WebDriverWait(browser, 10).until(lambda d: "unknown game" in read(d)["message"])
+    assert read(browser)["session"] == page["session"]
 
 
 def test_an_agent_thinks_live_without_blocking_the_page(
