@@ -172,7 +172,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     try:
         from .play import serve
-        from .play._agents import Seat, SeatError, available_kinds
+        from .play._agents import Seat, SeatError
     except ImportError as e:
         print(
             f"stonefield: the play page needs the play extra ({e.name} is missing): "
@@ -188,7 +188,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         except _core.StonefieldError as e:
             print(f"stonefield: {e}", file=sys.stderr)
             return 2
-        opponent = args.opponent or ("mcts" if "mcts" in available_kinds() else "random")
+        opponent = args.opponent or "mcts"
         try:
             Seat.parse(opponent)
         except SeatError as e:
@@ -270,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--opponent",
         default=None,
         metavar="AGENT",
-        help="the other seats: random, mcts or mcts:iterations=N (default: mcts)",
+        help="the other seats: random, mcts or mcts:iterations=N (default: mcts, 10,000)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first")
     play.add_argument("--port", type=int, default=0, help="the port (default: a free one)")
