@@ -90,3 +90,19 @@ def test_play_warns_when_listening_beyond_this_machine() -> None:
 def test_loopback_hosts() -> None:
     assert _is_loopback("127.0.0.1") and _is_loopback("::1") and _is_loopback("localhost")
     assert not _is_loopback("0.0.0.0") and not _is_loopback("192.168.1.2")
+
+
+def test_play_seats_the_human_and_the_default_opponent(monkeypatch: pytest.MonkeyPatch) -> None:
+    import stonefield.play
+
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(stonefield.play, "serve", lambda *a, **k: calls.append((a, k)))
+    assert main(["play", "windflowers", "--option", "players=3", "--seat", "2"]) == 0
+    (game, options, seats), kwargs = calls[0]
+    assert (game, options, seats) == ("windflowers", {"players": 3}, ["mcts", "mcts", "human"])
+    assert kwargs == {"host": "127.0.0.1", "port": 0, "open_browser": True}
+    assert main(["play", "--no-browser", "--port", "8765"]) == 0
+    assert calls[1] == (
+        (None, {}, None),
+        {"host": "127.0.0.1", "port": 8765, "open_browser": False},
+    )
