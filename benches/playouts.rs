@@ -3,29 +3,28 @@
 //! `-- --test` each runs once.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use stonefield::games::{each_state, OptionValue, GAME_NAMES};
+use stonefield::games::{each_state, OptionKind, OptionValue, GAME_NAMES};
 use stonefield::rng::Rng;
 use stonefield::sim::{play_random_game, simulate};
 use stonefield::Game;
 
-/// Configurations beyond the defaults: every Smallholder ruleset, every Faraday grid, every
-/// Windflowers grid, Subsume at sizes 4 and 10.
+/// Configurations beyond the defaults, from the games' option declarations: every value of each
+/// game's `ruleset` and `grid` (the options that change the engine most), and Subsume at sizes 4
+/// and 10.
 fn variants() -> Vec<(&'static str, &'static str, OptionValue)> {
     let mut v = Vec::new();
-    for r in ["gaps_original", "offshore_gaps", "stymie", "hull_setbacks"] {
-        v.push(("smallholder", "ruleset", r.into()));
-    }
-    for g in [
-        "trisquare_omni",
-        "trisquare",
-        "hex_limping",
-        "hex_omni",
-        "square_omni",
-    ] {
-        v.push(("faraday", "grid", g.into()));
-    }
-    for g in ["hex", "square"] {
-        v.push(("windflowers", "grid", g.into()));
+    for &name in GAME_NAMES {
+        let spec = Game::option_spec(name).expect("registered");
+        for o in spec
+            .iter()
+            .filter(|o| o.name == "ruleset" || o.name == "grid")
+        {
+            if let OptionKind::Choice { values, default } = o.kind {
+                for c in values.iter().filter(|c| c.name != default) {
+                    v.push((name, o.name, c.name.into()));
+                }
+            }
+        }
     }
     for size in [4i64, 10] {
         v.push(("subsume", "size", size.into()));

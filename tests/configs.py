@@ -1,20 +1,38 @@
 """Game configurations the Python test suite runs over: every game, every option value, several
-sizes. Each game adds its entries here."""
+sizes. The values come from each game's option declaration (``sf.option_spec``); only the sizes
+and the combinations are chosen here. A game without an entry below still gets its defaults and
+every value of each of its choice and flag options."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import stonefield as sf
+
 CONFIGS: list[tuple[str, dict[str, Any]]] = []
 
+
+def values(game: str, option: str) -> list[Any]:
+    """Every value of a choice or flag option, or every integer of a range, as declared."""
+    for o in sf.option_spec(game):
+        if o["name"] == option:
+            if o["kind"] == "choice":
+                return [v["name"] for v in o["values"] or []]
+            if o["kind"] == "bool":
+                return [False, True]
+            assert o["min"] is not None and o["max"] is not None
+            return list(range(o["min"], o["max"] + 1))
+    raise KeyError(f"{game} has no option {option!r}")
+
+
 # Windflowers: every grid at three sizes, every player count, scoring, tie-break and flag.
-for grid in ("hex", "trisquare", "square"):
+for grid in values("windflowers", "grid"):
     for size in (3, 4, 5):
         CONFIGS.append(("windflowers", {"grid": grid, "size": size}))
-for players in (2, 3, 4):
+for players in values("windflowers", "players"):
     CONFIGS.append(("windflowers", {"players": players}))
-for scoring in ("stones", "largest_group"):
-    for tiebreak in ("underdog", "cascade"):
+for scoring in values("windflowers", "scoring"):
+    for tiebreak in values("windflowers", "tiebreak"):
         CONFIGS.append(
             ("windflowers", {"scoring": scoring, "tiebreak": tiebreak, "size": 3, "players": 3})
         )
@@ -22,48 +40,38 @@ CONFIGS.append(("windflowers", {"last_placer_breaks_ties": True, "grid": "hex", 
 CONFIGS.append(("windflowers", {"max_moves": 9}))
 
 # Faraday: every grid at two orders, every scoring, surplus charge on every grid.
-for grid in ("trisquare_omni", "trisquare", "hex_limping", "hex", "hex_omni", "square_omni"):
+for grid in values("faraday", "grid"):
     CONFIGS.append(("faraday", {"grid": grid, "order": 4}))
     CONFIGS.append(("faraday", {"grid": grid, "order": 3, "surplus_charge": True}))
-for scoring in ("simple_orthogonal", "simple", "special_orthogonal", "special"):
+for scoring in values("faraday", "scoring"):
     CONFIGS.append(("faraday", {"scoring": scoring, "order": 4}))
 CONFIGS.append(("faraday", {}))
 
-# The Smallholder: every ruleset, every value of each rule option, several boards.
-for ruleset in ("nibbler", "gaps_original", "offshore_gaps", "stymie", "hull_setbacks"):
+# The Smallholder: every ruleset, every value of each rule option, the boards of one bit-set word
+# and one wide board.
+for ruleset in values("smallholder", "ruleset"):
     CONFIGS.append(("smallholder", {"ruleset": ruleset}))
-for key, values in (
-    (
-        "groups",
-        (
-            "must_create_if_only_1",
-            "must_create_if_1_playable",
-            "priority_if_only_1",
-            "priority_if_1_playable",
-            "priority_always",
-        ),
-    ),
-    (
-        "adjacent",
-        (
-            "smallest_playable",
-            "smallest_playable_only",
-            "smallest_else_lose",
-            "smallest_only_else_lose",
-        ),
-    ),
-    ("territory", ("gap", "hull")),
-    ("capture", ("piecewise", "groupwise", "groupwise_reentry")),
-):
-    for value in values:
+for key in ("groups", "adjacent", "territory", "capture"):
+    for value in values("smallholder", key):
         CONFIGS.append(("smallholder", {"board": "hex3", key: value}))
-for board in ("hex232323", "hex343434", "hex454545", "hex5", "hex8"):
-    CONFIGS.append(("smallholder", {"board": board}))
+for board in values("smallholder", "board"):
+    if sf.make("smallholder", board=board).num_sites <= 64 or board == "hex8":
+        CONFIGS.append(("smallholder", {"board": board}))
 CONFIGS.append(("smallholder", {"max_moves": 12, "capture": "groupwise_reentry"}))
 
-# Subsume: sizes 3 to 8, and one larger board.
-for size in (3, 4, 5, 6, 7, 8, 12):
+# Subsume: the smallest sizes, and one larger board.
+for size in values("subsume", "size")[:6] + [12]:
     CONFIGS.append(("subsume", {"size": size}))
+
+# Any other game: its defaults and every value of each choice and flag option.
+for game in sf.games():
+    if any(name == game for name, _ in CONFIGS):
+        continue
+    CONFIGS.append((game, {}))
+    for o in sf.option_spec(game):
+        if o["kind"] != "int":
+            for value in values(game, o["name"]):
+                CONFIGS.append((game, {o["name"]: value}))
 
 
 def config_id(config: tuple[str, dict[str, Any]]) -> str:

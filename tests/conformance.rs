@@ -6,6 +6,7 @@
 //! out of range, negative, after the end) fail with the right error and change nothing; the same
 //! seed replays the same game. Each game adds its configurations to `configs()`.
 
+use stonefield::games::options::value_names;
 use stonefield::games::OptionValue;
 use stonefield::rng::Rng;
 use stonefield::{Error, Game, Rules, Session, State};
@@ -14,17 +15,22 @@ fn o(name: &str, value: impl Into<OptionValue>) -> (String, OptionValue) {
     (name.to_string(), value.into())
 }
 
-/// The Smallholder's eight named boards.
-const SMALLHOLDER_BOARDS: [&str; 8] = [
-    "hex3",
-    "hex4",
-    "hex5",
-    "hex6",
-    "hex7",
-    "hex232323",
-    "hex343434",
-    "hex454545",
-];
+/// The value names of a choice option, from the game's declaration.
+fn values(game: &str, option: &str) -> Vec<&'static str> {
+    value_names(Game::option_spec(game).expect("a registered game"), option)
+}
+
+/// The Smallholder's boards of at most 127 cells (hex3 to hex7 and the three alternating
+/// hexagons): every board small enough to play many games on.
+fn small_smallholder_boards() -> Vec<&'static str> {
+    values("smallholder", "board")
+        .into_iter()
+        .filter(|b| {
+            let g = Game::make("smallholder", &[o("board", *b)]).expect("declared");
+            g.board().num_sites() <= 127
+        })
+        .collect()
+}
 
 /// A game id, its options, and how many seeds to play.
 type Config = (&'static str, Vec<(String, OptionValue)>, u64);
@@ -32,7 +38,7 @@ type Config = (&'static str, Vec<(String, OptionValue)>, u64);
 fn configs() -> Vec<Config> {
     let mut v = Vec::new();
     // Windflowers: every option value, several sizes and player counts.
-    for grid in ["hex", "trisquare", "square"] {
+    for grid in values("windflowers", "grid") {
         for size in [3i64, 4, 5] {
             for players in [2i64, 3, 4] {
                 v.push((
@@ -44,8 +50,8 @@ fn configs() -> Vec<Config> {
         }
     }
     v.push(("windflowers", vec![o("grid", "hex"), o("size", 7i64)], 2));
-    for scoring in ["stones", "largest_group"] {
-        for tiebreak in ["underdog", "cascade"] {
+    for scoring in values("windflowers", "scoring") {
+        for tiebreak in values("windflowers", "tiebreak") {
             for lpbt in [false, true] {
                 v.push((
                     "windflowers",
@@ -62,14 +68,7 @@ fn configs() -> Vec<Config> {
     }
     v.push(("windflowers", vec![o("max_moves", 7i64)], 4));
     // Faraday: every grid at several orders, every scoring, with and without surplus charge.
-    for grid in [
-        "trisquare_omni",
-        "trisquare",
-        "hex_limping",
-        "hex",
-        "hex_omni",
-        "square_omni",
-    ] {
+    for grid in values("faraday", "grid") {
         for order in [3i64, 4, 6] {
             v.push((
                 "faraday",
@@ -83,12 +82,7 @@ fn configs() -> Vec<Config> {
             4,
         ));
     }
-    for scoring in [
-        "simple_orthogonal",
-        "simple",
-        "special_orthogonal",
-        "special",
-    ] {
+    for scoring in values("faraday", "scoring") {
         for surplus in [false, true] {
             v.push((
                 "faraday",
@@ -107,38 +101,13 @@ fn configs() -> Vec<Config> {
     // The Smallholder: every ruleset on hex3 and hex4, every value of each rule option on two
     // small boards, wide bit sets on large boards, and each of the 120 rule combinations once,
     // spread over the eight named boards (the 960 combinations, sampled).
-    let rulesets = [
-        "nibbler",
-        "gaps_original",
-        "offshore_gaps",
-        "stymie",
-        "hull_setbacks",
-    ];
-    let boards = SMALLHOLDER_BOARDS;
-    let values: [(&str, &[&str]); 4] = [
-        (
-            "groups",
-            &[
-                "must_create_if_only_1",
-                "must_create_if_1_playable",
-                "priority_if_only_1",
-                "priority_if_1_playable",
-                "priority_always",
-            ],
-        ),
-        (
-            "adjacent",
-            &[
-                "smallest_playable",
-                "smallest_playable_only",
-                "smallest_else_lose",
-                "smallest_only_else_lose",
-            ],
-        ),
-        ("territory", &["gap", "hull"]),
-        ("capture", &["piecewise", "groupwise", "groupwise_reentry"]),
-    ];
-    for ruleset in rulesets {
+    let rulesets = values("smallholder", "ruleset");
+    let boards = small_smallholder_boards();
+    let values: Vec<(&str, Vec<&str>)> = ["groups", "adjacent", "territory", "capture"]
+        .into_iter()
+        .map(|name| (name, values("smallholder", name)))
+        .collect();
+    for &ruleset in &rulesets {
         for board in ["hex3", "hex4"] {
             v.push((
                 "smallholder",
@@ -147,7 +116,7 @@ fn configs() -> Vec<Config> {
             ));
         }
     }
-    for (name, vals) in values {
+    for (name, vals) in &values {
         for value in vals {
             for board in ["hex4", "hex232323"] {
                 v.push(("smallholder", vec![o(name, *value), o("board", board)], 2));
@@ -176,18 +145,18 @@ fn configs() -> Vec<Config> {
         1,
     ));
     let mut i = 0;
-    for groups in values[0].1 {
-        for adjacent in values[1].1 {
-            for territory in values[2].1 {
-                for capture in values[3].1 {
+    for groups in values[0].1.iter().copied() {
+        for adjacent in values[1].1.iter().copied() {
+            for territory in values[2].1.iter().copied() {
+                for capture in values[3].1.iter().copied() {
                     v.push((
                         "smallholder",
                         vec![
                             o("board", boards[i % boards.len()]),
-                            o("groups", *groups),
-                            o("adjacent", *adjacent),
-                            o("territory", *territory),
-                            o("capture", *capture),
+                            o("groups", groups),
+                            o("adjacent", adjacent),
+                            o("territory", territory),
+                            o("capture", capture),
                         ],
                         1,
                     ));
@@ -417,22 +386,21 @@ fn random_action_is_uniform_over_the_legal_set() {
 /// the end is a win for one player (or a truncation).
 #[test]
 fn every_smallholder_combination_plays() {
-    use stonefield::games::smallholder::{ADJACENTS, CAPTURES, GROUPS, TERRITORIES};
-    let boards = SMALLHOLDER_BOARDS;
+    let boards = small_smallholder_boards();
     let mut rng = Rng::new(960);
     let mut buf = Vec::new();
     let mut combos = 0;
     for board in boards {
-        for groups in GROUPS {
-            for adjacent in ADJACENTS {
-                for territory in TERRITORIES {
-                    for capture in CAPTURES {
+        for groups in values("smallholder", "groups") {
+            for adjacent in values("smallholder", "adjacent") {
+                for territory in values("smallholder", "territory") {
+                    for capture in values("smallholder", "capture") {
                         let options = vec![
                             o("board", board),
-                            o("groups", *groups),
-                            o("adjacent", *adjacent),
-                            o("territory", *territory),
-                            o("capture", *capture),
+                            o("groups", groups),
+                            o("adjacent", adjacent),
+                            o("territory", territory),
+                            o("capture", capture),
                         ];
                         let game = Game::make("smallholder", &options).expect("valid");
                         let mut s = game.new_state();
@@ -459,4 +427,79 @@ fn every_smallholder_combination_plays() {
         }
     }
     assert_eq!(combos, 960);
+}
+
+/// Every value each game declares builds a game (every named value, both ends of every integer
+/// range, both flags); a ruleset's defaults are among the values of the options it sets; the
+/// static facts a game gives without a state equal its starting state's; the resolved options
+/// rebuild the same game.
+#[test]
+fn every_declared_option_value_builds_and_the_facts_need_no_state() {
+    use stonefield::games::OptionKind;
+    for &name in stonefield::games::GAME_NAMES {
+        let spec = Game::option_spec(name).expect("registered");
+        assert!(Game::rules_version_of(name).expect("registered") >= 1);
+        let mut variants: Vec<Vec<(String, OptionValue)>> = vec![vec![]];
+        for opt in spec {
+            match opt.kind {
+                OptionKind::Choice { values, default } => {
+                    assert!(
+                        values.iter().any(|c| c.name == default),
+                        "{name} {}",
+                        opt.name
+                    );
+                    for c in values {
+                        for &(key, value) in c.sets {
+                            assert!(
+                                value_names(spec, key).contains(&value),
+                                "{name}: {} sets {key}={value}",
+                                c.name
+                            );
+                        }
+                        variants.push(vec![o(opt.name, c.name)]);
+                    }
+                }
+                OptionKind::Int { min, max, default } => {
+                    if let Some(d) = default {
+                        assert!((min..=max).contains(&d), "{name} {}", opt.name);
+                    }
+                    variants.push(vec![o(opt.name, min)]);
+                    variants.push(vec![o(opt.name, max)]);
+                    let below = Game::make(name, &[o(opt.name, min - 1)]);
+                    assert!(matches!(below, Err(Error::InvalidOption(_))), "{name}");
+                }
+                OptionKind::Bool { .. } => {
+                    variants.push(vec![o(opt.name, false)]);
+                    variants.push(vec![o(opt.name, true)]);
+                }
+            }
+        }
+        for options in variants {
+            let game = Game::make(name, &options).expect("a declared value");
+            assert_eq!(game.name(), name);
+            let state = game.new_state();
+            assert_eq!(
+                game.num_players(),
+                state.num_players(),
+                "{name} {options:?}"
+            );
+            assert_eq!(
+                game.num_actions(),
+                state.num_actions(),
+                "{name} {options:?}"
+            );
+            assert_eq!(game.observation_planes(), state.observation_planes());
+            assert_eq!(
+                game.has_scores(),
+                state.scores().is_some(),
+                "{name} {options:?}"
+            );
+            let resolved = game.options();
+            let names: Vec<&str> = resolved.iter().map(|(k, _)| k.as_str()).collect();
+            let declared: Vec<&str> = spec.iter().map(|s| s.name).collect();
+            assert_eq!(names, declared, "{name}: options in declaration order");
+            let again = Game::make(name, &resolved).expect("resolved options are valid");
+            assert_eq!(again.options(), resolved);
+        }
+    }
 }

@@ -336,3 +336,20 @@ def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     for name, sites in (("windflowers", 34), ("smallholder", 37), ("faraday", 61), ("subsume", 61)):
         picture = ROOT / "docs" / f"{name}.svg"
         assert classes(picture.read_text(encoding="utf-8"))["site"] == sites
+
+
+def test_every_site_element_names_its_site() -> None:
+    for name in sf.games():
+        state = sf.make(name).new_state()
+        for _ in range(6):
+            state.apply(state.random_action(seed=3))
+        svg = to_svg(state, numbers=True, highlight="legal")
+        n = state.game.num_sites
+        assert [int(el.get("data-site", -1)) for el in with_class(svg, "site")] == list(range(n))
+        board = state.board
+        for cls in ("stone", "highlight", "number", "last-move"):
+            for el in with_class(svg, cls):
+                s = int(el.get("data-site", -1))
+                assert 0 <= s < n
+                if cls == "stone":
+                    assert f"p{int(board[s]) - 1}" in el.get("class", "").split()

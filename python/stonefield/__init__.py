@@ -34,11 +34,12 @@ from ._core import (
     games,
     make,
 )
+from .batch import SimulationResult, simulate
+from .options import option_spec
 from .records import from_record, to_record
 from .records import load as load_record
 from .records import save as save_record
 from .render import to_svg
-from .simulate import SimulationResult, simulate
 from .text import board_text
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "games",
     "load_record",
     "make",
+    "option_spec",
     "save_record",
     "simulate",
     "to_record",

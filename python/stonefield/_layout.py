@@ -1,6 +1,6 @@
 """Board geometry shared by the SVG and text pictures: the board kind, rows and graph edges.
 
-Everything here is derived from what a :class:`~stonefield.Game` reports (``board_shape``,
+Everything here is derived from what a :class:`~stonefield.Game` reports (``board_kind``,
 ``coords`` and ``neighbors``), so it works for every game and board size.
 """
 
@@ -25,9 +25,10 @@ ROW_EPS = 1e-6
 def board_kind(game: Game) -> str:
     """The kind of board a game is played on: one of :data:`KINDS`.
 
-    Read from ``game.board_shape``; boards described some other way are recognised from their
-    geometry (nearest neighbours √3 apart are hex cells; otherwise points, told apart by the
-    largest orthogonal degree: 6 lattice, 4 square, 5 triangle-square).
+    Read from ``game.board_kind``; objects without it (stand-ins for boards this build does not
+    have) are recognised from their geometry: nearest neighbours √3 apart are hex cells;
+    otherwise points, told apart by the largest orthogonal degree: 6 lattice, 4 square, 5
+    triangle-square.
 
     >>> import stonefield as sf
     >>> board_kind(sf.make("windflowers", grid="hex"))
@@ -35,11 +36,9 @@ def board_kind(game: Game) -> str:
     >>> board_kind(sf.make("windflowers", grid="trisquare"))
     'triangle-square points'
     """
-    shape = game.board_shape
-    # Triangle-square first: its description contains "square points".
-    for kind in (TRISQUARE_POINTS, HEX_CELLS, LATTICE_POINTS, SQUARE_POINTS):
-        if kind in shape:
-            return kind
+    kind = getattr(game, "board_kind", None)
+    if isinstance(kind, str) and kind in KINDS:
+        return kind
     coords = game.coords
     orth = game.neighbors("orthogonal")
     pairs = [(s, int(t)) for s, ts in enumerate(orth) for t in ts]

@@ -1,5 +1,5 @@
-"""The ``stonefield`` command line: ``stonefield simulate``, ``stonefield bench`` and
-``stonefield render``."""
+"""The ``stonefield`` command line: ``stonefield simulate``, ``stonefield bench``,
+``stonefield render`` and ``stonefield play``."""
 
 from __future__ import annotations
 
@@ -12,25 +12,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _core
-from .simulate import simulate
+from .batch import simulate
 
 
 def _parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``key=value`` pairs; values are bools, ints or strings."""
+    """``key=value`` pairs, read by the same rule as the Rust core (``_core.parse_option``):
+    ``-`` in keys read as ``_``; values ``true``/``false`` in any case, integers, else strings."""
     out: dict[str, Any] = {}
     for item in items:
-        if "=" not in item:
-            raise SystemExit(f"stonefield: expected option as key=value, got {item!r}")
-        key, value = item.split("=", 1)
-        v: Any
-        if value.lower() in ("true", "false"):
-            v = value.lower() == "true"
-        else:
-            try:
-                v = int(value)
-            except ValueError:
-                v = value
-        out[key.replace("-", "_")] = v
+        try:
+            key, value = _core.parse_option(item)
+        except _core.StonefieldError as e:
+            raise SystemExit(f"stonefield: {e}") from None
+        out[key] = value
     return out
 
 
@@ -175,6 +169,59 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from .play import serve
+        from .play._agents import Seat, SeatError
+    except ImportError as e:
+        print(
+            f"stonefield: the play page needs the play extra ({e.name} is missing): "
+            'pip install "stonefield[play]"',
+            file=sys.stderr,
+        )
+        return 2
+    options = _parse_options(args.options)
+    seats: list[str] | None = None
+    if args.game is not None:
+        try:
+            game = _core.make(args.game, **options)
+        except _core.StonefieldError as e:
+            print(f"stonefield: {e}", file=sys.stderr)
+            return 2
+        opponent = args.opponent or "mcts"
+        try:
+            Seat.parse(opponent)
+        except SeatError as e:
+            print(f"stonefield: --opponent: {e}", file=sys.stderr)
+            return 2
+        if not 0 <= args.seat < game.num_players:
+            print(
+                f"stonefield: --seat is 0..{game.num_players - 1} for this game, got {args.seat}",
+                file=sys.stderr,
+            )
+            return 2
+        seats = [opponent] * game.num_players
+        seats[args.seat] = "human"
+    elif options or args.opponent:
+        print("stonefield: --option and --opponent need a GAME", file=sys.stderr)
+        return 2
+    try:
+        serve(
+            args.game,
+            options,
+            seats,
+            host=args.host,
+            port=args.port,
+            open_browser=not args.no_browser,
+        )
+    except OSError as e:
+        print(f"stonefield: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="stonefield",
@@ -208,6 +255,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     render.add_argument("--legal", action="store_true", help="mark the legal placements")
     render.add_argument("--size", type=int, default=480, help="longer side of the board in pixels")
     render.set_defaults(func=_cmd_render, threads=None)
+
+    play = sub.add_parser("play", help="play and replay games in the browser")
+    play.add_argument("game", nargs="?", choices=_core.games(), help="game id (default: a form)")
+    play.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeatable)",
+    )
+    play.add_argument(
+        "--opponent",
+        default=None,
+        metavar="AGENT",
+        help="the other seats: random, mcts or mcts:iterations=N (default: mcts, 10,000)",
+    )
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first")
+    play.add_argument("--port", type=int, default=0, help="the port (default: a free one)")
+    play.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    play.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    play.set_defaults(func=_cmd_play, threads=None)
 
     args = parser.parse_args(argv)
     if getattr(args, "games", 1) < 0:

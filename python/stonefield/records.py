@@ -7,6 +7,7 @@ A record is a JSON object (format version 1)::
       "format_version": 1,
       "game": "windflowers",
       "options": {"players": 2, "grid": "hex", "size": 4, ...},
+      "rules_version": 1,
       "stonefield_version": "0.1.0",
       "actions": [17, 4, 36, ...],
       "result": {"terminal": true, "truncated": false,
@@ -16,7 +17,11 @@ A record is a JSON object (format version 1)::
 ``format`` and ``format_version`` identify the format. ``game`` is a game id of
 :func:`stonefield.games` and ``options`` its options (writers give every option, resolved, so
 that later changes of defaults cannot change the game; readers fill in defaults for missing
-ones). ``stonefield_version`` is the version that wrote the record, for information only.
+ones). ``rules_version`` is the version of the game's rules the record was played under
+(:attr:`stonefield.Game.rules_version`; a record without it was written before versions existed
+and is read as version 1): a record of another version than this stonefield plays is refused,
+since its actions could mean something else now. ``stonefield_version`` is the version that
+wrote the record, for information only.
 ``actions`` are the game's action ids from the start, in order; sites are numbered as in Ludii.
 ``result`` describes the position reached: whether it is terminal or truncated, and ``ranks``,
 ``returns`` and ``scores`` as :class:`stonefield.State` reports them (``null`` while the game
@@ -74,8 +79,9 @@ def to_record(state: State) -> dict[str, Any]:
 
     >>> import stonefield as sf
     >>> record = to_record(sf.make("windflowers").new_state())
-    >>> sorted(record)
-    ['actions', 'format', 'format_version', 'game', 'options', 'result', 'stonefield_version']
+    >>> sorted(record)  # doctest: +NORMALIZE_WHITESPACE
+    ['actions', 'format', 'format_version', 'game', 'options', 'result', 'rules_version',
+     'stonefield_version']
     """
     game = state.game
     return {
@@ -83,6 +89,7 @@ def to_record(state: State) -> dict[str, Any]:
         "format_version": FORMAT_VERSION,
         "game": game.name,
         "options": dict(game.options),
+        "rules_version": game.rules_version,
         "stonefield_version": __version__,
         "actions": [int(a) for a in state.history],
         "result": _result(state),
@@ -99,7 +106,8 @@ def from_record(record: dict[str, Any] | str | bytes) -> State:
         The state after every recorded action, with the full history (so ``undo`` works).
 
     Raises:
-        RecordError: the record is malformed (bad JSON, wrong format marker or version, a field
+        RecordError: the record is malformed (bad JSON, wrong format marker or version, another
+            rules version than this stonefield plays, a field
             of the wrong type, an unknown game or option, a non-integer or illegal action) or
             inconsistent (its result differs from the replay's). The message names the field or
             the action, its index, and quotes the underlying error.
@@ -132,6 +140,7 @@ def from_record(record: dict[str, Any] | str | bytes) -> State:
     options = _field(record, "options", dict, required=False) or {}
     if not all(isinstance(k, str) for k in options):
         raise RecordError(f'field "options": option names are strings, got {list(options)!r}')
+    rules_version = _field(record, "rules_version", int, required=False)
     if "stonefield_version" in record:
         _field(record, "stonefield_version", str)
     actions = _field(record, "actions", list)
@@ -140,6 +149,14 @@ def from_record(record: dict[str, Any] | str | bytes) -> State:
         game = make(name, **options)
     except StonefieldError as e:
         raise RecordError(f'field "{"options" if name in games() else "game"}": {e}') from e
+    # Records written before rules versions existed were all played under version 1.
+    if rules_version is None:
+        rules_version = 1
+    if rules_version != game.rules_version:
+        raise RecordError(
+            f'field "rules_version": the record was played under {name} rules version '
+            f"{rules_version}, this stonefield plays version {game.rules_version}"
+        )
     state = game.new_state()
     for index, action in enumerate(actions):
         if not isinstance(action, numbers.Integral) or isinstance(action, bool):

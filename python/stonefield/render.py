@@ -9,7 +9,8 @@ numbers, highlighted sites (for example the legal moves) and the game's own over
 Every drawn element has a class, so pictures can be styled and tested: ``site`` (one per site),
 ``edge``, ``square-face``, ``stone p0`` .. ``stone p3``, ``last-move``, ``highlight``, ``number``,
 ``territory p0`` .. (Smallholder), ``blocked`` (Smallholder), ``surrounded`` (Subsume),
-``caption`` and ``phase`` (Faraday).
+``caption`` and ``phase`` (Faraday). Every element drawn for one site (the site itself, its
+stone, marks and number) carries ``data-site="k"``, so a page can tell which site was clicked.
 
 >>> import stonefield as sf
 >>> state = sf.make("windflowers", grid="hex", size=3).new_state()
@@ -133,7 +134,7 @@ def to_svg(
     if cells:
         for s in range(n):
             out.append(
-                f'<polygon class="site" points="{_hexagon(px(s), scale)}" '
+                f'<polygon class="site" data-site="{s}" points="{_hexagon(px(s), scale)}" '
                 f'fill="{_CELL_FILL}" stroke="{_CELL_STROKE}" stroke-width="{unit(0.05)}"/>'
             )
     else:
@@ -151,7 +152,8 @@ def to_svg(
         for s in range(n):
             x, y = px(s)
             out.append(
-                f'<circle class="site" cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.07)}" '
+                f'<circle class="site" data-site="{s}" '
+                f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.07)}" '
                 f'fill="{_LINE}"/>'
             )
 
@@ -171,13 +173,14 @@ def to_svg(
                     f'height="{_num(2 * h)}"'
                 )
             out.append(
-                f'{shape} class="territory p{p}" fill="{colour}" fill-opacity="0.55" '
+                f'{shape} class="territory p{p}" data-site="{s}" '
+                f'fill="{colour}" fill-opacity="0.55" '
                 f'stroke="{_TEXT}" stroke-width="{unit(0.03)}"/>'
             )
     for s in np.flatnonzero(ov.get("surrounded", np.zeros(0, bool))).tolist():
         corners = _hexagon(px(s), scale * (0.9 if cells else 0.35))
         out.append(
-            f'<polygon class="surrounded" points="{corners}" '
+            f'<polygon class="surrounded" data-site="{s}" points="{corners}" '
             f'fill="{_SURROUNDED}" fill-opacity="0.45"/>'
         )
 
@@ -186,7 +189,8 @@ def to_svg(
         p = int(board[s]) - 1
         x, y = px(s)
         out.append(
-            f'<circle class="stone p{p}" cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r)}" '
+            f'<circle class="stone p{p}" data-site="{s}" '
+            f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r)}" '
             f'fill="{PLAYER_COLOURS[p % 4]}" stroke="#111111" stroke-width="{unit(0.04)}"/>'
         )
 
@@ -195,7 +199,8 @@ def to_svg(
         for s in np.flatnonzero(board == 0).tolist():
             x, y = px(s)
             out.append(
-                f'<circle class="number-back" cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.22)}" '
+                f'<circle class="number-back" data-site="{s}" '
+                f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.22)}" '
                 f'fill="{_BOARD}"/>'
             )
 
@@ -203,7 +208,8 @@ def to_svg(
     for s in np.flatnonzero(ov.get("blocked", np.zeros(0, bool))).tolist():
         x, y = px(s)
         out.append(
-            f'<circle class="blocked" cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.3)}" '
+            f'<circle class="blocked" data-site="{s}" '
+            f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.3)}" '
             f'fill="{_BLOCKED}" stroke="#111111" stroke-width="{unit(0.02)}"/>'
         )
     if last_move and not is_game:
@@ -211,14 +217,15 @@ def to_svg(
             x, y = px(s)
             colour = _ink(board, s)
             out.append(
-                f'<circle class="last-move" cx="{_num(x)}" cy="{_num(y)}" '
+                f'<circle class="last-move" data-site="{s}" cx="{_num(x)}" cy="{_num(y)}" '
                 f'r="{unit(stone_r * 0.6)}" fill="none" stroke="{colour}" '
                 f'stroke-width="{unit(stone_r * 0.12)}"/>'
             )
     for s in _highlighted(state, highlight, n):
         x, y = px(s)
         out.append(
-            f'<circle class="highlight" cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.45)}" '
+            f'<circle class="highlight" data-site="{s}" '
+            f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.45)}" '
             f'fill="{_HIGHLIGHT}" fill-opacity="0.4" stroke="{_HIGHLIGHT}" '
             f'stroke-width="{unit(stone_r * 0.1)}"/>'
         )
@@ -228,7 +235,8 @@ def to_svg(
             x, y = px(s)
             colour = _ink(board, s)
             out.append(
-                f'<text class="number" x="{_num(x)}" y="{_num(y)}" font-size="{unit(font)}" '
+                f'<text class="number" data-site="{s}" '
+                f'x="{_num(x)}" y="{_num(y)}" font-size="{unit(font)}" '
                 f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{s}</text>'
             )
 

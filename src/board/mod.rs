@@ -54,6 +54,36 @@ impl Relation {
     }
 }
 
+/// What a board's sites are, which decides how it is drawn: hex cells (hexagons that touch), or
+/// the points of one lattice (joined by their edges).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardKind {
+    HexCells,
+    LatticePoints,
+    SquarePoints,
+    TriSquarePoints,
+}
+
+impl BoardKind {
+    /// Every kind.
+    pub const ALL: [BoardKind; 4] = [
+        BoardKind::HexCells,
+        BoardKind::LatticePoints,
+        BoardKind::SquarePoints,
+        BoardKind::TriSquarePoints,
+    ];
+
+    /// The kind's name, as Python's `Game.board_kind` gives it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BoardKind::HexCells => "hex cells",
+            BoardKind::LatticePoints => "lattice points",
+            BoardKind::SquarePoints => "square points",
+            BoardKind::TriSquarePoints => "triangle-square points",
+        }
+    }
+}
+
 /// The shape and size of a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
@@ -65,6 +95,18 @@ pub enum Shape {
     Square { width: usize, height: usize },
     /// Triangle-square (snub square) points, a diamond of `d × d` tiles.
     TriSquare { d: usize },
+}
+
+impl Shape {
+    /// What the board's sites are.
+    pub fn kind(self) -> BoardKind {
+        match self {
+            Shape::HexCells { .. } => BoardKind::HexCells,
+            Shape::HexPoints { .. } => BoardKind::LatticePoints,
+            Shape::Square { .. } => BoardKind::SquarePoints,
+            Shape::TriSquare { .. } => BoardKind::TriSquarePoints,
+        }
+    }
 }
 
 impl fmt::Display for Shape {

@@ -81,30 +81,14 @@
 
 use std::sync::Arc;
 
-use super::options::{opt, OptionReader, OptionValue, Options};
-use super::{ranks_from_values, Rules};
+use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
+use super::{ranks_from_values, GameConfig, Rules};
 use crate::algo::groups::largest_components;
 use crate::algo::FloodScratch;
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 
-/// Grid names, in the order of the specification.
-pub const GRIDS: &[&str] = &[
-    "trisquare_omni",
-    "trisquare",
-    "hex_limping",
-    "hex",
-    "hex_omni",
-    "square_omni",
-];
-/// Scoring names.
-pub const SCORINGS: &[&str] = &[
-    "simple_orthogonal",
-    "simple",
-    "special_orthogonal",
-    "special",
-];
 /// Smallest and largest accepted order. Below 3 some boards do not exist; above 25 the boards
 /// (over 1,800 sites) are far beyond anything the game is played on.
 pub const MIN_ORDER: i64 = 3;
@@ -112,41 +96,65 @@ pub const MAX_ORDER: i64 = 25;
 /// Number of offer actions player 0 takes in phase 1.
 pub const PIE_ACTIONS: u8 = 3;
 
-/// The board family and placement relation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Grid {
-    TriSquareOmni,
-    TriSquare,
-    HexLimping,
-    Hex,
-    HexOmni,
-    SquareOmni,
+/// The version of this reading of the rules, written into game records. It changes only when
+/// the same options and actions could play out differently.
+pub const RULES_VERSION: u32 = 1;
+
+named_enum! {
+    /// The board family and placement relation (option `grid`), in the order of the
+    /// specification.
+    pub enum Grid: "grid" {
+        TriSquareOmni = "trisquare_omni": "snub-square points, edges and square diagonals, F = 4",
+        TriSquare = "trisquare": "snub-square points, edges only, F = 3",
+        HexLimping = "hex_limping": "alternating hexagon (N−1, N) of lattice points, F = 3",
+        Hex = "hex": "lattice points of a regular hexagon, 6 neighbours, F = 3",
+        HexOmni = "hex_omni": "hex cells, 12 neighbours, F = 7",
+        SquareOmni = "square_omni": "N×N points, 8 neighbours, F = 4",
+    }
 }
 
+named_enum! {
+    /// How final scores are computed (option `scoring`).
+    pub enum Scoring: "scoring" {
+        SimpleOrthogonal = "simple_orthogonal": "largest orthogonal group",
+        Simple = "simple": "largest group through the placement relation",
+        SpecialOrthogonal = "special_orthogonal":
+            "largest orthogonal group times the opponent's stone count",
+        Special = "special": "largest placement group times the opponent's stone count",
+    }
+}
+
+/// Faraday's options.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec::choice(
+        "grid",
+        Grid::CHOICES,
+        "hex",
+        "the board family and placement relation",
+    ),
+    OptionSpec::int(
+        "order",
+        MIN_ORDER,
+        MAX_ORDER,
+        Some(6),
+        "the board's order N (its side for the hexagons and the square)",
+    ),
+    OptionSpec::choice(
+        "scoring",
+        Scoring::CHOICES,
+        "simple_orthogonal",
+        "how final scores are counted",
+    ),
+    OptionSpec::boolean(
+        "surplus_charge",
+        false,
+        "the designer's variant (not in Ludii): right after a placement on a site with at least \
+         F + 1 opposite charges, the next placement of the turn must go, if possible, to an \
+         otherwise illegal site with equal numbers of both charges (at least one each)",
+    ),
+];
+
 impl Grid {
-    fn parse(name: &str) -> Grid {
-        match name {
-            "trisquare_omni" => Grid::TriSquareOmni,
-            "trisquare" => Grid::TriSquare,
-            "hex_limping" => Grid::HexLimping,
-            "hex_omni" => Grid::HexOmni,
-            "square_omni" => Grid::SquareOmni,
-            _ => Grid::Hex,
-        }
-    }
-
-    /// The option value naming this grid.
-    pub fn name(self) -> &'static str {
-        match self {
-            Grid::TriSquareOmni => "trisquare_omni",
-            Grid::TriSquare => "trisquare",
-            Grid::HexLimping => "hex_limping",
-            Grid::Hex => "hex",
-            Grid::HexOmni => "hex_omni",
-            Grid::SquareOmni => "square_omni",
-        }
-    }
-
     /// The board of order `n` (n ≥ 3).
     pub fn shape(self, n: usize) -> Shape {
         match self {
@@ -179,35 +187,7 @@ impl Grid {
     }
 }
 
-/// How final scores are computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scoring {
-    SimpleOrthogonal,
-    Simple,
-    SpecialOrthogonal,
-    Special,
-}
-
 impl Scoring {
-    fn parse(name: &str) -> Scoring {
-        match name {
-            "simple" => Scoring::Simple,
-            "special_orthogonal" => Scoring::SpecialOrthogonal,
-            "special" => Scoring::Special,
-            _ => Scoring::SimpleOrthogonal,
-        }
-    }
-
-    /// The option value naming this scoring.
-    pub fn name(self) -> &'static str {
-        match self {
-            Scoring::SimpleOrthogonal => "simple_orthogonal",
-            Scoring::Simple => "simple",
-            Scoring::SpecialOrthogonal => "special_orthogonal",
-            Scoring::Special => "special",
-        }
-    }
-
     /// Whether the largest group is multiplied by the opponent's stone count.
     pub fn is_special(self) -> bool {
         matches!(self, Scoring::SpecialOrthogonal | Scoring::Special)
@@ -230,17 +210,17 @@ pub struct Config {
     pub forced_level: u8,
     /// 1 / the largest placement-neighbour count, to scale charges in observations.
     pub charge_scale: f32,
+    options: Options,
 }
 
 impl Config {
     /// Resolves user options: grid, order, scoring, surplus_charge.
     pub fn new(given: &[(String, OptionValue)]) -> Result<Config> {
-        let mut r = OptionReader::new("faraday", given);
-        let grid = Grid::parse(r.choice("grid", GRIDS, "hex")?);
-        let order = r.int("order", MIN_ORDER, MAX_ORDER, 6)? as usize;
-        let scoring = Scoring::parse(r.choice("scoring", SCORINGS, "simple_orthogonal")?);
-        let surplus_charge = r.boolean("surplus_charge", false)?;
-        r.finish()?;
+        let r = Resolved::new("faraday", OPTIONS, given)?;
+        let grid: Grid = r.named("grid")?;
+        let order = r.count("order")?;
+        let scoring: Scoring = r.named("scoring")?;
+        let surplus_charge = r.boolean("surplus_charge")?;
         let placement = grid.placement_relation();
         let group = match scoring {
             Scoring::SimpleOrthogonal | Scoring::SpecialOrthogonal => Relation::Orthogonal,
@@ -258,17 +238,34 @@ impl Config {
             placement,
             group,
             forced_level: grid.forced_level(),
+            options: r.into_options(|_| OptionValue::Int(0)),
         })
     }
+}
 
-    /// The resolved options, in a fixed order.
-    pub fn options(&self) -> Options {
-        vec![
-            opt("grid", self.grid.name()),
-            opt("order", self.order),
-            opt("scoring", self.scoring.name()),
-            opt("surplus_charge", self.surplus_charge),
-        ]
+impl GameConfig for Config {
+    const NAME: &'static str = "faraday";
+    const OPTIONS: &'static [OptionSpec] = OPTIONS;
+    const RULES_VERSION: u32 = RULES_VERSION;
+    fn board(&self) -> &Board {
+        &self.board
+    }
+    fn options(&self) -> &Options {
+        &self.options
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    /// Placements on any site in either colour during the offer, the end of the offer, accept
+    /// and swap.
+    fn num_actions(&self) -> usize {
+        2 * self.board.num_sites() + 3
+    }
+    fn observation_planes(&self) -> usize {
+        8
+    }
+    fn has_scores(&self) -> bool {
+        true
     }
 }
 

@@ -13,9 +13,10 @@ pub mod smallholder;
 pub mod subsume;
 pub mod windflowers;
 
+use std::fmt;
 use std::sync::Arc;
 
-pub use options::{OptionReader, OptionValue, Options};
+pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use session::Session;
 
 use crate::board::Board;
@@ -276,133 +277,190 @@ pub fn preview(actions: &[u32]) -> String {
     }
 }
 
-/// Every game id, in the order `games()` lists them.
-pub const GAME_NAMES: &[&str] = &["smallholder", "windflowers", "faraday", "subsume"];
-
-/// A configured game: its rules with every option resolved. Cheap to clone (shared config).
-#[derive(Clone, Debug)]
-pub enum Game {
-    Windflowers(Arc<windflowers::Config>),
-    Faraday(Arc<faraday::Config>),
-    Smallholder(Arc<smallholder::Config>),
-    Subsume(Arc<subsume::Config>),
+/// What a game knows from its options alone, before any state exists: implemented by each
+/// game's `Config`. [`Game`] answers its static questions (players, actions, observation shape,
+/// whether there are scores) from here, without building a state.
+pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
+    /// The game id.
+    const NAME: &'static str;
+    /// The options the game declares (see [`options`]).
+    const OPTIONS: &'static [OptionSpec];
+    /// The version of the game's reading of the rules. Records carry it; it changes only when
+    /// the same options and actions could play out differently (never for a refactor or a
+    /// speed-up), so a record of another version is refused rather than replayed wrongly.
+    const RULES_VERSION: u32;
+    /// The board the game is played on.
+    fn board(&self) -> &Board;
+    /// Every option, resolved, defaults filled in, in the declaration's order.
+    fn options(&self) -> &Options;
+    /// Number of players.
+    fn num_players(&self) -> usize;
+    /// Size of the action space.
+    fn num_actions(&self) -> usize;
+    /// Number of observation planes.
+    fn observation_planes(&self) -> usize;
+    /// Whether states report scores.
+    fn has_scores(&self) -> bool;
 }
 
-/// A game state of any game. Implements [`Rules`] by dispatching to the game's own state type;
-/// hot loops that know their game use that type directly.
-#[derive(Clone, Debug)]
-pub enum State {
-    Windflowers(windflowers::State),
-    Faraday(faraday::State),
-    Smallholder(smallholder::State),
-    Subsume(subsume::State),
-}
+/// The registry: the one list of games. From it come [`GAME_NAMES`], the [`Game`] and [`State`]
+/// enums (in this order), [`each_state!`], and every dispatch of `Game`, `State` and `Rules for
+/// State`.
+///
+/// # Adding a game
+/// 1. Write `src/games/<game>.rs`: the rules as its module doc, `RULES_VERSION`, `OPTIONS` (the
+///    option table, with [`named_enum!`] for named values), a `Config` with `new(&[(String,
+///    OptionValue)]) -> Result<Config>` resolving them through [`options::Resolved`] and
+///    implementing [`GameConfig`], and a `State` with `new(Arc<Config>)`, `config()` and
+///    [`Rules`].
+/// 2. Add its `pub mod` above and one line to the `games!` call below.
+/// 3. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
+///    `_core.pyi`; overlays in `python/stonefield/render.py` and `text.py` if it draws marks;
+///    its README section (the option table is generated: `python -m stonefield._optiondocs
+///    --write README.md`). The conformance suites, the test configurations and the benchmarks
+///    enumerate its options from the table by themselves.
+macro_rules! games {
+    ($d:tt $($id:ident => $variant:ident),+ $(,)?) => {
+        /// Every game id, in the order `games()` lists them.
+        pub const GAME_NAMES: &[&str] = &[$(stringify!($id)),+];
 
-/// Runs `$body` with `$s` bound to the inner value of any [`State`] variant. The body is
-/// compiled once per game, so generic code called from it is statically dispatched.
-#[macro_export]
-macro_rules! each_state {
-    ($state:expr, $s:ident => $body:expr) => {
-        match $state {
-            $crate::games::State::Windflowers($s) => $body,
-            $crate::games::State::Faraday($s) => $body,
-            $crate::games::State::Smallholder($s) => $body,
-            $crate::games::State::Subsume($s) => $body,
+        /// A configured game: its rules with every option resolved. Cheap to clone (shared
+        /// config).
+        #[derive(Clone, Debug)]
+        pub enum Game {
+            $($variant(Arc<$id::Config>)),+
+        }
+
+        /// A game state of any game. Implements [`Rules`] by dispatching to the game's own state
+        /// type; hot loops that know their game use that type directly.
+        #[derive(Clone, Debug)]
+        pub enum State {
+            $($variant($id::State)),+
+        }
+
+        /// Runs `$body` with `$s` bound to the inner value of any [`State`] variant. The body
+        /// is compiled once per game, so generic code called from it is statically dispatched.
+        #[macro_export]
+        macro_rules! each_state {
+            ($d state:expr, $d s:ident => $d body:expr) => {
+                match $d state {
+                    $($crate::games::State::$variant($d s) => $d body,)+
+                }
+            };
+        }
+
+        /// Runs `$body` with `$c` bound to the config (`&Arc<Config>`) of any [`Game`] variant.
+        macro_rules! each_config {
+            ($d game:expr, $d c:ident => $d body:expr) => {
+                match $d game {
+                    $(Game::$variant($d c) => $d body,)+
+                }
+            };
+        }
+
+        impl Game {
+            /// Builds a game from its id and user options; unknown ids, options or values fail
+            /// with [`Error::InvalidOption`] naming what is allowed.
+            pub fn make(name: &str, options: &[(String, OptionValue)]) -> Result<Game> {
+                match name {
+                    $(stringify!($id) => Ok(Game::$variant(Arc::new($id::Config::new(options)?))),)+
+                    _ => Err(Error::InvalidOption(format!(
+                        "unknown game {name:?}; games: {}",
+                        options::quoted(GAME_NAMES)
+                    ))),
+                }
+            }
+
+            /// The option table of the game `name`, or `None` for an unknown id.
+            pub fn option_spec(name: &str) -> Option<&'static [OptionSpec]> {
+                match name {
+                    $(stringify!($id) => Some(<$id::Config as GameConfig>::OPTIONS),)+
+                    _ => None,
+                }
+            }
+
+            /// The rules version of the game `name`, or `None` for an unknown id.
+            pub fn rules_version_of(name: &str) -> Option<u32> {
+                match name {
+                    $(stringify!($id) => Some(<$id::Config as GameConfig>::RULES_VERSION),)+
+                    _ => None,
+                }
+            }
+
+            /// The starting position.
+            pub fn new_state(&self) -> State {
+                match self {
+                    $(Game::$variant(c) => State::$variant($id::State::new(c.clone())),)+
+                }
+            }
+        }
+
+        impl State {
+            /// The game this state belongs to.
+            pub fn game(&self) -> Game {
+                match self {
+                    $(State::$variant(s) => Game::$variant(s.config().clone()),)+
+                }
+            }
         }
     };
 }
+
+games! {$
+    smallholder => Smallholder,
+    windflowers => Windflowers,
+    faraday => Faraday,
+    subsume => Subsume,
+}
 pub use each_state;
 
-impl Game {
-    /// Builds a game from its id and user options; unknown ids, options or values fail with
-    /// [`Error::InvalidOption`] naming what is allowed.
-    pub fn make(name: &str, options: &[(String, OptionValue)]) -> Result<Game> {
-        match name {
-            "windflowers" => Ok(Game::Windflowers(Arc::new(windflowers::Config::new(
-                options,
-            )?))),
-            "faraday" => Ok(Game::Faraday(Arc::new(faraday::Config::new(options)?))),
-            "smallholder" => Ok(Game::Smallholder(Arc::new(smallholder::Config::new(
-                options,
-            )?))),
-            "subsume" => Ok(Game::Subsume(Arc::new(subsume::Config::new(options)?))),
-            _ => Err(Error::InvalidOption(format!(
-                "unknown game {name:?}; games: {}",
-                options::quoted(GAME_NAMES)
-            ))),
-        }
-    }
+fn config_name<C: GameConfig>(_: &C) -> &'static str {
+    C::NAME
+}
 
+fn config_rules_version<C: GameConfig>(_: &C) -> u32 {
+    C::RULES_VERSION
+}
+
+impl Game {
     /// The game's id.
     pub fn name(&self) -> &'static str {
-        match self {
-            Game::Windflowers(_) => "windflowers",
-            Game::Faraday(_) => "faraday",
-            Game::Smallholder(_) => "smallholder",
-            Game::Subsume(_) => "subsume",
-        }
+        each_config!(self, c => config_name(&**c))
+    }
+
+    /// The version of the game's reading of the rules (see [`GameConfig::RULES_VERSION`]).
+    pub fn rules_version(&self) -> u32 {
+        each_config!(self, c => config_rules_version(&**c))
     }
 
     /// Every option, resolved, defaults filled in.
     pub fn options(&self) -> Options {
-        match self {
-            Game::Windflowers(c) => c.options(),
-            Game::Faraday(c) => c.options(),
-            Game::Smallholder(c) => c.options(),
-            Game::Subsume(c) => c.options(),
-        }
+        each_config!(self, c => c.options().clone())
     }
 
     /// The board.
     pub fn board(&self) -> &Board {
-        match self {
-            Game::Windflowers(c) => &c.board,
-            Game::Faraday(c) => &c.board,
-            Game::Smallholder(c) => &c.board,
-            Game::Subsume(c) => &c.board,
-        }
-    }
-
-    /// The starting position.
-    pub fn new_state(&self) -> State {
-        match self {
-            Game::Windflowers(c) => State::Windflowers(windflowers::State::new(c.clone())),
-            Game::Faraday(c) => State::Faraday(faraday::State::new(c.clone())),
-            Game::Smallholder(c) => State::Smallholder(smallholder::State::new(c.clone())),
-            Game::Subsume(c) => State::Subsume(subsume::State::new(c.clone())),
-        }
+        each_config!(self, c => c.board())
     }
 
     /// Number of players.
     pub fn num_players(&self) -> usize {
-        self.new_state().num_players()
+        each_config!(self, c => c.num_players())
     }
 
     /// Size of the action space.
     pub fn num_actions(&self) -> usize {
-        self.new_state().num_actions()
+        each_config!(self, c => c.num_actions())
     }
 
     /// Number of observation planes.
     pub fn observation_planes(&self) -> usize {
-        self.new_state().observation_planes()
+        each_config!(self, c => c.observation_planes())
     }
 
     /// Whether the game reports scores.
-    pub fn new_state_has_scores(&self) -> bool {
-        self.new_state().scores().is_some()
-    }
-}
-
-impl State {
-    /// The game this state belongs to.
-    pub fn game(&self) -> Game {
-        match self {
-            State::Windflowers(s) => Game::Windflowers(s.config().clone()),
-            State::Faraday(s) => Game::Faraday(s.config().clone()),
-            State::Smallholder(s) => Game::Smallholder(s.config().clone()),
-            State::Subsume(s) => Game::Subsume(s.config().clone()),
-        }
+    pub fn has_scores(&self) -> bool {
+        each_config!(self, c => c.has_scores())
     }
 }
 

@@ -84,84 +84,184 @@
 
 use std::sync::Arc;
 
-use super::options::{opt, OptionReader, OptionValue, Options};
-use super::Rules;
+use super::options::{named_enum, Choice, Named, OptionSpec, OptionValue, Options, Resolved};
+use super::{GameConfig, Rules};
 use crate::algo::bits::{width_for, Bits};
 use crate::algo::territory::{TerritoryKind, TerritoryMasks};
 use crate::board::{Board, Shape};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 
+/// The version of this reading of the rules, written into game records. It changes only when
+/// the same options and actions could play out differently.
+pub const RULES_VERSION: u32 = 1;
+
 /// Board names: regular hexagons of side 3 to 18, then the alternating hexagons.
-pub const BOARDS: &[&str] = &[
-    "hex3",
-    "hex4",
-    "hex5",
-    "hex6",
-    "hex7",
-    "hex8",
-    "hex9",
-    "hex10",
-    "hex11",
-    "hex12",
-    "hex13",
-    "hex14",
-    "hex15",
-    "hex16",
-    "hex17",
-    "hex18",
-    "hex232323",
-    "hex343434",
-    "hex454545",
+const BOARDS: &[Choice] = &[
+    Choice::new("hex3", "19 cells"),
+    Choice::new("hex4", "37 cells"),
+    Choice::new("hex5", "61 cells"),
+    Choice::new("hex6", "91 cells"),
+    Choice::new("hex7", "127 cells"),
+    Choice::new("hex8", "169 cells"),
+    Choice::new("hex9", "217 cells"),
+    Choice::new("hex10", "271 cells"),
+    Choice::new("hex11", "331 cells"),
+    Choice::new("hex12", "397 cells"),
+    Choice::new("hex13", "469 cells"),
+    Choice::new("hex14", "547 cells"),
+    Choice::new("hex15", "631 cells"),
+    Choice::new("hex16", "721 cells"),
+    Choice::new("hex17", "817 cells"),
+    Choice::new("hex18", "919 cells"),
+    Choice::new("hex232323", "alternating hexagon, 12 cells"),
+    Choice::new("hex343434", "alternating hexagon, 27 cells"),
+    Choice::new("hex454545", "alternating hexagon, 48 cells"),
 ];
-pub const RULESETS: &[&str] = &[
-    "nibbler",
-    "gaps_original",
-    "offshore_gaps",
-    "stymie",
-    "hull_setbacks",
-];
-pub const GROUPS: &[&str] = &[
-    "must_create_if_only_1",
-    "must_create_if_1_playable",
-    "priority_if_only_1",
-    "priority_if_1_playable",
-    "priority_always",
-];
-pub const ADJACENTS: &[&str] = &[
-    "smallest_playable",
-    "smallest_playable_only",
-    "smallest_else_lose",
-    "smallest_only_else_lose",
-];
-pub const TERRITORIES: &[&str] = &["gap", "hull"];
-pub const CAPTURES: &[&str] = &["piecewise", "groupwise", "groupwise_reentry"];
 
-/// When creating a group is compulsory or preferred (option `groups`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Groups {
-    MustCreateIfOnly1,
-    MustCreateIf1Playable,
-    PriorityIfOnly1,
-    PriorityIf1Playable,
-    PriorityAlways,
+/// The named rulesets and the four rule options each sets.
+const RULESETS: &[Choice] = &[
+    Choice::ruleset(
+        "nibbler",
+        "",
+        &[
+            ("groups", "must_create_if_1_playable"),
+            ("adjacent", "smallest_playable"),
+            ("territory", "gap"),
+            ("capture", "piecewise"),
+        ],
+    ),
+    Choice::ruleset(
+        "gaps_original",
+        "",
+        &[
+            ("groups", "must_create_if_only_1"),
+            ("adjacent", "smallest_else_lose"),
+            ("territory", "gap"),
+            ("capture", "piecewise"),
+        ],
+    ),
+    Choice::ruleset(
+        "offshore_gaps",
+        "",
+        &[
+            ("groups", "priority_if_1_playable"),
+            ("adjacent", "smallest_playable"),
+            ("territory", "gap"),
+            ("capture", "piecewise"),
+        ],
+    ),
+    Choice::ruleset(
+        "stymie",
+        "",
+        &[
+            ("groups", "priority_if_1_playable"),
+            ("adjacent", "smallest_else_lose"),
+            ("territory", "gap"),
+            ("capture", "groupwise_reentry"),
+        ],
+    ),
+    Choice::ruleset(
+        "hull_setbacks",
+        "",
+        &[
+            ("groups", "must_create_if_1_playable"),
+            ("adjacent", "smallest_playable"),
+            ("territory", "hull"),
+            ("capture", "groupwise"),
+        ],
+    ),
+];
+
+named_enum! {
+    /// When creating a group is compulsory or preferred (option `groups`).
+    pub enum Groups: "groups" {
+        MustCreateIfOnly1 = "must_create_if_only_1": "",
+        MustCreateIf1Playable = "must_create_if_1_playable": "",
+        PriorityIfOnly1 = "priority_if_only_1": "",
+        PriorityIf1Playable = "priority_if_1_playable": "",
+        PriorityAlways = "priority_always": "",
+    }
 }
 
-/// Which extensions are allowed (option `adjacent`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Adjacent {
-    SmallestPlayable,
-    SmallestPlayableOnly,
-    SmallestElseLose,
-    SmallestOnlyElseLose,
+named_enum! {
+    /// Which extensions are allowed (option `adjacent`).
+    pub enum Adjacent: "adjacent" {
+        SmallestPlayable = "smallest_playable": "",
+        SmallestPlayableOnly = "smallest_playable_only": "",
+        SmallestElseLose = "smallest_else_lose": "",
+        SmallestOnlyElseLose = "smallest_only_else_lose": "",
+    }
 }
 
-/// What an extension captures (option `capture`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Capture {
-    Piecewise,
-    Groupwise,
-    GroupwiseReentry,
+named_enum! {
+    /// What a group holds (option `territory`).
+    pub enum Territory: "territory" {
+        Gap = "gap": "cells strictly between two of the group's stones on one line",
+        Hull = "hull": "cells inside the smallest hexagon around the group",
+    }
+}
+
+named_enum! {
+    /// What an extension captures (option `capture`).
+    pub enum Capture: "capture" {
+        Piecewise = "piecewise": "every enemy stone in your territory",
+        Groupwise = "groupwise": "enemy groups wholly inside it",
+        GroupwiseReentry = "groupwise_reentry":
+            "groupwise, and you may always play next to your own stones",
+    }
+}
+
+/// The Smallholder's options.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec::choice(
+        "board",
+        BOARDS,
+        "hex4",
+        "regular hexagons of side 3 to 18, or alternating hexagons",
+    ),
+    OptionSpec::choice(
+        "ruleset",
+        RULESETS,
+        "nibbler",
+        "sets the four rule options below; any of them given explicitly wins",
+    ),
+    OptionSpec::choice(
+        "groups",
+        Groups::CHOICES,
+        "must_create_if_1_playable",
+        "when creating a group is compulsory or preferred",
+    ),
+    OptionSpec::choice(
+        "adjacent",
+        Adjacent::CHOICES,
+        "smallest_playable",
+        "which groups an extension may touch",
+    ),
+    OptionSpec::choice("territory", Territory::CHOICES, "gap", "what a group holds"),
+    OptionSpec::choice(
+        "capture",
+        Capture::CHOICES,
+        "piecewise",
+        "what an extension captures",
+    ),
+    OptionSpec::int(
+        "max_moves",
+        1,
+        1 << 40,
+        None,
+        "move cap (default 10 × cells); reaching it ends the game as truncated, a draw",
+    ),
+];
+
+impl Territory {
+    /// The holdings algorithm.
+    pub fn kind(self) -> TerritoryKind {
+        match self {
+            Territory::Gap => TerritoryKind::Gap,
+            Territory::Hull => TerritoryKind::Hull,
+        }
+    }
 }
 
 /// The four rule options.
@@ -173,37 +273,7 @@ pub struct RuleOptions {
     pub capture: Capture,
 }
 
-impl Groups {
-    const ALL: [Groups; 5] = [
-        Groups::MustCreateIfOnly1,
-        Groups::MustCreateIf1Playable,
-        Groups::PriorityIfOnly1,
-        Groups::PriorityIf1Playable,
-        Groups::PriorityAlways,
-    ];
-    /// The option value naming this rule.
-    pub fn name(self) -> &'static str {
-        GROUPS[self as usize]
-    }
-    fn parse(name: &str) -> Option<Groups> {
-        Groups::ALL.into_iter().find(|g| g.name() == name)
-    }
-}
-
 impl Adjacent {
-    const ALL: [Adjacent; 4] = [
-        Adjacent::SmallestPlayable,
-        Adjacent::SmallestPlayableOnly,
-        Adjacent::SmallestElseLose,
-        Adjacent::SmallestOnlyElseLose,
-    ];
-    /// The option value naming this rule.
-    pub fn name(self) -> &'static str {
-        ADJACENTS[self as usize]
-    }
-    fn parse(name: &str) -> Option<Adjacent> {
-        Adjacent::ALL.into_iter().find(|g| g.name() == name)
-    }
     /// Whether the smallest group is taken among playable groups only (m_play) rather than all.
     fn among_playable(self) -> bool {
         matches!(
@@ -217,52 +287,6 @@ impl Adjacent {
             self,
             Adjacent::SmallestPlayableOnly | Adjacent::SmallestOnlyElseLose
         )
-    }
-}
-
-impl Capture {
-    const ALL: [Capture; 3] = [
-        Capture::Piecewise,
-        Capture::Groupwise,
-        Capture::GroupwiseReentry,
-    ];
-    /// The option value naming this rule.
-    pub fn name(self) -> &'static str {
-        CAPTURES[self as usize]
-    }
-    fn parse(name: &str) -> Option<Capture> {
-        Capture::ALL.into_iter().find(|g| g.name() == name)
-    }
-}
-
-fn territory_name(kind: TerritoryKind) -> &'static str {
-    match kind {
-        TerritoryKind::Gap => "gap",
-        TerritoryKind::Hull => "hull",
-    }
-}
-
-impl RuleOptions {
-    /// The rule options a named ruleset sets.
-    pub fn ruleset(name: &str) -> Option<RuleOptions> {
-        use Adjacent::*;
-        use Capture::*;
-        use Groups::*;
-        use TerritoryKind::*;
-        let (groups, adjacent, territory, capture) = match name {
-            "nibbler" => (MustCreateIf1Playable, SmallestPlayable, Gap, Piecewise),
-            "gaps_original" => (MustCreateIfOnly1, SmallestElseLose, Gap, Piecewise),
-            "offshore_gaps" => (PriorityIf1Playable, SmallestPlayable, Gap, Piecewise),
-            "stymie" => (PriorityIf1Playable, SmallestElseLose, Gap, GroupwiseReentry),
-            "hull_setbacks" => (MustCreateIf1Playable, SmallestPlayable, Hull, Groupwise),
-            _ => return None,
-        };
-        Some(RuleOptions {
-            groups,
-            adjacent,
-            territory,
-            capture,
-        })
     }
 }
 
@@ -280,13 +304,12 @@ enum Masks {
 #[derive(Clone, Debug)]
 pub struct Config {
     pub board: Board,
-    /// The board's option value, e.g. `"hex4"`.
-    pub board_name: &'static str,
-    /// The ruleset the rule options started from.
-    pub ruleset: &'static str,
     pub rules: RuleOptions,
     pub max_moves: usize,
     masks: Masks,
+    /// The resolved options. The four rule options are always listed, so they rebuild the same
+    /// game whatever the ruleset says.
+    options: Options,
 }
 
 /// The shape named by a board option value.
@@ -306,30 +329,18 @@ fn board_shape(name: &str) -> Option<Shape> {
 impl Config {
     /// Resolves user options: board, ruleset, groups, adjacent, territory, capture, max_moves.
     pub fn new(given: &[(String, OptionValue)]) -> Result<Config> {
-        let mut r = OptionReader::new("smallholder", given);
-        let board_name = r.choice("board", BOARDS, "hex4")?;
-        let ruleset = r.choice("ruleset", RULESETS, "nibbler")?;
+        let r = Resolved::new("smallholder", OPTIONS, given)?;
+        let board_name = r.text("board")?;
+        let rules = RuleOptions {
+            groups: r.named("groups")?,
+            adjacent: r.named("adjacent")?,
+            territory: r.named::<Territory>("territory")?.kind(),
+            capture: r.named("capture")?,
+        };
         let bad = |what: &str| Error::InvalidOption(format!("smallholder: unknown {what}"));
-        let mut rules = RuleOptions::ruleset(ruleset).ok_or_else(|| bad("ruleset"))?;
-        if let Some(g) = r.choice_opt("groups", GROUPS)? {
-            rules.groups = Groups::parse(g).ok_or_else(|| bad("groups"))?;
-        }
-        if let Some(a) = r.choice_opt("adjacent", ADJACENTS)? {
-            rules.adjacent = Adjacent::parse(a).ok_or_else(|| bad("adjacent"))?;
-        }
-        if let Some(t) = r.choice_opt("territory", TERRITORIES)? {
-            rules.territory = match t {
-                "gap" => TerritoryKind::Gap,
-                _ => TerritoryKind::Hull,
-            };
-        }
-        if let Some(c) = r.choice_opt("capture", CAPTURES)? {
-            rules.capture = Capture::parse(c).ok_or_else(|| bad("capture"))?;
-        }
         let shape = board_shape(board_name).ok_or_else(|| bad("board"))?;
         let sites = Board::count_sites(shape);
-        let max_moves = r.int_opt("max_moves", 1, 1 << 40)?;
-        r.finish()?;
+        let max_moves = r.int("max_moves")?.map_or(10 * sites, |m| m as usize);
         let board = Board::new(shape);
         let too_big = || bad("board (too large for the bit sets)");
         let masks = match width_for(sites) {
@@ -341,26 +352,36 @@ impl Config {
         };
         Ok(Config {
             board,
-            board_name,
-            ruleset,
             rules,
-            max_moves: max_moves.map_or(10 * sites, |m| m as usize),
+            max_moves,
             masks,
+            options: r.into_options(|_| OptionValue::from(max_moves)),
         })
     }
+}
 
-    /// The resolved options, in a fixed order. The four rule options are always listed, so the
-    /// list rebuilds the same game whatever the ruleset says.
-    pub fn options(&self) -> Options {
-        vec![
-            opt("board", self.board_name),
-            opt("ruleset", self.ruleset),
-            opt("groups", self.rules.groups.name()),
-            opt("adjacent", self.rules.adjacent.name()),
-            opt("territory", territory_name(self.rules.territory)),
-            opt("capture", self.rules.capture.name()),
-            opt("max_moves", self.max_moves),
-        ]
+impl GameConfig for Config {
+    const NAME: &'static str = "smallholder";
+    const OPTIONS: &'static [OptionSpec] = OPTIONS;
+    const RULES_VERSION: u32 = RULES_VERSION;
+    fn board(&self) -> &Board {
+        &self.board
+    }
+    fn options(&self) -> &Options {
+        &self.options
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    /// A placement on each cell; there is no pass.
+    fn num_actions(&self) -> usize {
+        self.board.num_sites()
+    }
+    fn observation_planes(&self) -> usize {
+        7
+    }
+    fn has_scores(&self) -> bool {
+        false
     }
 }
 

@@ -78,8 +78,8 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::options::{opt, OptionReader, OptionValue, Options};
-use super::Rules;
+use super::options::{OptionSpec, OptionValue, Options, Resolved};
+use super::{GameConfig, Rules};
 use crate::algo::hexgrid::HexGrid;
 use crate::algo::loops::{self, OpenCells, Scratch};
 use crate::board::Board;
@@ -88,6 +88,19 @@ use crate::rng::Rng;
 
 /// Smallest and largest accepted `size`.
 pub const SIZES: (usize, usize) = (3, 30);
+
+/// The version of this reading of the rules, written into game records. It changes only when
+/// the same options and actions could play out differently.
+pub const RULES_VERSION: u32 = 1;
+
+/// Subsume's options.
+pub const OPTIONS: &[OptionSpec] = &[OptionSpec::int(
+    "size",
+    SIZES.0 as i64,
+    SIZES.1 as i64,
+    Some(6),
+    "the hexagon's side (91 cells at 6)",
+)];
 
 /// Resolved Subsume options and the board.
 #[derive(Clone, Debug)]
@@ -101,14 +114,14 @@ pub struct Config {
     grid: HexGrid,
     /// A winning loop holds more than this many perimeter cells: 3(n − 1).
     threshold: usize,
+    options: Options,
 }
 
 impl Config {
     /// Resolves user options: `size` (3 to 30, default 6).
     pub fn new(given: &[(String, OptionValue)]) -> Result<Config> {
-        let mut r = OptionReader::new("subsume", given);
-        let size = r.int("size", SIZES.0 as i64, SIZES.1 as i64, 6)? as usize;
-        r.finish()?;
+        let r = Resolved::new("subsume", OPTIONS, given)?;
+        let size = r.count("size")?;
         let board = Board::hex_cells(size);
         let ring = loops::cyclic_neighbours(&board);
         let grid = HexGrid::new(&board);
@@ -118,12 +131,33 @@ impl Config {
             ring,
             grid,
             threshold: 3 * (size - 1),
+            options: r.into_options(|_| OptionValue::Int(0)),
         })
     }
+}
 
-    /// The resolved options.
-    pub fn options(&self) -> Options {
-        vec![opt("size", self.size)]
+impl GameConfig for Config {
+    const NAME: &'static str = "subsume";
+    const OPTIONS: &'static [OptionSpec] = OPTIONS;
+    const RULES_VERSION: u32 = RULES_VERSION;
+    fn board(&self) -> &Board {
+        &self.board
+    }
+    fn options(&self) -> &Options {
+        &self.options
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    /// A placement on each cell; there is no pass.
+    fn num_actions(&self) -> usize {
+        self.board.num_sites()
+    }
+    fn observation_planes(&self) -> usize {
+        5
+    }
+    fn has_scores(&self) -> bool {
+        false
     }
 }
 

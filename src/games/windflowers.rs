@@ -33,34 +33,97 @@
 
 use std::sync::Arc;
 
-use super::options::{opt, OptionReader, OptionValue, Options};
-use super::{ranks_from_values_into, Rules};
+use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
+use super::{ranks_from_values_into, GameConfig, Rules};
 use crate::algo::bits::{width_for, Bits, NeighborMasks};
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 
-/// Grids, scorings and tie-breaks by option name.
-pub const GRIDS: &[&str] = &["hex", "trisquare", "square"];
-pub const SCORINGS: &[&str] = &["stones", "largest_group"];
-pub const TIEBREAKS: &[&str] = &["underdog", "cascade"];
+/// The version of this reading of the rules, written into game records. It changes only when
+/// the same options and actions could play out differently.
+pub const RULES_VERSION: u32 = 1;
 
-/// How base scores are counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scoring {
-    /// Number of own stones on the board.
-    Stones,
-    /// Size of the largest own group under the group relation.
-    LargestGroup,
+named_enum! {
+    /// The board and its relations (option `grid`).
+    pub enum Grid: "grid" {
+        Hex = "hex": "hex cells, alternating hexagon (N−1, N+1); 6 neighbours count for capture",
+        TriSquare = "trisquare":
+            "snub-square points, d = N − 2; capture counts edges and square diagonals",
+        Square = "square": "(2N−2)² square points; capture counts 8 neighbours",
+    }
 }
 
-/// How a tie for first is broken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tiebreak {
-    /// The player with the smaller largest unpaired group takes the difference.
-    Underdog,
-    /// The player with the larger largest unpaired group takes the difference.
-    Cascade,
+named_enum! {
+    /// How base scores are counted (option `scoring`).
+    pub enum Scoring: "scoring" {
+        /// Number of own stones on the board.
+        Stones = "stones": "stones on the board",
+        /// Size of the largest own group under the group relation.
+        LargestGroup = "largest_group": "size of the largest own group",
+    }
+}
+
+named_enum! {
+    /// How a tie for first is broken (option `tiebreak`).
+    pub enum Tiebreak: "tiebreak" {
+        /// The player with the smaller largest unpaired group takes the difference.
+        Underdog = "underdog": "the smaller largest unpaired group gains the difference",
+        /// The player with the larger largest unpaired group takes the difference.
+        Cascade = "cascade": "the larger one does",
+    }
+}
+
+/// Windflowers' options.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec::int("players", 2, 4, Some(2), "number of players"),
+    OptionSpec::choice("grid", Grid::CHOICES, "trisquare", "the board and its relations"),
+    OptionSpec::int(
+        "size",
+        3,
+        15,
+        Some(4),
+        "board size N (at 4: 34 trisquare points, 36 hex cells, 6×6 square points)",
+    ),
+    OptionSpec::choice("scoring", Scoring::CHOICES, "stones", "how base scores are counted"),
+    OptionSpec::choice("tiebreak", Tiebreak::CHOICES, "underdog", "how a tie for first is broken"),
+    OptionSpec::boolean(
+        "last_placer_breaks_ties",
+        false,
+        "the most recent placer wins a tie that remains",
+    ),
+    OptionSpec::int(
+        "max_moves",
+        1,
+        1 << 40,
+        None,
+        "move cap (default 10 × sites); reaching it ends the game as truncated, a draw for everyone",
+    ),
+];
+
+impl Grid {
+    /// The board of size `size` (3 or more).
+    pub fn shape(self, size: usize) -> Shape {
+        match self {
+            Grid::Hex => Shape::HexCells {
+                a: size - 1,
+                b: size + 1,
+            },
+            Grid::Square => Shape::Square {
+                width: 2 * size - 2,
+                height: 2 * size - 2,
+            },
+            Grid::TriSquare => Shape::TriSquare { d: size - 2 },
+        }
+    }
+
+    /// The relations counted for replacement and joining groups.
+    pub fn relations(self) -> (Relation, Relation) {
+        match self {
+            Grid::Hex => (Relation::Orthogonal, Relation::Orthogonal),
+            Grid::TriSquare | Grid::Square => (Relation::All, Relation::Orthogonal),
+        }
+    }
 }
 
 /// Resolved Windflowers options and the board.
@@ -68,7 +131,7 @@ pub enum Tiebreak {
 pub struct Config {
     pub board: Board,
     pub players: usize,
-    pub grid: &'static str,
+    pub grid: Grid,
     pub size: usize,
     pub scoring: Scoring,
     pub tiebreak: Tiebreak,
@@ -79,43 +142,24 @@ pub struct Config {
     /// Relation for groups.
     pub group: Relation,
     tables: Tables,
+    options: Options,
 }
 
 impl Config {
     /// Resolves user options: players, grid, size, scoring, tiebreak, last_placer_breaks_ties,
     /// max_moves.
     pub fn new(given: &[(String, OptionValue)]) -> Result<Config> {
-        let mut r = OptionReader::new("windflowers", given);
-        let players = r.int("players", 2, 4, 2)? as usize;
-        let grid = r.choice("grid", GRIDS, "trisquare")?;
-        let size = r.int("size", 3, 15, 4)? as usize;
-        let scoring = match r.choice("scoring", SCORINGS, "stones")? {
-            "stones" => Scoring::Stones,
-            _ => Scoring::LargestGroup,
-        };
-        let tiebreak = match r.choice("tiebreak", TIEBREAKS, "underdog")? {
-            "underdog" => Tiebreak::Underdog,
-            _ => Tiebreak::Cascade,
-        };
-        let last_placer_breaks_ties = r.boolean("last_placer_breaks_ties", false)?;
-        let shape = match grid {
-            "hex" => Shape::HexCells {
-                a: size - 1,
-                b: size + 1,
-            },
-            "square" => Shape::Square {
-                width: 2 * size - 2,
-                height: 2 * size - 2,
-            },
-            _ => Shape::TriSquare { d: size - 2 },
-        };
+        let r = Resolved::new("windflowers", OPTIONS, given)?;
+        let players = r.count("players")?;
+        let grid: Grid = r.named("grid")?;
+        let size = r.count("size")?;
+        let scoring: Scoring = r.named("scoring")?;
+        let tiebreak: Tiebreak = r.named("tiebreak")?;
+        let last_placer_breaks_ties = r.boolean("last_placer_breaks_ties")?;
+        let shape = grid.shape(size);
         let sites = Board::count_sites(shape);
-        let max_moves = r.int_opt("max_moves", 1, 1 << 40)?;
-        r.finish()?;
-        let (capture, group) = match grid {
-            "hex" => (Relation::Orthogonal, Relation::Orthogonal),
-            _ => (Relation::All, Relation::Orthogonal),
-        };
+        let max_moves = r.int("max_moves")?.map_or(10 * sites, |m| m as usize);
+        let (capture, group) = grid.relations();
         let board = Board::new(shape);
         let tables = Tables::new(&board, capture, group).ok_or_else(|| {
             Error::InvalidOption("windflowers: board too large for the bit sets".to_string())
@@ -128,36 +172,37 @@ impl Config {
             scoring,
             tiebreak,
             last_placer_breaks_ties,
-            max_moves: max_moves.map_or(10 * sites, |m| m as usize),
+            max_moves,
             capture,
             group,
             tables,
+            options: r.into_options(|_| OptionValue::from(max_moves)),
         })
     }
+}
 
-    /// The resolved options, in a fixed order.
-    pub fn options(&self) -> Options {
-        vec![
-            opt("players", self.players),
-            opt("grid", self.grid),
-            opt("size", self.size),
-            opt(
-                "scoring",
-                match self.scoring {
-                    Scoring::Stones => "stones",
-                    Scoring::LargestGroup => "largest_group",
-                },
-            ),
-            opt(
-                "tiebreak",
-                match self.tiebreak {
-                    Tiebreak::Underdog => "underdog",
-                    Tiebreak::Cascade => "cascade",
-                },
-            ),
-            opt("last_placer_breaks_ties", self.last_placer_breaks_ties),
-            opt("max_moves", self.max_moves),
-        ]
+impl GameConfig for Config {
+    const NAME: &'static str = "windflowers";
+    const OPTIONS: &'static [OptionSpec] = OPTIONS;
+    const RULES_VERSION: u32 = RULES_VERSION;
+    fn board(&self) -> &Board {
+        &self.board
+    }
+    fn options(&self) -> &Options {
+        &self.options
+    }
+    fn num_players(&self) -> usize {
+        self.players
+    }
+    /// A placement or replacement on each site, then the pass.
+    fn num_actions(&self) -> usize {
+        self.board.num_sites() + 1
+    }
+    fn observation_planes(&self) -> usize {
+        self.players + 2
+    }
+    fn has_scores(&self) -> bool {
+        true
     }
 }
 

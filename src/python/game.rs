@@ -3,17 +3,74 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::{options_from_py, options_to_py, to_py, IllegalMoveError};
+use super::{option_to_py, options_from_py, options_to_py, to_py, IllegalMoveError};
 use crate::board::Relation;
-use crate::games::{Game, Rules, Session, State, GAME_NAMES};
+use crate::games::{Game, OptionKind, OptionValue, Rules, Session, State, GAME_NAMES};
 use crate::rng::Rng;
 
 /// The ids of every game.
 #[pyfunction]
 pub fn games() -> Vec<&'static str> {
     GAME_NAMES.to_vec()
+}
+
+/// The option table of a game: one dict per option, in declaration order, with the keys
+/// `name`, `kind` ("choice", "int" or "bool"), `default` (None for a default that depends on
+/// the board), `help`, `values` (for choices: dicts with `name`, `help` and `sets`, the options a
+/// ruleset sets; else None), and `min` and `max` (for integers; else None).
+#[pyfunction]
+pub fn option_spec<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyList>> {
+    let spec = Game::option_spec(name).ok_or_else(|| {
+        super::InvalidOptionError::new_err(format!(
+            "unknown game {name:?}; games: {}",
+            crate::games::options::quoted(GAME_NAMES)
+        ))
+    })?;
+    let out = PyList::empty(py);
+    for o in spec {
+        let d = PyDict::new(py);
+        d.set_item("name", o.name)?;
+        d.set_item("help", o.help)?;
+        let (kind, min, max, values) = match o.kind {
+            OptionKind::Choice { values, .. } => {
+                let list = PyList::empty(py);
+                for c in values {
+                    let v = PyDict::new(py);
+                    v.set_item("name", c.name)?;
+                    v.set_item("help", c.help)?;
+                    let sets = PyDict::new(py);
+                    for &(k, val) in c.sets {
+                        sets.set_item(k, val)?;
+                    }
+                    v.set_item("sets", sets)?;
+                    list.append(v)?;
+                }
+                ("choice", None, None, Some(list))
+            }
+            OptionKind::Int { min, max, .. } => ("int", Some(min), Some(max), None),
+            OptionKind::Bool { .. } => ("bool", None, None, None),
+        };
+        d.set_item("kind", kind)?;
+        match o.default_value() {
+            Some(v) => d.set_item("default", option_to_py(py, &v)?)?,
+            None => d.set_item("default", py.None())?,
+        }
+        d.set_item("values", values)?;
+        d.set_item("min", min)?;
+        d.set_item("max", max)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// Reads one command-line option, `key=value`: `-` in the key read as `_`; the value `true` or
+/// `false` in any case, else an integer, else a string. Returns `(key, value)`.
+#[pyfunction]
+pub fn parse_option<'py>(py: Python<'py>, item: &str) -> PyResult<(String, Bound<'py, PyAny>)> {
+    let (key, value) = OptionValue::parse_item(item).map_err(to_py)?;
+    Ok((key, option_to_py(py, &value)?))
 }
 
 /// Builds a game from its id and options given as keyword arguments.
@@ -50,6 +107,19 @@ impl PyGame {
     #[getter]
     fn num_players(&self) -> usize {
         self.game.num_players()
+    }
+
+    /// The version of the game's reading of the rules; records carry it.
+    #[getter]
+    fn rules_version(&self) -> u32 {
+        self.game.rules_version()
+    }
+
+    /// What the board's sites are: "hex cells", "lattice points", "square points" or
+    /// "triangle-square points".
+    #[getter]
+    fn board_kind(&self) -> &'static str {
+        self.game.board().shape().kind().name()
     }
 
     #[getter]

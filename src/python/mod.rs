@@ -99,20 +99,25 @@ pub(crate) fn options_to_py<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (k, v) in options {
-        match v {
-            OptionValue::Int(i) => d.set_item(k, i)?,
-            OptionValue::Bool(b) => d.set_item(k, b)?,
-            OptionValue::Str(s) => d.set_item(k, s)?,
-        }
+        d.set_item(k, option_to_py(py, v)?)?;
     }
     Ok(d)
+}
+
+/// One option value as a Python int, bool or str.
+pub(crate) fn option_to_py<'py>(py: Python<'py>, v: &OptionValue) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        OptionValue::Int(i) => i.into_pyobject(py)?.into_any(),
+        OptionValue::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        OptionValue::Str(s) => s.into_pyobject(py)?.into_any(),
+    })
 }
 
 /// Fast engines for The Smallholder, Windflowers, Faraday and Subsume.
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::game::{games, make, PyGame, PyState};
+    use super::game::{games, make, option_spec, parse_option, PyGame, PyState};
     #[pymodule_export]
     use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]

@@ -695,7 +695,7 @@ pub fn play_games<'py>(
     let mut ranks = Vec::with_capacity(games * n);
     let mut scores = Vec::with_capacity(games * n);
     let mut truncated = Vec::with_capacity(games);
-    let has_scores = game.new_state_has_scores();
+    let has_scores = game.has_scores();
     for r in records {
         actions.extend_from_slice(&r.actions);
         offsets.push(actions.len() as i64);

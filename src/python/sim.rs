@@ -90,7 +90,7 @@ pub fn simulate_raw<'py>(
         "ranks",
         PyArray1::from_vec(py, batch.ranks).reshape([n_games, p])?,
     )?;
-    let has_scores = game.new_state_has_scores();
+    let has_scores = game.has_scores();
     if has_scores {
         d.set_item(
             "scores",

@@ -24,7 +24,7 @@
 //! Square points 3 × 3 and 4 × 4 (grid "square_omni"): site y·N + x at (x, y).
 
 use super::*;
-use crate::games::options::opt;
+use crate::games::options::{opt, value_names};
 
 fn config(options: &[(String, OptionValue)]) -> Arc<Config> {
     Arc::new(Config::new(options).expect("valid options"))
@@ -82,7 +82,7 @@ fn defaults_and_board_sizes() {
         }
     }
     // The ends of the accepted range exist.
-    for name in GRIDS {
+    for name in &value_names(OPTIONS, "grid") {
         assert!(grid(name, 3).board.num_sites() >= 9);
         assert!(grid(name, 25).board.num_sites() <= crate::board::MAX_SITES);
     }
@@ -603,7 +603,7 @@ fn naive_check(s: &State) {
 fn incremental_data_matches_a_recount() {
     let mut buf = Vec::new();
     let mut forced_seen = 0;
-    for name in GRIDS {
+    for name in &value_names(OPTIONS, "grid") {
         for surplus_charge in [false, true] {
             let cfg = config(&[
                 opt("grid", *name),

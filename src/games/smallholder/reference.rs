@@ -2,7 +2,7 @@
 //! plain arrays (no bit sets, nothing kept across moves), and random games checked against it.
 
 use super::*;
-use crate::games::options::opt;
+use crate::games::options::{opt, value_names};
 
 fn orth(board: &Board, s: usize) -> impl Iterator<Item = usize> + '_ {
     board.orth(s).iter().map(|&t| t as usize)
@@ -274,10 +274,10 @@ fn check_game(cfg: &Arc<Config>, seed: u64) {
 
 fn every_rule() -> Vec<[&'static str; 4]> {
     let mut v = Vec::new();
-    for g in GROUPS {
-        for a in ADJACENTS {
-            for t in TERRITORIES {
-                for c in CAPTURES {
+    for g in &value_names(OPTIONS, "groups") {
+        for a in &value_names(OPTIONS, "adjacent") {
+            for t in &value_names(OPTIONS, "territory") {
+                for c in &value_names(OPTIONS, "capture") {
                     v.push([*g, *a, *t, *c]);
                 }
             }
@@ -329,7 +329,7 @@ fn wider_boards_agree_with_the_reference() {
 #[test]
 fn the_widest_bit_sets_agree_with_the_reference() {
     // hex15 (631 cells) takes sixteen words; the first 60 moves of a few games.
-    for (j, ruleset) in RULESETS.iter().enumerate() {
+    for (j, ruleset) in value_names(OPTIONS, "ruleset").iter().enumerate() {
         let cfg = Arc::new(
             Config::new(&[
                 opt("board", "hex15"),
@@ -344,7 +344,7 @@ fn the_widest_bit_sets_agree_with_the_reference() {
 
 #[test]
 fn the_named_rulesets_agree_with_the_reference() {
-    for name in RULESETS {
+    for name in &value_names(OPTIONS, "ruleset") {
         let cfg = Arc::new(Config::new(&[opt("ruleset", *name)]).expect("valid"));
         for seed in 0..20 {
             check_game(&cfg, seed);

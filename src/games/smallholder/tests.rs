@@ -20,7 +20,7 @@
 //! range checks. For example 18 = (3, 3, 3), 26 = (4, 5, 4), 32 = (4, 6, 5).
 
 use super::*;
-use crate::games::options::opt;
+use crate::games::options::{opt, value_names};
 use crate::games::Game;
 
 fn config(options: &[(String, OptionValue)]) -> Arc<Config> {
@@ -86,7 +86,7 @@ fn the_board_picture_is_right() {
 fn defaults_rulesets_and_overrides() {
     let cfg = config(&[]);
     assert_eq!(
-        cfg.options(),
+        *cfg.options(),
         vec![
             opt("board", "hex4"),
             opt("ruleset", "nibbler"),
@@ -119,7 +119,7 @@ fn defaults_rulesets_and_overrides() {
         let cfg = config(&given);
         assert_eq!(cfg.rules.capture, Capture::Piecewise);
         assert_eq!(cfg.rules.groups, Groups::PriorityIf1Playable);
-        let again = config(&cfg.options());
+        let again = config(cfg.options());
         assert_eq!(again.rules, cfg.rules);
         assert_eq!(again.options(), cfg.options());
     }
@@ -560,7 +560,7 @@ fn each_adjacency_rule() {
     );
     // With 4 empty, 0 is playable and the smallest under every rule: 4 is the only extension
     // (and is no longer a White stone, so it is not a creation either).
-    for adjacent in ADJACENTS {
+    for adjacent in &value_names(OPTIONS, "adjacent") {
         let s = adjacency_position(adjacent, false);
         assert_eq!(s.legal_actions(), with(&[4]), "{adjacent}");
     }

@@ -150,7 +150,7 @@ fn options_and_sizes() {
     let cfg = Arc::new(Config::new(&[]).expect("defaults"));
     assert_eq!(cfg.size, 6);
     assert_eq!(cfg.board.num_sites(), 91);
-    assert_eq!(cfg.options(), vec![opt("size", 6usize)]);
+    assert_eq!(*cfg.options(), vec![opt("size", 6usize)]);
     for (size, cells) in [(3, 19), (4, 37), (5, 61), (8, 169), (15, 631), (30, 2611)] {
         let s = State::new(config(size));
         assert_eq!(s.num_actions(), cells);

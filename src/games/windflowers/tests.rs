@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::error::Error;
-use crate::games::options::opt;
+use crate::games::options::{opt, value_names};
 
 fn config(options: &[(String, OptionValue)]) -> Arc<Config> {
     Arc::new(Config::new(options).expect("valid options"))
@@ -28,7 +28,7 @@ fn replaceable(state: &State) -> Vec<u32> {
 #[test]
 fn defaults_and_board_sizes() {
     let cfg = config(&[]);
-    assert_eq!(cfg.grid, "trisquare");
+    assert_eq!(cfg.grid, Grid::TriSquare);
     assert_eq!(cfg.board.num_sites(), 34);
     assert_eq!(cfg.max_moves, 340);
     for (grid, size, sites) in [
@@ -440,7 +440,7 @@ fn reference_legal(s: &State) -> Vec<u32> {
 #[test]
 fn incremental_sets_agree_with_a_recount() {
     let mut rng = Rng::new(5);
-    for grid in GRIDS {
+    for grid in &value_names(OPTIONS, "grid") {
         for size in 3i64..=6 {
             for players in 2i64..=4 {
                 let cfg = config(&[
@@ -497,9 +497,9 @@ fn incremental_sets_agree_across_words() {
 #[test]
 fn scores_agree_with_the_rules_definition() {
     let mut rng = Rng::new(7);
-    for scoring in SCORINGS {
-        for tiebreak in TIEBREAKS {
-            for grid in GRIDS {
+    for scoring in &value_names(OPTIONS, "scoring") {
+        for tiebreak in &value_names(OPTIONS, "tiebreak") {
+            for grid in &value_names(OPTIONS, "grid") {
                 for players in 2i64..=4 {
                     let cfg = config(&[
                         opt("grid", *grid),

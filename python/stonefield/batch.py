@@ -1,4 +1,14 @@
-"""Batches of random games, played in Rust over threads."""
+"""Batches of random games, played in Rust over threads: :func:`simulate` and its
+:class:`SimulationResult`.
+
+The module is ``stonefield.batch`` rather than ``stonefield.simulate`` because the package
+exports the function under that name: ``import stonefield.simulate as m`` would bind the
+function, not a module.
+
+>>> import stonefield.batch
+>>> stonefield.batch.simulate is stonefield.simulate
+True
+"""
 
 from __future__ import annotations
 

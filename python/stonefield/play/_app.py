@@ -1,0 +1,433 @@
+"""The web application behind ``stonefield play``: a JSON API and the page that uses it.
+
+Every route answers JSON (errors as ``{"error": message}``) except the page and its two static
+files, which are read from the package once, when the application is made: no request ever
+touches the file system. See the README's "Playing in the browser" section for the routes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from importlib import resources
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import _core
+from ..records import dumps, from_record, to_record
+from ..render import to_svg
+from . import _agents
+from ._agents import Seat, SeatError
+from ._options import option_spec
+from ._session import Session, SessionError, SessionStore
+
+#: The largest request body accepted (a record of a long game fits many times over).
+MAX_BODY = 1 << 20
+#: The Content-Security-Policy of every response: the page may load only its own script and
+#: style and talk only to this server.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+)
+_STATIC = {"play.js": "text/javascript", "play.css": "text/css"}
+
+Chooser = Callable[[Seat, _core.State, int, _agents.Publish], int]
+_Scope = MutableMapping[str, Any]
+_ASGI = Callable[[_Scope, Any, Any], Awaitable[None]]
+
+
+class HTTPError(Exception):
+    """Ends a request with a status and a JSON error message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class _SecurityHeaders:
+    """Adds the Content-Security-Policy and related headers to every HTTP response."""
+
+    def __init__(self, app: _ASGI) -> None:
+        self.app = app
+
+    async def __call__(self, scope: _Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [
+                    (b"content-security-policy", CSP.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"cache-control", b"no-store"),
+                ]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(
+    max_sessions: int = 64,
+    choose: Chooser | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+) -> Starlette:
+    """The application: the page at ``/`` and the JSON API under ``/api``.
+
+    Args:
+        max_sessions: how many games are kept; a new one drops the one idle longest.
+        choose: how agents pick their moves (``stonefield.play._agents.choose``); tests pass
+            their own.
+        allowed_hosts: the host names requests may address (the ``Host`` header), so that a web
+            page elsewhere cannot reach this server through a domain that resolves to it (DNS
+            rebinding); None accepts any.
+
+    Returns:
+        A Starlette (ASGI) application, to run under uvicorn or drive with a test client.
+
+    >>> from starlette.testclient import TestClient
+    >>> client = TestClient(create_app())
+    >>> r = client.post("/api/sessions", json={"game": "subsume", "options": {"size": 3},
+    ...                                        "seats": ["human", "random"]})
+    >>> r.status_code, r.json()["current_player"]
+    (201, 0)
+    """
+    store = SessionStore(max_sessions)
+    chooser: Chooser = choose or _agents.choose
+    # Searches run one per core at most; more wait their turn rather than slow every game.
+    searches = anyio.CapacityLimiter(os.cpu_count() or 1)
+    files = resources.files(__package__) / "static"
+    page = (files / "index.html").read_bytes()
+    static = {name: (files / name).read_bytes() for name in _STATIC}
+
+    def session_of(request: Request) -> Session:
+        session = store.get(request.path_params["sid"])
+        if session is None:
+            raise HTTPError(404, "no such session (it may have been dropped to make room)")
+        return session
+
+    def idle(session: Session) -> None:
+        if session.busy:
+            raise HTTPError(409, "an agent is thinking in this game; wait for its move")
+
+    def state(session: Session, request: Request, status: int = 200, **extra: Any) -> Response:
+        numbers = request.query_params.get("numbers", "") in ("1", "true")
+        return JSONResponse({**session.describe(numbers=numbers), **extra}, status_code=status)
+
+    async def index(request: Request) -> Response:
+        return Response(page, media_type="text/html; charset=utf-8")
+
+    async def static_file(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in static:
+            raise HTTPError(404, f"no static file {name!r}")
+        return Response(static[name], media_type=_STATIC[name] + "; charset=utf-8")
+
+    async def list_games(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "games": [
+                    {"name": g, "options": option_spec(g), "defaults": _core.make(g).options}
+                    for g in _core.games()
+                ],
+                "agents": _agents.available_kinds(),
+                "limits": {
+                    "max_iterations": _agents.MAX_ITERATIONS,
+                    "default_iterations": _agents.DEFAULT_ITERATIONS,
+                    "max_body": MAX_BODY,
+                    "max_sessions": store.limit,
+                },
+            }
+        )
+
+    async def create_session(request: Request) -> Response:
+        body = await read_json(request)
+        unknown = set(body) - {"game", "options", "seats", "record", "step"}
+        if unknown:
+            raise HTTPError(400, f"unknown field {sorted(unknown)[0]!r}")
+        line: list[int] = []
+        if "record" in body:
+            try:
+                loaded = from_record(body["record"])
+            except _core.StonefieldError as e:
+                raise HTTPError(400, str(e)) from None
+            game = loaded.game
+            line = [int(a) for a in loaded.history]
+        else:
+            game = make_game(body)
+        seats = parse_seats(body.get("seats"), game.num_players, loose="record" in body)
+        session = Session(game, seats, line)
+        if "step" in body:
+            session.goto(as_int(body["step"], "step"))
+        store.add(session)
+        return state(session, request, status=201)
+
+    async def preview(request: Request) -> Response:
+        body = await read_json(request)
+        unknown = set(body) - {"game", "options"}
+        if unknown:
+            raise HTTPError(400, f"unknown field {sorted(unknown)[0]!r}")
+        game = make_game(body)
+        return JSONResponse(
+            {
+                "game": game.name,
+                "options": dict(game.options),
+                "num_players": game.num_players,
+                "num_sites": game.num_sites,
+                "board_shape": game.board_shape,
+                "svg": to_svg(game, size=520),
+            }
+        )
+
+    async def get_session(request: Request) -> Response:
+        return state(session_of(request), request)
+
+    async def delete_session(request: Request) -> Response:
+        session = session_of(request)
+        idle(session)
+        store.remove(session.id)
+        return Response(status_code=204)
+
+    async def legal(request: Request) -> Response:
+        session = session_of(request)
+        view = session.describe()
+        return JSONResponse(
+            {
+                "player": view["current_player"],
+                "actions": view["legal"],
+                "sites": view["legal_sites"],
+                "buttons": view["buttons"],
+            }
+        )
+
+    async def move(request: Request) -> Response:
+        session = session_of(request)
+        body = await read_json(request)
+        idle(session)
+        action = as_int(body.get("action"), "action")
+        try:
+            session.play(action)
+        except _core.StonefieldError as e:
+            raise HTTPError(400, str(e)) from None
+        return state(session, request)
+
+    async def undo(request: Request) -> Response:
+        session = session_of(request)
+        body = await read_json(request, optional=True)
+        idle(session)
+        session.undo(until_human=bool(body.get("until_human", False)))
+        return state(session, request)
+
+    async def goto(request: Request) -> Response:
+        session = session_of(request)
+        body = await read_json(request)
+        idle(session)
+        session.goto(as_int(body.get("step"), "step"))
+        return state(session, request)
+
+    async def truncate(request: Request) -> Response:
+        session = session_of(request)
+        await read_json(request, optional=True)
+        idle(session)
+        session.truncate()
+        return state(session, request)
+
+    async def set_seats(request: Request) -> Response:
+        session = session_of(request)
+        body = await read_json(request)
+        idle(session)
+        session.seats = parse_seats(body.get("seats"), session.game.num_players, loose=False)
+        session.touch()
+        return state(session, request)
+
+    async def agent_move(request: Request) -> Response:
+        session = session_of(request)
+        body = await read_json(request, optional=True)
+        idle(session)
+        player = session.state.current_player
+        if player is None:
+            raise HTTPError(409, "the game is over")
+        if "agent" in body:
+            seat = parse_seat(body["agent"])
+        else:
+            seat = session.seats[player]
+        if not seat.is_agent:
+            raise HTTPError(409, f"seat {player} is a human; name an agent to move for it")
+        position = session.state.copy()
+        seed = (session.seed + 7919 * position.move_count) % (1 << 31)
+        session.busy = True
+        session.thinking = {"player": player, "budget": seat.iterations, "iterations": 0}
+
+        def publish(snap: dict[str, Any]) -> None:
+            session.thinking = snap  # one assignment: readers see the old or the new snapshot
+
+        try:
+            action = await anyio.to_thread.run_sync(
+                chooser, seat, position, seed, publish, limiter=searches
+            )
+            analysis = session.thinking if seat.kind == "mcts" else None
+            session.play(int(action))
+        except Exception as e:
+            # Nothing was applied: the agent only ever saw a copy.
+            raise HTTPError(500, f"the {seat.label} agent failed: {e}") from None
+        finally:
+            session.busy = False
+            session.thinking = None
+        return state(session, request, analysis=analysis)
+
+    async def thinking(request: Request) -> Response:
+        session = session_of(request)
+        snap = session.thinking
+        return JSONResponse({"active": session.busy, **(snap or {})})
+
+    async def record(request: Request) -> Response:
+        session = session_of(request)
+        full = session.game.new_state()
+        for a in session.line:
+            full.apply(a)
+        text = dumps(to_record(full))
+        headers = {}
+        if request.query_params.get("download", "") in ("1", "true"):
+            name = f"{session.game.name}-{len(session.line)}.json"
+            headers["content-disposition"] = f'attachment; filename="{name}"'
+        return Response(text, media_type="application/json", headers=headers)
+
+    async def error_response(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, StarletteHTTPException):
+            message = {404: "no such page or route", 405: "method not allowed here"}
+            return JSONResponse(
+                {"error": message.get(exc.status_code, str(exc.detail))},
+                status_code=exc.status_code,
+                headers=exc.headers,
+            )
+        if isinstance(exc, HTTPError):
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        if isinstance(exc, SessionError):
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        if isinstance(exc, SeatError):
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        raise exc
+
+    sid = "/api/sessions/{sid}"
+    routes = [
+        Route("/", index),
+        Route("/static/{name}", static_file),
+        Route("/api/games", list_games),
+        Route("/api/preview", preview, methods=["POST"]),
+        Route("/api/sessions", create_session, methods=["POST"]),
+        Route(sid, get_session, methods=["GET"]),
+        Route(sid, delete_session, methods=["DELETE"]),
+        Route(sid + "/legal", legal),
+        Route(sid + "/move", move, methods=["POST"]),
+        Route(sid + "/undo", undo, methods=["POST"]),
+        Route(sid + "/goto", goto, methods=["POST"]),
+        Route(sid + "/truncate", truncate, methods=["POST"]),
+        Route(sid + "/seats", set_seats, methods=["POST"]),
+        Route(sid + "/agent", agent_move, methods=["POST"]),
+        Route(sid + "/thinking", thinking),
+        Route(sid + "/record", record),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            StarletteHTTPException: error_response,
+            HTTPError: error_response,
+            SessionError: error_response,
+            SeatError: error_response,
+        },
+    )
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    app.add_middleware(_SecurityHeaders)
+    app.state.sessions = store
+    return app
+
+
+async def read_json(request: Request, optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object; 413 past :data:`MAX_BODY` bytes, 400 for anything not an
+    object. An empty body is ``{}`` when ``optional``.
+
+    The content type must be ``application/json`` (415 otherwise): a page on another site can
+    only send that after a CORS preflight, which this server never grants, so no other site can
+    make a browser change a game here.
+    """
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise HTTPError(415, 'send the body as JSON, with "content-type: application/json"')
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise HTTPError(413, f"request bodies are at most {MAX_BODY} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise HTTPError(413, f"request bodies are at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw.strip() and optional:
+        return {}
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise HTTPError(400, f"the body is not valid JSON: {e}") from None
+    if not isinstance(body, dict):
+        raise HTTPError(400, "the body is a JSON object")
+    return body
+
+
+def make_game(body: dict[str, Any]) -> _core.Game:
+    """The game a body's ``game`` and ``options`` name, or a 400 quoting the engine."""
+    name = body.get("game")
+    options = body.get("options", {})
+    if not isinstance(name, str):
+        raise HTTPError(400, f'"game" is one of {_core.games()}')
+    if not isinstance(options, dict) or not all(
+        isinstance(v, (bool, int, str)) for v in options.values()
+    ):
+        raise HTTPError(400, '"options" is an object of booleans, integers and strings')
+    try:
+        return _core.make(name, **options)
+    except _core.StonefieldError as e:
+        raise HTTPError(400, str(e)) from None
+
+
+def as_int(value: Any, name: str) -> int:
+    """A JSON integer (not a boolean), or a 400 naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HTTPError(400, f'"{name}" is an integer, got {json.dumps(value)}')
+    return value
+
+
+def parse_seat(spec: Any) -> Seat:
+    try:
+        return Seat.parse(spec)
+    except SeatError as e:
+        raise HTTPError(400, str(e)) from None
+
+
+def parse_seats(spec: Any, players: int, loose: bool) -> list[Seat]:
+    """One seat per player. Missing seats are humans; with ``loose`` (a loaded record, whose
+    player count the page may not know) a list of the wrong length is ignored."""
+    if spec is None:
+        return [Seat("human")] * players
+    if not isinstance(spec, list):
+        raise HTTPError(400, '"seats" is a list with one entry per player')
+    if len(spec) != players:
+        if loose:
+            return [Seat("human")] * players
+        raise HTTPError(400, f"this game has {players} players; got {len(spec)} seats")
+    return [parse_seat(s) for s in spec]
