@@ -131,7 +131,5 @@ def simulate(
         game = _core.make(game, **options)
     elif options:
         raise TypeError("options are given with a game id, not with a Game")
-    if n_games < 0:
-        raise ValueError(f"n_games must be non-negative, got {n_games}")
     raw = _core.simulate_raw(game, n_games, seed=seed, threads=threads, progress=progress)
     return SimulationResult(game=game, seed=seed, **raw)

@@ -699,6 +699,12 @@ impl Rules for State {
         self.moves
     }
 
+    fn heap_bytes(&self) -> usize {
+        self.cells.capacity()
+            + self.charge.capacity() * std::mem::size_of::<[u8; 2]>()
+            + self.legal.data.capacity() * std::mem::size_of::<u16>()
+    }
+
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         out.clear();
         if self.over {
