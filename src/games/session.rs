@@ -1,23 +1,31 @@
 //! A game session: a state plus the history of actions, with undo.
 //!
 //! Undo restores the exact earlier state, every game's incremental data included, without a
-//! snapshot per action: the session keeps the starting state and a checkpoint every
-//! [`CHECKPOINT_EVERY`] actions, and undo replays the few actions since the last checkpoint.
-//! Memory therefore grows with the history (4 bytes an action plus one state per
-//! `CHECKPOINT_EVERY` actions) rather than with moves × board, and so does the time to copy a
-//! session, which tree search does at every node.
+//! snapshot per action: the session keeps the starting state, a checkpoint every
+//! [`CHECKPOINT_EVERY`] actions and the states before the last [`RECENT`] actions. Undoing one
+//! of the last few actions takes its state back; beyond them, undo replays the actions since
+//! the last checkpoint and keeps the last few states it passes, so that a run of undos replays
+//! once every `RECENT` steps. Memory therefore grows with the history (4 bytes an action plus
+//! one state per `CHECKPOINT_EVERY` actions) rather than with moves × board, and so does the
+//! time to copy a session, which tree search does at every node.
 //!
 //! ```text
-//! history    a0 a1 … a63 | a64 … a127 | a128 … a140
-//! checkpoint ^ start     ^ cp 1       ^ cp 2        state = cp 2 + a128 … a140
+//! history    a0 a1 … a127 | a128 … a255 | a256 … a270
+//! checkpoint ^ start      ^ cp 1        ^ cp 2          recent: states before a263 … a270
 //! ```
+
+use std::collections::VecDeque;
 
 use super::{Game, Rules, State};
 use crate::error::Result;
 
-/// Actions between checkpoints. Undo replays fewer than this many actions; a finished Subsume
-/// game on a size-30 board (about 1,500 actions, 18 KB a state) keeps about 24 checkpoints.
-pub const CHECKPOINT_EVERY: usize = 64;
+/// Actions between checkpoints. A finished random Subsume game on a size-30 board (about 1,500
+/// actions, 18 KB a state) keeps 12 of them.
+pub const CHECKPOINT_EVERY: usize = 128;
+
+/// States kept before the latest actions, so that undo right after apply (the pattern of
+/// search) replays nothing.
+pub const RECENT: usize = 8;
 
 /// A state with its history and undo.
 #[derive(Clone, Debug)]
@@ -26,6 +34,8 @@ pub struct Session {
     /// `checkpoints[k]` is the state after the first `k * CHECKPOINT_EVERY` actions;
     /// `checkpoints[0]` is the start.
     checkpoints: Vec<State>,
+    /// The states before the last `recent.len()` actions, oldest first.
+    recent: VecDeque<State>,
     history: Vec<u32>,
 }
 
@@ -39,6 +49,7 @@ impl Session {
     pub fn from_state(state: State) -> Session {
         Session {
             checkpoints: vec![state.clone()],
+            recent: VecDeque::new(),
             state,
             history: Vec::new(),
         }
@@ -56,7 +67,12 @@ impl Session {
 
     /// Checks and applies an action; on error nothing changes.
     pub fn apply(&mut self, action: i64) -> Result<()> {
+        let before = self.state.clone();
         self.state.apply(action)?;
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(before);
         self.history.push(action as u32);
         if self.history.len() % CHECKPOINT_EVERY == 0 {
             self.checkpoints.push(self.state.clone());
@@ -68,11 +84,20 @@ impl Session {
     pub fn undo(&mut self) -> Option<u32> {
         let last = self.history.pop()?;
         let n = self.history.len();
-        // The checkpoint after the undone action is no longer on the path.
+        // A checkpoint after the undone action is no longer on the path.
         self.checkpoints.truncate(n / CHECKPOINT_EVERY + 1);
-        let k = n / CHECKPOINT_EVERY;
-        self.state.clone_from(&self.checkpoints[k]);
-        for &a in &self.history[k * CHECKPOINT_EVERY..] {
+        if let Some(before) = self.recent.pop_back() {
+            self.state = before;
+            return Some(last);
+        }
+        let from = n / CHECKPOINT_EVERY * CHECKPOINT_EVERY;
+        let keep_from = n.saturating_sub(RECENT).max(from);
+        self.state
+            .clone_from(&self.checkpoints[from / CHECKPOINT_EVERY]);
+        for (pos, &a) in (from..).zip(&self.history[from..]) {
+            if pos >= keep_from {
+                self.recent.push_back(self.state.clone());
+            }
             // These actions were legal from this very state when they were first applied.
             self.state.apply_unchecked(a as usize);
         }
@@ -81,18 +106,16 @@ impl Session {
 
     /// Bytes the session owns on the heap: its states (see [`Rules::heap_bytes`]) and history.
     pub fn heap_bytes(&self) -> usize {
+        let states = |v: &mut dyn Iterator<Item = &State>| v.map(Rules::heap_bytes).sum::<usize>();
         self.history.capacity() * std::mem::size_of::<u32>()
-            + self.checkpoints.capacity() * std::mem::size_of::<State>()
-            + self
-                .checkpoints
-                .iter()
-                .map(Rules::heap_bytes)
-                .sum::<usize>()
+            + (self.checkpoints.capacity() + self.recent.capacity()) * std::mem::size_of::<State>()
+            + states(&mut self.checkpoints.iter())
+            + states(&mut self.recent.iter())
             + self.state.heap_bytes()
     }
 
-    /// Number of states kept for undo (the start included).
-    pub fn checkpoints(&self) -> usize {
-        self.checkpoints.len()
+    /// Number of states kept for undo besides the current one (the start included).
+    pub fn kept_states(&self) -> usize {
+        self.checkpoints.len() + self.recent.len()
     }
 }
