@@ -241,6 +241,8 @@ pub struct PyVectorEnv {
     truncated: Buffer<bool, numpy::Ix1>,
     player: Buffer<i32, numpy::Ix1>,
     actions: Vec<i64>,
+    /// (num_envs, planes, sites).
+    obs_shape: [usize; 3],
 }
 
 /// Below this many environments a step is cheaper on one thread than handed to the pool.
@@ -257,10 +259,7 @@ impl PyVectorEnv {
     {
         let n = self.env.num_envs();
         let sh = self.env.shapes();
-        let planes_sites = self.obs.array.bind(py).shape()[1..].to_vec();
-        let mut obs = self
-            .obs
-            .writable(py, &[n, planes_sites[0], planes_sites[1]])?;
+        let mut obs = self.obs.writable(py, &self.obs_shape)?;
         let mut mask = self.mask.writable(py, &[n, sh.actions])?;
         let mut rewards = self.rewards.writable(py, &[n, sh.players])?;
         let mut terminated = self.terminated.writable(py, &[n])?;
@@ -274,9 +273,6 @@ impl PyVectorEnv {
             truncated: truncated.as_slice_mut()?,
             player: player.as_slice_mut()?,
         };
-        if out.obs.len() != n * sh.obs {
-            return Err(PyValueError::new_err("the observations buffer was changed"));
-        }
         let pool = if n >= PARALLEL_MIN_ENVS {
             self.pool.as_ref()
         } else {
@@ -386,6 +382,7 @@ impl PyVectorEnv {
             truncated: Buffer::new(PyArray1::zeros(py, [num_envs], false), "truncated")?,
             player: Buffer::new(PyArray1::zeros(py, [num_envs], false), "current_player")?,
             actions: action_slots,
+            obs_shape: [num_envs, planes, sites],
             env,
             pool,
         };
