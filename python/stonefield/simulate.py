@@ -45,7 +45,7 @@ class SimulationResult:
         if self.n_games == 0:
             return np.zeros(self.ranks.shape[1])
         sole = (self.ranks == 1.0) & ~self.truncated[:, None]
-        return sole.mean(axis=0)
+        return np.asarray(sole.mean(axis=0), dtype=np.float64)
 
     @property
     def draw_rates(self) -> np.ndarray:
@@ -54,7 +54,7 @@ class SimulationResult:
             return np.zeros(self.ranks.shape[1])
         best = self.ranks.min(axis=1, keepdims=True)
         shared = (self.ranks == best) & (self.ranks > 1.0)
-        return (shared | self.truncated[:, None]).mean(axis=0)
+        return np.asarray((shared | self.truncated[:, None]).mean(axis=0), dtype=np.float64)
 
     @property
     def playouts_per_second(self) -> float:

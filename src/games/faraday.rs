@@ -327,7 +327,7 @@ impl LegalSets {
         self.len[p] = last;
     }
 
-    /// The i-th entry of p's list (i < len[p]).
+    /// The i-th entry of p's list (i < `len[p]`).
     #[inline]
     fn get(&self, p: usize, i: usize) -> usize {
         self.data[p * self.n + i] as usize
