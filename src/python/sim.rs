@@ -176,6 +176,9 @@ fn thread_error(e: String) -> PyErr {
 struct Buffer<T: Element, D> {
     array: Py<PyArray<T, D>>,
     view: Py<PyArray<T, D>>,
+    /// The array's dtype when it was made: the same object means the same dtype, which spares
+    /// the full comparison on every step.
+    dtype: Py<numpy::PyArrayDescr>,
     name: &'static str,
 }
 
@@ -183,6 +186,7 @@ impl<T: Element, D: numpy::ndarray::Dimension> Buffer<T, D> {
     fn new(array: Bound<'_, PyArray<T, D>>, name: &'static str) -> PyResult<Self> {
         let view = array.call_method0("view")?.cast_into::<PyArray<T, D>>()?;
         Ok(Buffer {
+            dtype: array.dtype().unbind(),
             array: array.unbind(),
             view: view.unbind(),
             name,
@@ -197,7 +201,8 @@ impl<T: Element, D: numpy::ndarray::Dimension> Buffer<T, D> {
         shape: &[usize],
     ) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
         let a = self.array.bind(py);
-        let ok = a.dtype().is_equiv_to(&numpy::dtype::<T>(py))
+        let dtype = a.dtype();
+        let ok = (dtype.is(&self.dtype) || dtype.is_equiv_to(&numpy::dtype::<T>(py)))
             && a.shape() == shape
             && a.is_c_contiguous();
         if !ok {
