@@ -246,6 +246,10 @@ def test_damaged_pickles_are_record_errors() -> None:
         sf.State._from_history(game, [*finished.history, 0])
     with pytest.raises(sf.RecordError, match="Game"):
         sf.State._from_history("windflowers", [])  # type: ignore[arg-type]
+    for name, options in (("chess", {}), ("windflowers", {"size": -1}), ("windflowers", [1])):
+        with pytest.raises(sf.RecordError, match="serialized game"):
+            sf.Game._from_options(name, options)  # type: ignore[arg-type]
+    assert pickle.loads(pickle.dumps(game)) == game
 
 
 # ---- The command line ------------------------------------------------------------------------

@@ -178,9 +178,21 @@ impl PyGame {
         PyTuple::new(py, [rebuild.into_any(), args.into_pyobject(py)?.into_any()])
     }
 
+    /// The game `make(name, **options)` (how pickles load). Anything wrong, as in a damaged
+    /// pickle, is a RecordError.
     #[staticmethod]
-    fn _from_options(name: &Bound<'_, PyAny>, options: &Bound<'_, PyDict>) -> PyResult<PyGame> {
-        make(name, Some(options))
+    fn _from_options(name: &Bound<'_, PyAny>, options: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let py = name.py();
+        let options = options.cast::<PyDict>().map_err(|_| {
+            RecordError::new_err("serialized game: the options are not a dict".to_string())
+        })?;
+        make(name, Some(options)).map_err(|e| {
+            if e.is_instance_of::<super::StonefieldError>(py) {
+                RecordError::new_err(format!("serialized game: {}", e.value(py)))
+            } else {
+                e
+            }
+        })
     }
 
     /// The empty board as SVG, for notebooks (`stonefield.render.to_svg`).
@@ -200,6 +212,9 @@ fn py_literal(v: &crate::games::OptionValue) -> String {
 }
 
 /// A game in progress: the position, the history of actions, and undo.
+///
+/// A state shared between threads needs a lock around its use: calls that overlap raise
+/// RuntimeError ("Already borrowed") and leave it as it was.
 #[pyclass(name = "State", module = "stonefield", skip_from_py_object)]
 #[derive(Clone)]
 pub struct PyState {
