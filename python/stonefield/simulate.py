@@ -116,9 +116,15 @@ def simulate(
         game: A :class:`Game`, or a game id with ``options`` as keyword arguments.
         n_games: Number of games.
         seed: Seed of the batch.
-        threads: Worker threads; None uses every core.
+        threads: Worker threads, 1 to 256; None uses every core.
         progress: Called as ``progress(done, total)`` between blocks of games.
         **options: Game options when ``game`` is an id.
+
+    Raises:
+        StonefieldError: a negative count, a seed outside 0 to 2**64 - 1, or threads outside
+            1 to 256 (InvalidOptionError for the game and its options).
+        TypeError: a count, seed or thread count that is not an integer (booleans included).
+        MemoryError: the result buffers do not fit in the memory available.
 
     >>> import stonefield as sf
     >>> r = sf.simulate("windflowers", 100, seed=1, threads=1)
