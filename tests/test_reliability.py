@@ -228,6 +228,11 @@ def test_save_record_keeps_the_old_file_when_saving_fails(tmp_path: Path) -> Non
     assert sorted(os.listdir(tmp_path)) == ["keep.json"]
     state.apply(4)
     sf.save_record(state, str(path))
+    fresh = tmp_path / "fresh.json"
+    with open(fresh, "w") as f:
+        f.write("{}")
+    assert path.stat().st_mode & 0o777 == fresh.stat().st_mode & 0o777  # as open() makes them
+    fresh.unlink()
     assert sf.load_record(path).history == [3, 4]
     assert sorted(os.listdir(tmp_path)) == ["keep.json"]
 

@@ -50,7 +50,7 @@ import json
 import math
 import numbers
 import os
-import tempfile
+import secrets
 from typing import Any
 
 from ._core import RecordError, State, StonefieldError, __version__, games, make
@@ -171,7 +171,9 @@ def save(state: State, path: str | os.PathLike[str]) -> None:
     text = dumps(to_record(state))
     target = os.fspath(path)
     directory, name = os.path.split(os.path.abspath(target))
-    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    temp = os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    # Mode 0o666 less the umask, as open(path, "w") would give (mkstemp's files are 0o600).
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
