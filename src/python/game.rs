@@ -277,12 +277,6 @@ fn bools<'py>(py: Python<'py>, v: Vec<bool>) -> Bound<'py, PyArray1<bool>> {
 /// (TypeError). Integers beyond 64 bits are out of range like any other (IllegalMoveError); an
 /// exception raised by an object's `__index__` propagates unchanged.
 fn action_arg(action: &Bound<'_, PyAny>, n: usize) -> PyResult<i64> {
-    if action.is_exact_instance_of::<pyo3::types::PyInt>() {
-        // The common case, without the checks below.
-        if let Ok(a) = action.extract::<i64>() {
-            return Ok(a);
-        }
-    }
     match int_arg(action, "an action")? {
         Some(a) => Ok(a),
         None => Err(IllegalMoveError::new_err(format!(

@@ -80,6 +80,10 @@ fn not_an_integer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyErr> {
 /// `None` when it does not fit in an `i64`. Booleans and floats are a TypeError; an error raised
 /// by `__index__` itself propagates unchanged.
 pub(crate) fn int_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64>> {
+    if obj.is_exact_instance_of::<pyo3::types::PyInt>() {
+        // The common case, without the checks below.
+        return Ok(obj.extract::<i64>().ok());
+    }
     if is_bool(obj) || obj.is_instance_of::<PyFloat>() {
         return Err(not_an_integer(obj, what)?);
     }

@@ -447,7 +447,7 @@ impl PyVectorEnv {
             for (slot, item) in self.actions.iter_mut().zip(&items) {
                 *slot = match super::int_arg(item, "an action") {
                     Ok(Some(a)) => a,
-                    Ok(None) => -1,
+                    Ok(None) => i64::MAX,
                     Err(_) => return Err(not_actions()),
                 };
             }
