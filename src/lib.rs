@@ -17,6 +17,10 @@
 //! The `python` feature adds the Python extension module (`stonefield._core`); nothing else in
 //! the crate depends on Python.
 
+// No unsafe code anywhere in the crate, the Python bindings included (pyo3's and numpy's macros
+// keep theirs inside their own crates).
+#![forbid(unsafe_code)]
+
 pub mod algo;
 pub mod board;
 pub mod error;

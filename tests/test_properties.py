@@ -1,6 +1,7 @@
 """Properties over arbitrary games, with hypothesis: any sequence of legal actions of any
 configuration can be undone to the start, survives pickling and game records unchanged, and
-gives observations that agree with the board."""
+gives observations that agree with the board. The number of examples comes from the profile
+chosen in conftest.py."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pickle
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import stonefield as sf
@@ -37,11 +38,6 @@ def snapshot(state: sf.State) -> tuple[Any, ...]:
         None if state.ranks() is None else state.ranks().tobytes(),
     )
 
-
-settings.register_profile(
-    "stonefield", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.load_profile("stonefield")
 
 game_ids = st.sampled_from(sorted(GAMES))
 choice_lists = st.lists(st.integers(min_value=0, max_value=10**6), max_size=120)

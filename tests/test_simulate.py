@@ -39,9 +39,9 @@ def test_simulate_by_name_and_zero_games() -> None:
         sf.simulate("windflowers", 10, grid="round")
     with pytest.raises(ValueError):
         sf.simulate("windflowers", 10, threads=0)
-    with pytest.raises(ValueError, match="at most"):
+    with pytest.raises(MemoryError, match="at most"):
         sf.simulate("windflowers", 10**15)
-    with pytest.raises(ValueError, match="at most"):
+    with pytest.raises(MemoryError, match="at most"):
         sf.VectorEnv("windflowers", 10**12)
 
 

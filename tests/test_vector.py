@@ -97,7 +97,7 @@ def test_vector_env_bad_input_changes_nothing() -> None:
         env.step("abc")
     assert np.array_equal(env.observations, before)
     assert [env.state(i).move_count for i in range(3)] == [1, 1, 1]
-    with pytest.raises(IndexError):
+    with pytest.raises(sf.StonefieldError, match="out of range"):
         env.state(3)
     with pytest.raises(ValueError):
         sf.VectorEnv("windflowers", 0)

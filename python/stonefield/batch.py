@@ -55,7 +55,7 @@ class SimulationResult:
         if self.n_games == 0:
             return np.zeros(self.ranks.shape[1])
         sole = (self.ranks == 1.0) & ~self.truncated[:, None]
-        return sole.mean(axis=0)
+        return np.asarray(sole.mean(axis=0), dtype=np.float64)
 
     @property
     def draw_rates(self) -> np.ndarray:
@@ -64,7 +64,7 @@ class SimulationResult:
             return np.zeros(self.ranks.shape[1])
         best = self.ranks.min(axis=1, keepdims=True)
         shared = (self.ranks == best) & (self.ranks > 1.0)
-        return (shared | self.truncated[:, None]).mean(axis=0)
+        return np.asarray((shared | self.truncated[:, None]).mean(axis=0), dtype=np.float64)
 
     @property
     def playouts_per_second(self) -> float:
@@ -126,9 +126,15 @@ def simulate(
         game: A :class:`Game`, or a game id with ``options`` as keyword arguments.
         n_games: Number of games.
         seed: Seed of the batch.
-        threads: Worker threads; None uses every core.
+        threads: Worker threads, 1 to 256; None uses every core.
         progress: Called as ``progress(done, total)`` between blocks of games.
         **options: Game options when ``game`` is an id.
+
+    Raises:
+        StonefieldError: a negative count, a seed outside 0 to 2**64 - 1, or threads outside
+            1 to 256 (InvalidOptionError for the game and its options).
+        TypeError: a count, seed or thread count that is not an integer (booleans included).
+        MemoryError: the result buffers do not fit in the memory available.
 
     >>> import stonefield as sf
     >>> r = sf.simulate("windflowers", 100, seed=1, threads=1)
@@ -141,7 +147,5 @@ def simulate(
         game = _core.make(game, **options)
     elif options:
         raise TypeError("options are given with a game id, not with a Game")
-    if n_games < 0:
-        raise ValueError(f"n_games must be non-negative, got {n_games}")
     raw = _core.simulate_raw(game, n_games, seed=seed, threads=threads, progress=progress)
     return SimulationResult(game=game, seed=seed, **raw)

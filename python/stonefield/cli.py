@@ -5,14 +5,51 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import _core
 from .batch import simulate
+
+
+class _UsageError(Exception):
+    """A bad argument found after parsing; reported like argparse's own errors (exit 2)."""
+
+
+#: Largest seed: seeds are unsigned 64-bit integers.
+_MAX_SEED = 2**64 - 1
+#: Largest thread count (as the extension allows).
+_MAX_THREADS = 256
+#: Largest picture size of ``render`` (as :data:`stonefield.render.MAX_SIZE`).
+_MAX_SIZE = 100_000
+
+
+def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be an integer, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, got {text}")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds must be a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"seconds must be a positive number, got {text}")
+    return value
 
 
 def _parse_options(items: Sequence[str]) -> dict[str, Any]:
@@ -23,7 +60,7 @@ def _parse_options(items: Sequence[str]) -> dict[str, Any]:
         try:
             key, value = _core.parse_option(item)
         except _core.StonefieldError as e:
-            raise SystemExit(f"stonefield: {e}") from None
+            raise _UsageError(str(e)) from None
         out[key] = value
     return out
 
@@ -55,20 +92,14 @@ class _Progress:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    options = _parse_options(args.options)
-    try:
-        game = _core.make(args.game, **options)
-    except _core.StonefieldError as e:
-        print(f"stonefield: {e}", file=sys.stderr)
-        return 2
+    game = _make(args.game, args.options)
     progress = _Progress(not args.quiet)
     try:
         result = simulate(game, args.games, seed=args.seed, threads=args.threads, progress=progress)
-    except KeyboardInterrupt:
+    except (MemoryError, _core.StonefieldError) as e:
+        raise _UsageError(str(e)) from e
+    finally:
         progress.close()
-        print("stonefield: interrupted", file=sys.stderr)
-        return 130
-    progress.close()
     if args.json:
         print(
             json.dumps(
@@ -93,6 +124,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _make(name: str, options: Sequence[str]) -> _core.Game:
+    try:
+        return _core.make(name, **_parse_options(options))
+    except _core.StonefieldError as e:
+        raise _UsageError(str(e)) from e
+
+
 def _bench_one(game: _core.Game, seconds: float, threads: int) -> dict[str, Any]:
     """Runs batches until `seconds` have passed; returns playouts/s and moves/s."""
     n, total_games, total_moves, elapsed = 64, 0, 0, 0.0
@@ -112,19 +150,17 @@ def _bench_one(game: _core.Game, seconds: float, threads: int) -> dict[str, Any]
         "threads": threads,
         "games": total_games,
         "seconds": elapsed,
-        "playouts_per_second": total_games / elapsed,
-        "moves_per_second": total_moves / elapsed,
+        "playouts_per_second": total_games / elapsed if elapsed > 0 else math.inf,
+        "moves_per_second": total_moves / elapsed if elapsed > 0 else math.inf,
         "average_length": total_moves / max(total_games, 1),
     }
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     if args.game:
-        try:
-            targets = [_core.make(args.game, **_parse_options(args.options))]
-        except _core.StonefieldError as e:
-            print(f"stonefield: {e}", file=sys.stderr)
-            return 2
+        targets = [_make(args.game, args.options)]
+    elif args.options:
+        raise _UsageError("options need a game id before them")
     else:
         targets = [_core.make(name) for name in _core.games()]
     all_threads = args.threads or os.cpu_count() or 1
@@ -155,8 +191,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
             highlight="legal" if args.legal else None,
         )
     except (OSError, _core.StonefieldError) as e:
-        print(f"stonefield: {e}", file=sys.stderr)
-        return 2
+        raise _UsageError(str(e)) from e
     if args.output == "-":
         sys.stdout.write(svg)
         return 0
@@ -164,8 +199,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(svg)
     except OSError as e:
-        print(f"stonefield: {e}", file=sys.stderr)
-        return 2
+        raise _UsageError(str(e)) from e
     return 0
 
 
@@ -233,9 +267,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim = sub.add_parser("simulate", help="play random games and summarise the results")
     sim.add_argument("game", choices=_core.games(), help="game id")
     sim.add_argument("options", nargs="*", help="game options as key=value (e.g. grid=hex)")
-    sim.add_argument("-n", "--games", type=int, default=10_000, help="number of games")
-    sim.add_argument("--seed", type=int, default=0, help="batch seed")
-    sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
+    sim.add_argument(
+        "-n", "--games", type=_int_in(0, 2**63 - 1, "games"), default=10_000, help="games"
+    )
+    sim.add_argument("--seed", type=_int_in(0, _MAX_SEED, "seed"), default=0, help="batch seed")
+    sim.add_argument(
+        "--threads",
+        type=_int_in(1, _MAX_THREADS, "threads"),
+        default=None,
+        help=f"worker threads, 1 to {_MAX_THREADS} (default: every core)",
+    )
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_cmd_simulate)
@@ -243,8 +284,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="measure random playouts per second")
     bench.add_argument("game", nargs="?", help="one game id (default: every game's defaults)")
     bench.add_argument("options", nargs="*", help="game options as key=value")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    bench.add_argument("--threads", type=int, default=None, help="the multithreaded count")
+    bench.add_argument("--seconds", type=_seconds, default=2.0, help="time per measurement")
+    bench.add_argument(
+        "--threads",
+        type=_int_in(1, _MAX_THREADS, "threads"),
+        default=None,
+        help="the multithreaded count",
+    )
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     bench.set_defaults(func=_cmd_bench)
 
@@ -253,7 +299,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     render.add_argument("-o", "--output", default="-", help="the SVG file (default: stdout)")
     render.add_argument("--numbers", action="store_true", help="write the site numbers")
     render.add_argument("--legal", action="store_true", help="mark the legal placements")
-    render.add_argument("--size", type=int, default=480, help="longer side of the board in pixels")
+    render.add_argument(
+        "--size",
+        type=_int_in(1, _MAX_SIZE, "size"),
+        default=480,
+        help="longer side of the board in pixels",
+    )
     render.set_defaults(func=_cmd_render, threads=None)
 
     play = sub.add_parser("play", help="play and replay games in the browser")
@@ -278,14 +329,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--no-browser", action="store_true", help="do not open a browser")
     play.set_defaults(func=_cmd_play, threads=None)
 
-    args = parser.parse_args(argv)
-    if getattr(args, "games", 1) < 0:
-        parser.error("--games must be non-negative")
-    if getattr(args, "size", 1) < 1:
-        parser.error("--size must be at least 1")
-    if args.threads is not None and args.threads < 1:
-        parser.error("--threads must be at least 1")
-    return int(args.func(args))
+    commands = {"simulate": sim, "bench": bench, "render": render, "play": play}
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Each command parses its own arguments "intermixed", so options may come before or after
+    # the flags (`simulate windflowers -n 3 size=5`); argparse cannot do that through
+    # subparsers, so the top-level parser only handles what comes before a command.
+    if argv and argv[0] in commands:
+        command = commands[argv[0]]
+        args = command.parse_intermixed_args(argv[1:])
+    else:
+        parser.parse_args(argv)  # --help, --version, or an argparse error (exit 2)
+        return 2
+    try:
+        return int(args.func(args))
+    except _UsageError as e:
+        # As argparse reports its own errors, but returned rather than raised (SystemExit).
+        command.print_usage(sys.stderr)
+        print(f"{command.prog}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("stonefield: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`stonefield simulate ... | head -1`): not an error of ours.
+        # Point stdout at /dev/null so that the interpreter's final flush stays quiet too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # as a program stopped by SIGPIPE reports
 
 
 if __name__ == "__main__":

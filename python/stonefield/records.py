@@ -50,10 +50,12 @@ stonefield.RecordError: action 5 (index 1): ...
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import numbers
 import os
+import secrets
 from typing import Any
 
 from ._core import RecordError, State, StonefieldError, __version__, games, make
@@ -121,10 +123,12 @@ def from_record(record: dict[str, Any] | str | bytes) -> State:
     if isinstance(record, (str, bytes, bytearray)):
         try:
             record = json.loads(record)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"record is not valid JSON: {e}") from e
         except UnicodeDecodeError as e:
             raise RecordError(f"record is not UTF-8 text: {e}") from e
+        except RecursionError as e:
+            raise RecordError("record is not valid JSON: it is nested too deeply") from e
+        except ValueError as e:  # JSONDecodeError, and integers beyond int_max_str_digits
+            raise RecordError(f"record is not valid JSON: {e}") from e
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {_type_name(record)}")
 
@@ -174,12 +178,27 @@ def from_record(record: dict[str, Any] | str | bytes) -> State:
 def save(state: State, path: str | os.PathLike[str]) -> None:
     """Writes the record of a game to a JSON file (UTF-8, one field per line).
 
+    The record is written to a temporary file beside ``path`` that then replaces it, so an
+    error (a wrong argument, a full disk) leaves any earlier file at ``path`` as it was.
+
     Args:
         state: the game to save.
         path: the file to write (replaced if it exists).
     """
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(dumps(to_record(state)))
+    text = dumps(to_record(state))
+    target = os.fspath(path)
+    directory, name = os.path.split(os.path.abspath(target))
+    temp = os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    # Mode 0o666 less the umask, as open(path, "w") would give (mkstemp's files are 0o600).
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 def load(path: str | os.PathLike[str]) -> State:
@@ -251,12 +270,16 @@ def _same(claimed: Any, actual: Any) -> bool:
         return claimed is actual
     if not isinstance(claimed, list) or len(claimed) != len(actual):
         return False
-    return all(
-        isinstance(c, (int, float))
-        and not isinstance(c, bool)
-        and math.isclose(c, a, rel_tol=0.0, abs_tol=1e-9)
-        for c, a in zip(claimed, actual)
-    )
+    return all(_close(c, a) for c, a in zip(claimed, actual))
+
+
+def _close(claimed: Any, actual: float) -> bool:
+    if not isinstance(claimed, (int, float)) or isinstance(claimed, bool):
+        return False
+    try:
+        return math.isclose(float(claimed), actual, rel_tol=0.0, abs_tol=1e-9)
+    except OverflowError:  # an integer beyond any float: no score is that large
+        return False
 
 
 def _field(record: dict[str, Any], key: str, kind: type, required: bool = True) -> Any:
@@ -277,8 +300,12 @@ def _type_name(value: Any) -> str:
 
 
 def _show(value: Any) -> str:
-    """A value as JSON when it is JSON, else its repr."""
+    """A value as JSON when it is JSON, else its repr (shortened either way)."""
     try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(value)
+        except (ValueError, RecursionError):  # an integer too long to print, a deep nest
+            return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= 80 else text[:77] + "..."

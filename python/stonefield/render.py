@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable
 from typing import Any, Union
 from xml.sax.saxutils import escape
@@ -34,7 +35,11 @@ import numpy as np
 from . import _layout
 from ._core import Game, State
 
-__all__ = ["PLAYER_COLOURS", "PLAYER_NAMES", "to_svg"]
+__all__ = ["MAX_SIZE", "PLAYER_COLOURS", "PLAYER_NAMES", "to_svg"]
+
+#: The largest picture size accepted, in pixels (beyond it, coordinates lose their precision
+#: in the 2-decimal SVG text and files grow without purpose).
+MAX_SIZE = 100_000
 
 #: Stone colours of players 0..3.
 PLAYER_COLOURS = ("#202020", "#f7f7f2", "#cf3a30", "#2f6bd0")
@@ -60,7 +65,7 @@ Highlight = Union[str, Iterable[int], np.ndarray, None]
 def to_svg(
     state_or_game: State | Game,
     *,
-    size: int = 400,
+    size: float = 400,
     numbers: bool = False,
     highlight: Highlight = None,
     overlays: bool = True,
@@ -86,16 +91,17 @@ def to_svg(
         The SVG document as a string (no XML declaration; it can be embedded in HTML).
 
     Raises:
-        TypeError: ``state_or_game`` is neither a State nor a Game.
-        ValueError: ``size`` is not positive, or a highlighted site is out of range.
+        TypeError: ``state_or_game`` is neither a State nor a Game, ``size`` is not a number,
+            or a highlighted site is not an integer.
+        ValueError: ``size`` is not a finite number from 1 to ``MAX_SIZE``, or a highlighted
+            site is out of range.
 
     >>> import stonefield as sf
     >>> svg = to_svg(sf.make("windflowers", grid="square", size=3))
     >>> svg.count('class="site"'), svg.count('class="edge"')
     (16, 24)
     """
-    if size <= 0:
-        raise ValueError(f"size is the picture width in pixels, a positive number; got {size}")
+    picture_size = _check_size(size)
     game, state, is_game = _layout.as_state(state_or_game)
     kind = _layout.board_kind(game)
     coords = np.asarray(game.coords, dtype=float)
@@ -108,7 +114,7 @@ def to_svg(
 
     xmin, ymin = coords.min(axis=0) - pad
     xmax, ymax = coords.max(axis=0) + pad
-    scale = size / max(xmax - xmin, ymax - ymin)
+    scale = picture_size / max(xmax - xmin, ymax - ymin)
     width = (xmax - xmin) * scale
     height = (ymax - ymin) * scale
     total_height = height + (_CAPTION_HEIGHT if caption else 0)
@@ -262,6 +268,21 @@ def _hexagon(centre: tuple[float, float], r: float) -> str:
     return " ".join(corners)
 
 
+def _check_size(size: Any) -> float:
+    if isinstance(size, bool) or not isinstance(size, numbers.Real):
+        raise TypeError(f"size is a number of pixels, got {type(size).__name__} {size!r}")
+    try:
+        value = float(size)
+    except OverflowError:
+        value = math.inf
+    if not (math.isfinite(value) and 1 <= value <= MAX_SIZE):
+        raise ValueError(
+            f"size is the picture width in pixels, a positive number from 1 to {MAX_SIZE};"
+            f" got {size!r}"
+        )
+    return value
+
+
 def _highlighted(state: State, highlight: Highlight, n: int) -> list[int]:
     if highlight is None:
         return []
@@ -278,7 +299,12 @@ def _highlighted(state: State, highlight: Highlight, n: int) -> list[int]:
                 f"a highlight mask has one entry per site ({n}), got shape {arr.shape}"
             )
         return [int(s) for s in np.flatnonzero(arr)]
-    sites = [int(s) for s in arr.ravel()]
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+        raise TypeError(
+            "highlight site numbers are a flat sequence of integers, got"
+            f" {arr.dtype} of shape {arr.shape}"
+        )
+    sites = [int(s) for s in arr]
     bad = [s for s in sites if not 0 <= s < n]
     if bad:
         raise ValueError(f"highlighted site {bad[0]} is out of range; sites are 0..{n - 1}")

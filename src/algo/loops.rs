@@ -141,6 +141,11 @@ pub struct OpenCells {
 }
 
 impl OpenCells {
+    /// Bytes owned on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        (self.list.capacity() + self.pos.capacity()) * std::mem::size_of::<u16>()
+    }
+
     /// The open cells of a position (test 1 from scratch).
     pub fn from_cells(board: &Board, cells: &[i8]) -> OpenCells {
         let shut = surrounded(board, cells);

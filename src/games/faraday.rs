@@ -324,7 +324,7 @@ impl LegalSets {
         self.len[p] = last;
     }
 
-    /// The i-th entry of p's list (i < len[p]).
+    /// The i-th entry of p's list (i < `len[p]`).
     #[inline]
     fn get(&self, p: usize, i: usize) -> usize {
         self.data[p * self.n + i] as usize
@@ -693,6 +693,12 @@ impl Rules for State {
 
     fn move_count(&self) -> usize {
         self.moves
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.cells.capacity()
+            + self.charge.capacity() * std::mem::size_of::<[u8; 2]>()
+            + self.legal.data.capacity() * std::mem::size_of::<u16>()
     }
 
     fn legal_actions_into(&self, out: &mut Vec<u32>) {

@@ -44,6 +44,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn truncated(&self) -> bool;
     /// Number of actions applied since the start.
     fn move_count(&self) -> usize;
+    /// Bytes this state owns on the heap (beyond `size_of::<Self>()`), not counting data shared
+    /// with other states of the same configuration (boards, masks, tables). Memory estimates and
+    /// limits use it; `tests/memory.rs` holds it to the allocator's count.
+    fn heap_bytes(&self) -> usize;
     /// Appends the legal actions, ascending, to `out` (which is cleared first).
     fn legal_actions_into(&self, out: &mut Vec<u32>);
     /// Whether `action` is legal now. Out-of-range actions are not legal. False once terminal.
@@ -488,6 +492,9 @@ impl Rules for State {
     }
     fn move_count(&self) -> usize {
         each_state!(self, s => s.move_count())
+    }
+    fn heap_bytes(&self) -> usize {
+        each_state!(self, s => s.heap_bytes())
     }
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         each_state!(self, s => s.legal_actions_into(out))

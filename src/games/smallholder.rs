@@ -438,6 +438,15 @@ struct Pos<const K: usize> {
     legal: Bits<K>,
 }
 
+impl<const K: usize> Pos<K> {
+    fn groups_heap_bytes(&self) -> usize {
+        self.groups
+            .iter()
+            .map(|g| g.capacity() * std::mem::size_of::<Group<K>>())
+            .sum()
+    }
+}
+
 /// What one pass over a player's groups finds.
 struct Survey<const K: usize> {
     legal: Bits<K>,
@@ -883,6 +892,16 @@ impl Rules for State {
 
     fn move_count(&self) -> usize {
         self.moves
+    }
+
+    fn heap_bytes(&self) -> usize {
+        let groups = with_pos!(&self.core, p => p.groups_heap_bytes());
+        let boxed = match &self.core {
+            Core::W8(p) => std::mem::size_of_val(&**p),
+            Core::W16(p) => std::mem::size_of_val(&**p),
+            _ => 0,
+        };
+        self.cells.capacity() + groups + boxed
     }
 
     fn legal_actions_into(&self, out: &mut Vec<u32>) {

@@ -408,6 +408,13 @@ impl Rules for State {
         self.moves as usize
     }
 
+    fn heap_bytes(&self) -> usize {
+        self.cells.capacity()
+            + self.near.capacity() * std::mem::size_of::<[u8; 2]>()
+            + self.open.heap_bytes()
+            + self.sets.iter().map(|s| s.capacity() * 8).sum::<usize>()
+    }
+
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         out.clear();
         if self.outcome != Outcome::Running {

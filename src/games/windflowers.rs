@@ -726,6 +726,17 @@ impl Rules for State {
         self.turn.moves
     }
 
+    fn heap_bytes(&self) -> usize {
+        // The narrowest position is inline; the wider ones are boxed.
+        match &self.core {
+            Core::W1(_) => 0,
+            Core::W2(p) => std::mem::size_of_val(&**p),
+            Core::W4(p) => std::mem::size_of_val(&**p),
+            Core::W8(p) => std::mem::size_of_val(&**p),
+            Core::W16(p) => std::mem::size_of_val(&**p),
+        }
+    }
+
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         out.clear();
         if self.turn.over {

@@ -1,11 +1,14 @@
 //! `Game` and `State` for Python.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::{option_to_py, options_from_py, options_to_py, to_py, IllegalMoveError};
+use super::{
+    int_arg, option_to_py, options_from_py, options_to_py, seed_arg, text_arg, to_py,
+    IllegalMoveError, RecordError,
+};
 use crate::board::Relation;
 use crate::games::{Game, OptionKind, OptionValue, Rules, Session, State, GAME_NAMES};
 use crate::rng::Rng;
@@ -76,9 +79,10 @@ pub fn parse_option<'py>(py: Python<'py>, item: &str) -> PyResult<(String, Bound
 /// Builds a game from its id and options given as keyword arguments.
 #[pyfunction]
 #[pyo3(signature = (name, /, **options))]
-pub fn make(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+pub fn make(name: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+    let name = text_arg(name, "game ids")?;
     let opts = options_from_py(options)?;
-    Game::make(name, &opts)
+    Game::make(&name, &opts)
         .map(|game| PyGame { game })
         .map_err(to_py)
 }
@@ -244,9 +248,21 @@ impl PyGame {
         PyTuple::new(py, [rebuild.into_any(), args.into_pyobject(py)?.into_any()])
     }
 
+    /// The game `make(name, **options)` (how pickles load). Anything wrong, as in a damaged
+    /// pickle, is a RecordError.
     #[staticmethod]
-    fn _from_options(name: &str, options: &Bound<'_, PyDict>) -> PyResult<PyGame> {
-        make(name, Some(options))
+    fn _from_options(name: &Bound<'_, PyAny>, options: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let py = name.py();
+        let options = options.cast::<PyDict>().map_err(|_| {
+            RecordError::new_err("serialized game: the options are not a dict".to_string())
+        })?;
+        make(name, Some(options)).map_err(|e| {
+            if e.is_instance_of::<super::StonefieldError>(py) {
+                RecordError::new_err(format!("serialized game: {}", e.value(py)))
+            } else {
+                e
+            }
+        })
     }
 
     /// The empty board as SVG, for notebooks (`stonefield.render.to_svg`).
@@ -266,6 +282,9 @@ fn py_literal(v: &crate::games::OptionValue) -> String {
 }
 
 /// A game in progress: the position, the history of actions, and undo.
+///
+/// A state shared between threads needs a lock around its use: calls that overlap raise
+/// RuntimeError ("Already borrowed") and leave it as it was.
 #[pyclass(name = "State", module = "stonefield", skip_from_py_object)]
 #[derive(Clone)]
 pub struct PyState {
@@ -309,14 +328,14 @@ fn not_for(what: &str, game: &str, state: &State) -> PyErr {
 }
 
 /// A player argument checked against the game's player count.
-fn player_arg(state: &State, player: usize) -> PyResult<usize> {
-    if player < state.num_players() {
-        Ok(player)
-    } else {
-        Err(super::StonefieldError::new_err(format!(
-            "player {player} out of range; players are 0..{}",
-            state.num_players()
-        )))
+fn player_arg(state: &State, player: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let n = state.num_players();
+    match int_arg(player, "player")? {
+        Some(p) if p >= 0 && (p as u64) < n as u64 => Ok(p as usize),
+        _ => Err(super::StonefieldError::new_err(format!(
+            "player {} out of range; players are 0..{n}",
+            player.repr()?
+        ))),
     }
 }
 
@@ -324,27 +343,16 @@ fn bools<'py>(py: Python<'py>, v: Vec<bool>) -> Bound<'py, PyArray1<bool>> {
     PyArray1::from_vec(py, v)
 }
 
-/// Reads an action: any Python integer (numpy integers included). Integers beyond 64 bits are
-/// out of range like any other.
+/// Reads an action: any Python integer (numpy integers included), never a boolean or a float
+/// (TypeError). Integers beyond 64 bits are out of range like any other (IllegalMoveError); an
+/// exception raised by an object's `__index__` propagates unchanged.
 fn action_arg(action: &Bound<'_, PyAny>, n: usize) -> PyResult<i64> {
-    if action.is_instance_of::<pyo3::types::PyFloat>() {
-        return Err(PyTypeError::new_err(format!(
-            "actions are integers, got float {}",
+    match int_arg(action, "an action")? {
+        Some(a) => Ok(a),
+        None => Err(IllegalMoveError::new_err(format!(
+            "action {} is out of range; actions are 0..{n}",
             action.repr()?
-        )));
-    }
-    match action.extract::<i64>() {
-        Ok(a) => Ok(a),
-        Err(e) => {
-            if action.hasattr("__index__")? {
-                Err(IllegalMoveError::new_err(format!(
-                    "action {} is out of range; actions are 0..{n}",
-                    action.repr()?
-                )))
-            } else {
-                Err(e)
-            }
-        }
+        ))),
     }
 }
 
@@ -385,24 +393,28 @@ impl PyState {
         PyArray1::from_vec(py, mask)
     }
 
-    /// Whether an action is legal now.
+    /// Whether an action is legal now (False for integers out of range, and once the game is
+    /// over). Raises TypeError for anything that is not an integer, as `apply` does.
     fn is_legal(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let n = self.state().num_actions();
-        Ok(match action_arg(action, n) {
-            Ok(a) => a >= 0 && self.state().is_legal(a as usize),
-            Err(_) => false,
-        })
+        Ok(int_arg(action, "an action")?
+            .and_then(|a| usize::try_from(a).ok())
+            .is_some_and(|a| self.state().is_legal(a)))
     }
 
     /// Applies an action. Raises IllegalMoveError (out of range or illegal) or GameOverError
     /// (the game is over); the state is unchanged after an error.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let s = self.session.state();
-        if s.is_terminal() {
-            // Let the core phrase it, whatever the argument.
-            return self.session.apply(0).map_err(to_py);
-        }
-        let a = action_arg(action, s.num_actions())?;
+        let a = match action_arg(action, s.num_actions()) {
+            Err(e) if s.is_terminal() && e.is_instance_of::<IllegalMoveError>(action.py()) => {
+                return Err(super::GameOverError::new_err(format!(
+                    "{}: the game is over; no action is legal (got {})",
+                    s.game_name(),
+                    action.repr()?
+                )));
+            }
+            a => a?,
+        };
         self.session.apply(a).map_err(to_py)
     }
 
@@ -500,10 +512,11 @@ impl PyState {
 
     /// A uniformly random legal action (None once the game is over), from a generator seeded by
     /// `seed` and the number of actions played, so the same seed replays the same game.
-    #[pyo3(signature = (seed = 0))]
-    fn random_action(&self, seed: u64) -> Option<usize> {
+    #[pyo3(signature = (seed = None), text_signature = "($self, seed=0)")]
+    fn random_action(&self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let mut rng = Rng::stream(seed, self.state().move_count() as u64);
-        self.state().random_action(&mut rng, &mut Vec::new())
+        Ok(self.state().random_action(&mut rng, &mut Vec::new()))
     }
 
     fn __repr__(&self) -> String {
@@ -527,7 +540,7 @@ impl PyState {
     fn territory<'py>(
         &self,
         py: Python<'py>,
-        player: usize,
+        player: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let s = self.smallholder("territory")?;
         let p = player_arg(self.state(), player)?;
@@ -539,7 +552,7 @@ impl PyState {
     fn blocked_stones<'py>(
         &self,
         py: Python<'py>,
-        player: usize,
+        player: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let s = self.smallholder("blocked_stones")?;
         let p = player_arg(self.state(), player)?;
@@ -551,7 +564,7 @@ impl PyState {
     fn playable_sites<'py>(
         &self,
         py: Python<'py>,
-        player: usize,
+        player: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let s = self.smallholder("playable_sites")?;
         let p = player_arg(self.state(), player)?;
@@ -559,7 +572,7 @@ impl PyState {
     }
 
     /// Smallholder: `player`'s groups, each a list of its sites ascending.
-    fn groups(&self, player: usize) -> PyResult<Vec<Vec<u16>>> {
+    fn groups(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u16>>> {
         let s = self.smallholder("groups")?;
         let p = player_arg(self.state(), player)?;
         Ok(s.groups(p))
@@ -604,7 +617,7 @@ impl PyState {
     fn charge_counts<'py>(
         &self,
         py: Python<'py>,
-        player: usize,
+        player: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<u8>>> {
         let s = self.faraday("charge_counts")?;
         let p = player_arg(self.state(), player)?;
@@ -627,7 +640,7 @@ impl PyState {
     fn placeable<'py>(
         &self,
         py: Python<'py>,
-        player: usize,
+        player: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let s = self.faraday("placeable")?;
         let p = player_arg(self.state(), player)?;
@@ -646,14 +659,42 @@ impl PyState {
         PyTuple::new(py, [rebuild.into_any(), args.into_pyobject(py)?.into_any()])
     }
 
-    /// The state reached by playing `history` from the start of `game`.
+    /// The state reached by playing `history` from the start of `game` (how pickles load).
+    /// Anything wrong with the arguments, as in a damaged pickle, is a RecordError.
     #[staticmethod]
-    fn _from_history(game: &PyGame, history: Vec<i64>) -> PyResult<PyState> {
-        let mut session = Session::new(&game.game);
-        for a in history {
-            session.apply(a).map_err(to_py)?;
+    fn _from_history(game: &Bound<'_, PyAny>, history: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let bad = |what: String| RecordError::new_err(format!("serialized state: {what}"));
+        let game = game.cast::<PyGame>().map_err(|_| {
+            bad(format!(
+                "expected a stonefield.Game, got {}",
+                game.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        let actions = history
+            .try_iter()
+            .map_err(|_| bad("the history is not a sequence of actions".into()))?;
+        let mut session = Session::new(&game.get().game);
+        for (index, item) in actions.enumerate() {
+            let item = item?;
+            let a = match int_arg(&item, "an action") {
+                Ok(Some(a)) => a,
+                Ok(None) => i64::MAX,
+                Err(e) => return Err(bad(format!("action at index {index}: {e}"))),
+            };
+            session
+                .apply(a)
+                .map_err(|e| bad(format!("action {a} (index {index}): {e}")))?;
         }
         Ok(PyState { session })
+    }
+
+    /// Bytes held by the state: the position, the history and the checkpoints undo replays
+    /// from (see `sys.getsizeof`).
+    fn __sizeof__(&self) -> usize {
+        std::mem::size_of::<Self>() + self.session.heap_bytes()
     }
 
     /// The board as text (`stonefield.text.board_text`).

@@ -9,7 +9,7 @@ mod sim;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyString};
 
 use crate::error::Error;
 use crate::games::OptionValue;
@@ -55,6 +55,104 @@ pub(crate) fn to_py(e: Error) -> PyErr {
     }
 }
 
+/// Whether `obj` is a boolean, Python's or numpy's: refused wherever an integer is expected,
+/// although Python counts `True` as 1.
+pub(crate) fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
+    if obj.is_instance_of::<PyBool>() {
+        return true;
+    }
+    let ty = obj.get_type();
+    ty.name().is_ok_and(|n| n == "bool" || n == "bool_")
+        && ty
+            .module()
+            .is_ok_and(|m| m.to_str().is_ok_and(|m| m == "numpy"))
+}
+
+/// The TypeError for a value that is not an integer.
+fn not_an_integer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyErr> {
+    Ok(pyo3::exceptions::PyTypeError::new_err(format!(
+        "{what} must be an integer, got {} {}",
+        obj.get_type().name()?,
+        obj.repr()?
+    )))
+}
+
+/// An integer argument (a Python int or anything with `__index__`, such as numpy integers),
+/// `None` when it does not fit in an `i64`. Booleans and floats are a TypeError; an error raised
+/// by `__index__` itself propagates unchanged.
+pub(crate) fn int_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64>> {
+    if obj.is_exact_instance_of::<pyo3::types::PyInt>() {
+        // The common case, without the checks below.
+        return Ok(obj.extract::<i64>().ok());
+    }
+    if is_bool(obj) || obj.is_instance_of::<PyFloat>() {
+        return Err(not_an_integer(obj, what)?);
+    }
+    match obj.extract::<i64>() {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => Ok(None),
+        Err(e)
+            if e.is_instance_of::<pyo3::exceptions::PyTypeError>(obj.py())
+                && !obj.hasattr("__index__")? =>
+        {
+            Err(not_an_integer(obj, what)?)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A non-negative integer argument at most `max` (seeds, counts, indices, players). Out of
+/// range is a StonefieldError naming the range, not an OverflowError.
+pub(crate) fn uint_arg(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
+    if is_bool(obj) || obj.is_instance_of::<PyFloat>() {
+        return Err(not_an_integer(obj, what)?);
+    }
+    let out_of_range = || -> PyResult<PyErr> {
+        Ok(StonefieldError::new_err(format!(
+            "{what} must be an integer from 0 to {max}, got {}",
+            obj.repr()?
+        )))
+    };
+    match obj.extract::<u64>() {
+        Ok(v) if v <= max => Ok(v),
+        Ok(_) => Err(out_of_range()?),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
+            Err(out_of_range()?)
+        }
+        Err(e)
+            if e.is_instance_of::<pyo3::exceptions::PyTypeError>(obj.py())
+                && !obj.hasattr("__index__")? =>
+        {
+            Err(not_an_integer(obj, what)?)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A seed: any integer from 0 to 2**64 − 1.
+pub(crate) fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    uint_arg(obj, "seed", u64::MAX)
+}
+
+/// Most worker threads a call may ask for. Each call builds its own pool, so a huge count costs
+/// seconds of thread creation for nothing (the work never has more than a few hundred parallel
+/// pieces worth spreading); the cap turns a typo into a clear error instead.
+pub(crate) const MAX_THREADS: u64 = 256;
+
+/// A thread count: `None` (every core) or 1 to [`MAX_THREADS`].
+pub(crate) fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(obj) = obj else {
+        return Ok(None);
+    };
+    let t = uint_arg(obj, "threads", MAX_THREADS)?;
+    if t == 0 {
+        return Err(StonefieldError::new_err(
+            "threads must be at least 1 (or None for every core)",
+        ));
+    }
+    Ok(Some(t as usize))
+}
+
 /// Converts Python keyword options to core option values (bool before int: bool is an int).
 pub(crate) fn options_from_py(
     kwargs: Option<&Bound<'_, PyDict>>,
@@ -64,32 +162,57 @@ pub(crate) fn options_from_py(
         return Ok(out);
     };
     for (k, v) in kwargs.iter() {
-        let key: String = k.extract()?;
-        let value = if v.is_instance_of::<PyBool>() {
-            OptionValue::Bool(v.extract()?)
-        } else if v.is_instance_of::<PyInt>()
-            || v.hasattr("__index__")? && !v.is_instance_of::<PyFloat>()
-        {
+        let key = text_arg(&k, "option names")?;
+        let bad = || -> PyResult<PyErr> {
+            Ok(InvalidOptionError::new_err(format!(
+                "option {key}: values are str, int or bool, got {} {}",
+                v.get_type().name()?,
+                v.repr()?
+            )))
+        };
+        let value = if is_bool(&v) {
+            OptionValue::Bool(v.is_truthy()?)
+        } else if v.is_instance_of::<PyString>() {
+            OptionValue::Str(text_arg(&v, &format!("option {key}"))?)
+        } else if v.is_instance_of::<PyFloat>() || !v.hasattr("__index__")? {
+            return Err(bad()?);
+        } else {
             match v.extract::<i64>() {
                 Ok(i) => OptionValue::Int(i),
-                Err(_) => {
+                Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
                     return Err(InvalidOptionError::new_err(format!(
                         "option {key}: integer {v} is out of range"
                     )))
                 }
+                Err(e) if e.is_instance_of::<pyo3::exceptions::PyTypeError>(v.py()) => {
+                    return Err(bad()?)
+                }
+                Err(e) => return Err(e),
             }
-        } else if v.is_instance_of::<PyString>() {
-            OptionValue::Str(v.extract()?)
-        } else {
-            return Err(InvalidOptionError::new_err(format!(
-                "option {key}: values are str, int or bool, got {} {}",
-                v.get_type().name()?,
-                v.repr()?
-            )));
         };
         out.push((key, value));
     }
     Ok(out)
+}
+
+/// A string argument that names something (a game, an option, a value): any `str` that is
+/// valid Unicode text; a lone surrogate such as "\ud800" is an InvalidOptionError.
+pub(crate) fn text_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    if !obj.is_instance_of::<PyString>() {
+        return Err(InvalidOptionError::new_err(format!(
+            "{what} are strings, got {} {}",
+            obj.get_type().name()?,
+            obj.repr()?
+        )));
+    }
+    obj.extract::<String>().map_err(|_| {
+        InvalidOptionError::new_err(format!(
+            "{what}: {} is not valid Unicode text (it holds a lone surrogate)",
+            obj.repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "the string".into())
+        ))
+    })
 }
 
 /// Converts resolved options to a Python dict.

@@ -2,61 +2,119 @@
 
 use std::time::Instant;
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::{
+    Element, PyArray, PyArray1, PyArray2, PyArray3, PyArrayDescrMethods, PyArrayMethods,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::game::{PyGame, PyState};
-use super::{to_py, IllegalMoveError};
+use super::{seed_arg, threads_arg, to_py, uint_arg, IllegalMoveError};
 use crate::games::Session;
 use crate::sim::batch::{fill, thread_pool, Batch};
 use crate::sim::vector::{StepOut, VectorEnv};
 
-/// Largest result buffers a call may ask for; beyond it the request is refused with an error
-/// rather than failing allocation (which would abort the interpreter).
-const MAX_BUFFER_BYTES: usize = 8 << 30;
-
-fn check_memory(what: &str, count: usize, bytes_each: usize) -> PyResult<()> {
-    match count.checked_mul(bytes_each) {
-        Some(total) if total <= MAX_BUFFER_BYTES => Ok(()),
-        _ => Err(PyValueError::new_err(format!(
-            "{what} = {count} needs more than {} GiB of result buffers ({bytes_each} bytes each); \
-             at most {} fit",
-            MAX_BUFFER_BYTES >> 30,
-            MAX_BUFFER_BYTES / bytes_each
-        ))),
+/// Bytes of memory this process may still allocate, as far as the system says: the smallest of
+/// the kernel's estimate of available memory (`MemAvailable` in /proc/meminfo), the room left
+/// under a cgroup (v2) memory limit, and the room left under the address-space limit (`ulimit
+/// -v`, from /proc/self/limits and the process's `VmSize`). `None` where none of these can be
+/// read (systems other than Linux): there only a failed allocation (a MemoryError) refuses.
+fn available_memory() -> Option<u64> {
+    fn read(path: &str) -> Option<String> {
+        std::fs::read_to_string(path).ok()
     }
+    fn kib_field(text: &str, key: &str) -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(key))?;
+        let kib: u64 = line[key.len()..].split_whitespace().next()?.parse().ok()?;
+        Some(kib * 1024)
+    }
+    let mut limits = Vec::new();
+    if let Some(meminfo) = read("/proc/meminfo") {
+        limits.extend(kib_field(&meminfo, "MemAvailable:"));
+    }
+    if let (Some(max), Some(current)) = (
+        read("/sys/fs/cgroup/memory.max"),
+        read("/sys/fs/cgroup/memory.current"),
+    ) {
+        if let (Ok(max), Ok(current)) = (max.trim().parse::<u64>(), current.trim().parse::<u64>()) {
+            limits.push(max.saturating_sub(current));
+        }
+    }
+    if let (Some(proc_limits), Some(status)) =
+        (read("/proc/self/limits"), read("/proc/self/status"))
+    {
+        let soft = proc_limits
+            .lines()
+            .find(|l| l.starts_with("Max address space"))
+            .and_then(|l| l["Max address space".len()..].split_whitespace().next())
+            .and_then(|v| v.parse::<u64>().ok());
+        if let (Some(soft), Some(used)) = (soft, kib_field(&status, "VmSize:")) {
+            limits.push(soft.saturating_sub(used));
+        }
+    }
+    limits.into_iter().min()
+}
+
+/// Refuses, with a MemoryError naming the numbers, a request for `count` items of `bytes_each`
+/// bytes that does not fit in the memory available (see [`available_memory`]). What passes is
+/// then allocated with `try_reserve`, so a refusal the estimate missed is a MemoryError too,
+/// never an abort.
+fn check_memory(what: &str, count: usize, bytes_each: usize) -> PyResult<()> {
+    let available = available_memory();
+    let fits = match (count.checked_mul(bytes_each), available) {
+        (None, _) => false,
+        (Some(total), Some(avail)) => total as u64 <= avail,
+        (Some(_), None) => true,
+    };
+    if fits {
+        return Ok(());
+    }
+    let (avail_text, most) = match available {
+        Some(a) => (
+            format!("{:.1} GiB are available", a as f64 / f64::from(1u32 << 30)),
+            a / bytes_each as u64,
+        ),
+        None => ("that is more than memory can address".to_string(), 0),
+    };
+    Err(PyMemoryError::new_err(format!(
+        "{what} = {count} needs {bytes_each} bytes each and {avail_text}; at most {most} fit"
+    )))
+}
+
+fn alloc_error(what: &str, e: std::collections::TryReserveError) -> PyErr {
+    PyMemoryError::new_err(format!("{what}: {e}"))
 }
 
 /// Plays `n_games` random games in Rust and returns their outcomes as numpy arrays. The GIL is
 /// released while games run; Ctrl-C interrupts between blocks of games. `progress`, if given, is
 /// called as `progress(done, total)` after each block.
 #[pyfunction]
-#[pyo3(signature = (game, n_games, *, seed = 0, threads = None, progress = None))]
+#[pyo3(
+    signature = (game, n_games, *, seed = None, threads = None, progress = None),
+    text_signature = "(game, n_games, *, seed=0, threads=None, progress=None)"
+)]
 pub fn simulate_raw<'py>(
     py: Python<'py>,
     game: &PyGame,
-    n_games: usize,
-    seed: u64,
-    threads: Option<usize>,
+    n_games: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
+    let n_games = uint_arg(n_games, "n_games", usize::MAX as u64)? as usize;
+    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+    let threads = threads_arg(threads)?;
     let game = game.game.clone();
-    let per_game = 3 * 8 * game.num_players() + 5;
-    check_memory("n_games", n_games, per_game)?;
+    check_memory("n_games", n_games, Batch::bytes_per_game(&game))?;
     let parallel = threads != Some(1);
     let pool = if parallel {
-        Some(thread_pool(threads).map_err(PyValueError::new_err)?)
+        Some(thread_pool(threads).map_err(thread_error)?)
     } else {
         None
     };
-    let mut batch = Batch::new(&game, n_games);
+    let mut batch = Batch::try_new(&game, n_games).map_err(|e| alloc_error("n_games", e))?;
     let mut done = 0usize;
     // Blocks grow until one takes about a tenth of a second, so Ctrl-C and progress stay
     // responsive without slowing short runs.
@@ -105,6 +163,68 @@ pub fn simulate_raw<'py>(
     Ok(d)
 }
 
+fn thread_error(e: String) -> PyErr {
+    super::StonefieldError::new_err(format!("could not start the worker threads: {e}"))
+}
+
+/// One output buffer: the numpy array the engine writes into, and the view of it handed to
+/// Python. Users get the view, so whatever they do to it (make it read-only, change its dtype
+/// or shape, resize it) leaves the engine's array alone: a view does not own its memory, so
+/// numpy refuses to resize it even with `refcheck=False`, which keeps the memory alive while a
+/// step runs without the GIL. The engine still checks its own array before every step, since
+/// `view.base` reaches it.
+struct Buffer<T: Element, D> {
+    array: Py<PyArray<T, D>>,
+    view: Py<PyArray<T, D>>,
+    /// The array's dtype when it was made: the same object means the same dtype, which spares
+    /// the full comparison on every step.
+    dtype: Py<numpy::PyArrayDescr>,
+    name: &'static str,
+}
+
+impl<T: Element, D: numpy::ndarray::Dimension> Buffer<T, D> {
+    fn new(array: Bound<'_, PyArray<T, D>>, name: &'static str) -> PyResult<Self> {
+        let view = array.call_method0("view")?.cast_into::<PyArray<T, D>>()?;
+        Ok(Buffer {
+            dtype: array.dtype().unbind(),
+            array: array.unbind(),
+            view: view.unbind(),
+            name,
+        })
+    }
+
+    /// The engine's array, writable, after checking that it still has the dtype, shape and
+    /// layout it was made with (a ValueError otherwise, before anything moves).
+    fn writable<'py>(
+        &self,
+        py: Python<'py>,
+        shape: &[usize],
+    ) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+        let a = self.array.bind(py);
+        let dtype = a.dtype();
+        let ok = (dtype.is(&self.dtype) || dtype.is_equiv_to(&numpy::dtype::<T>(py)))
+            && a.shape() == shape
+            && a.is_c_contiguous();
+        if !ok {
+            return Err(PyValueError::new_err(format!(
+                "the {} buffer was changed (dtype {}, shape {:?}); a VectorEnv needs its own \
+                 C-contiguous {} array of shape {shape:?}",
+                self.name,
+                a.dtype(),
+                a.shape(),
+                numpy::dtype::<T>(py),
+            )));
+        }
+        a.try_readwrite().map_err(|e| {
+            PyValueError::new_err(format!("the {} buffer is not writable: {e}", self.name))
+        })
+    }
+
+    fn view<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray<T, D>> {
+        self.view.bind(py).clone()
+    }
+}
+
 /// A batch of games of one configuration stepped together in Rust, writing into preallocated
 /// numpy buffers that are reused across steps (the arrays returned are always the same objects).
 ///
@@ -112,17 +232,22 @@ pub fn simulate_raw<'py>(
 /// IllegalMoveError naming its environment, and nothing changes). A game that ends reports its
 /// returns in `rewards` and sets `terminated` (or `truncated`, at the move cap) in that step, and
 /// is reset at once: its observation and mask are those of the new game.
-#[pyclass(name = "VectorEnv", module = "stonefield", unsendable)]
+///
+/// An env may be used from any thread, one call at a time: a call made while another thread's
+/// call runs raises RuntimeError ("Already borrowed") and changes nothing.
+#[pyclass(name = "VectorEnv", module = "stonefield")]
 pub struct PyVectorEnv {
     env: VectorEnv,
     pool: Option<rayon::ThreadPool>,
-    obs: Py<PyArray3<f32>>,
-    mask: Py<PyArray2<bool>>,
-    rewards: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    player: Py<PyArray1<i32>>,
+    obs: Buffer<f32, numpy::Ix3>,
+    mask: Buffer<bool, numpy::Ix2>,
+    rewards: Buffer<f32, numpy::Ix2>,
+    terminated: Buffer<bool, numpy::Ix1>,
+    truncated: Buffer<bool, numpy::Ix1>,
+    player: Buffer<i32, numpy::Ix1>,
     actions: Vec<i64>,
+    /// (num_envs, planes, sites).
+    obs_shape: [usize; 3],
 }
 
 /// Below this many environments a step is cheaper on one thread than handed to the pool.
@@ -137,12 +262,14 @@ impl PyVectorEnv {
     where
         R: Send,
     {
-        let mut obs = self.obs.bind(py).readwrite();
-        let mut mask = self.mask.bind(py).readwrite();
-        let mut rewards = self.rewards.bind(py).readwrite();
-        let mut terminated = self.terminated.bind(py).readwrite();
-        let mut truncated = self.truncated.bind(py).readwrite();
-        let mut player = self.player.bind(py).readwrite();
+        let n = self.env.num_envs();
+        let sh = self.env.shapes();
+        let mut obs = self.obs.writable(py, &self.obs_shape)?;
+        let mut mask = self.mask.writable(py, &[n, sh.actions])?;
+        let mut rewards = self.rewards.writable(py, &[n, sh.players])?;
+        let mut terminated = self.terminated.writable(py, &[n])?;
+        let mut truncated = self.truncated.writable(py, &[n])?;
+        let mut player = self.player.writable(py, &[n])?;
         let out = StepOut {
             obs: obs.as_slice_mut()?,
             mask: mask.as_slice_mut()?,
@@ -151,7 +278,7 @@ impl PyVectorEnv {
             truncated: truncated.as_slice_mut()?,
             player: player.as_slice_mut()?,
         };
-        let pool = if self.env.num_envs() >= PARALLEL_MIN_ENVS {
+        let pool = if n >= PARALLEL_MIN_ENVS {
             self.pool.as_ref()
         } else {
             None
@@ -163,15 +290,15 @@ impl PyVectorEnv {
 
     fn outputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let info = PyDict::new(py);
-        info.set_item("legal_mask", self.mask.bind(py))?;
-        info.set_item("current_player", self.player.bind(py))?;
+        info.set_item("legal_mask", self.mask.view(py))?;
+        info.set_item("current_player", self.player.view(py))?;
         PyTuple::new(
             py,
             [
-                self.obs.bind(py).clone().into_any(),
-                self.rewards.bind(py).clone().into_any(),
-                self.terminated.bind(py).clone().into_any(),
-                self.truncated.bind(py).clone().into_any(),
+                self.obs.view(py).into_any(),
+                self.rewards.view(py).into_any(),
+                self.terminated.view(py).into_any(),
+                self.truncated.view(py).into_any(),
                 info.into_any(),
             ],
         )
@@ -188,58 +315,79 @@ fn run_on(pool: Option<&rayon::ThreadPool>, f: impl FnOnce(bool) + Send) {
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, *, seed = 0, threads = None, **options))]
+    #[pyo3(
+        signature = (game, num_envs, *, seed = None, threads = None, **options),
+        text_signature = "(game, num_envs, *, seed=0, threads=None, **options)"
+    )]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
-        num_envs: usize,
-        seed: u64,
-        threads: Option<usize>,
+        num_envs: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyVectorEnv> {
-        let game = if let Ok(name) = game.extract::<String>() {
-            super::game::make(&name, options)?.game
-        } else if let Ok(g) = game.cast::<PyGame>() {
+        let game = if let Ok(g) = game.cast::<PyGame>() {
             if options.is_some_and(|o| !o.is_empty()) {
                 return Err(pyo3::exceptions::PyTypeError::new_err(
                     "options are given with a game id, not with a Game",
                 ));
             }
             g.get().game.clone()
+        } else if game.is_instance_of::<pyo3::types::PyString>() {
+            super::game::make(game, options)?.game
         } else {
             return Err(pyo3::exceptions::PyTypeError::new_err(
                 "game must be a stonefield.Game or a game id",
             ));
         };
+        let num_envs = uint_arg(num_envs, "num_envs", usize::MAX as u64)? as usize;
         if num_envs == 0 {
-            return Err(PyValueError::new_err("num_envs must be at least 1"));
-        }
-        let per_env = 4 * game.observation_planes() * game.board().num_sites()
-            + game.num_actions()
-            + 4 * game.num_players()
-            + 6;
-        check_memory("num_envs", num_envs, per_env)?;
-        if threads == Some(0) {
-            return Err(PyValueError::new_err(
-                "threads must be at least 1 (or None for all cores)",
+            return Err(super::StonefieldError::new_err(
+                "num_envs must be at least 1",
             ));
         }
-        let pool = match threads {
-            Some(1) => None,
-            t => Some(thread_pool(t).map_err(PyValueError::new_err)?),
-        };
-        let env = VectorEnv::new(&game, num_envs, seed);
-        let sh = env.shapes();
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let threads = threads_arg(threads)?;
         let planes = game.observation_planes();
         let sites = game.board().num_sites();
+        let (actions, players) = (game.num_actions(), game.num_players());
+        // Everything an environment costs: its rows of the six buffers, its action slot, and
+        // its state with history.
+        let per_env = 4 * planes * sites
+            + actions
+            + 4 * players
+            + 2
+            + 4
+            + 8
+            + VectorEnv::bytes_per_env(&game);
+        check_memory("num_envs", num_envs, per_env)?;
+        let pool = match threads {
+            Some(1) => None,
+            t => Some(thread_pool(t).map_err(thread_error)?),
+        };
+        let env =
+            VectorEnv::try_new(&game, num_envs, seed).map_err(|e| alloc_error("num_envs", e))?;
+        let mut action_slots = Vec::new();
+        action_slots
+            .try_reserve_exact(num_envs)
+            .map_err(|e| alloc_error("num_envs", e))?;
+        action_slots.resize(num_envs, 0);
         let mut this = PyVectorEnv {
-            obs: PyArray3::zeros(py, [num_envs, planes, sites], false).unbind(),
-            mask: PyArray2::from_vec2(py, &vec![vec![false; sh.actions]; num_envs])?.unbind(),
-            rewards: PyArray2::zeros(py, [num_envs, sh.players], false).unbind(),
-            terminated: PyArray1::from_vec(py, vec![false; num_envs]).unbind(),
-            truncated: PyArray1::from_vec(py, vec![false; num_envs]).unbind(),
-            player: PyArray1::from_vec(py, vec![0i32; num_envs]).unbind(),
-            actions: vec![0; num_envs],
+            obs: Buffer::new(
+                PyArray3::zeros(py, [num_envs, planes, sites], false),
+                "observations",
+            )?,
+            mask: Buffer::new(
+                PyArray2::zeros(py, [num_envs, actions], false),
+                "legal_mask",
+            )?,
+            rewards: Buffer::new(PyArray2::zeros(py, [num_envs, players], false), "rewards")?,
+            terminated: Buffer::new(PyArray1::zeros(py, [num_envs], false), "terminated")?,
+            truncated: Buffer::new(PyArray1::zeros(py, [num_envs], false), "truncated")?,
+            player: Buffer::new(PyArray1::zeros(py, [num_envs], false), "current_player")?,
+            actions: action_slots,
+            obs_shape: [num_envs, planes, sites],
             env,
             pool,
         };
@@ -267,29 +415,42 @@ impl PyVectorEnv {
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let n = self.env.num_envs();
+        let wrong_count = |got: usize| {
+            IllegalMoveError::new_err(format!(
+                "expected {n} actions (one per environment), got {got}"
+            ))
+        };
+        let not_actions = || {
+            pyo3::exceptions::PyTypeError::new_err(
+                "actions must be a sequence or 1-D array of integers, one per environment",
+            )
+        };
         if let Ok(arr) = actions.cast::<PyArray1<i64>>() {
-            let ro = arr.readonly();
+            let ro = arr
+                .try_readonly()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
             let slice = ro.as_slice()?;
             if slice.len() != n {
-                return Err(IllegalMoveError::new_err(format!(
-                    "expected {n} actions (one per environment), got {}",
-                    slice.len()
-                )));
+                return Err(wrong_count(slice.len()));
             }
             self.actions.copy_from_slice(slice);
+        } else if actions
+            .cast::<numpy::PyUntypedArray>()
+            .is_ok_and(|a| !matches!(a.dtype().kind(), b'i' | b'u'))
+        {
+            return Err(not_actions());
         } else {
-            let v: Vec<i64> = actions.extract().map_err(|_| {
-                pyo3::exceptions::PyTypeError::new_err(
-                    "actions must be a sequence or 1-D array of integers, one per environment",
-                )
-            })?;
-            if v.len() != n {
-                return Err(IllegalMoveError::new_err(format!(
-                    "expected {n} actions (one per environment), got {}",
-                    v.len()
-                )));
+            let items: Vec<Bound<'py, PyAny>> = actions.extract().map_err(|_| not_actions())?;
+            if items.len() != n {
+                return Err(wrong_count(items.len()));
             }
-            self.actions.copy_from_slice(&v);
+            for (slot, item) in self.actions.iter_mut().zip(&items) {
+                *slot = match super::int_arg(item, "an action") {
+                    Ok(Some(a)) => a,
+                    Ok(None) => i64::MAX,
+                    Err(_) => return Err(not_actions()),
+                };
+            }
         }
         let result = self.with_out(py, |env, out, pool, actions| {
             let mut r = Ok(());
@@ -338,13 +499,17 @@ impl PyVectorEnv {
 
     /// Environment `index`'s current game as a State, history included (replayed from the
     /// start, so it can be undone, pickled and recorded like any other).
-    fn state(&self, index: usize) -> PyResult<PyState> {
-        let history = self.env.history(index).ok_or_else(|| {
-            pyo3::exceptions::PyIndexError::new_err(format!(
-                "environment {index} out of range 0..{}",
-                self.env.num_envs()
-            ))
-        })?;
+    fn state(&self, index: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let n = self.env.num_envs();
+        let history = super::int_arg(index, "index")?
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| self.env.history(i))
+            .ok_or_else(|| {
+                super::StonefieldError::new_err(format!(
+                    "environment {} out of range 0..{n}",
+                    index.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?;
         let mut session = Session::new(self.env.game());
         for &a in history {
             session.apply(i64::from(a)).map_err(to_py)?;
@@ -367,37 +532,37 @@ impl PyVectorEnv {
     /// float32 (num_envs, planes, num_sites).
     #[getter]
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray3<f32>> {
-        self.obs.bind(py).clone()
+        self.obs.view(py)
     }
 
     /// bool (num_envs, num_actions).
     #[getter]
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
-        self.mask.bind(py).clone()
+        self.mask.view(py)
     }
 
     /// float32 (num_envs, num_players).
     #[getter]
     fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.rewards.bind(py).clone()
+        self.rewards.view(py)
     }
 
     /// bool (num_envs,).
     #[getter]
     fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.terminated.bind(py).clone()
+        self.terminated.view(py)
     }
 
     /// bool (num_envs,).
     #[getter]
     fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.truncated.bind(py).clone()
+        self.truncated.view(py)
     }
 
     /// int32 (num_envs,): the player to move.
     #[getter]
     fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
-        self.player.bind(py).clone()
+        self.player.view(py)
     }
 
     fn __repr__(&self) -> String {

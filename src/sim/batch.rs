@@ -4,6 +4,8 @@
 //! cut into pieces, run on any number of threads, or resumed from any index, and give the same
 //! games.
 
+use std::collections::TryReserveError;
+
 use rayon::prelude::*;
 
 use crate::games::{each_state, returns_from_ranks_into, Game, Rules};
@@ -117,16 +119,31 @@ pub struct Batch {
 impl Batch {
     /// Buffers for `n` games.
     pub fn new(game: &Game, n: usize) -> Batch {
+        match Batch::try_new(game, n) {
+            Ok(batch) => batch,
+            Err(e) => panic!("result buffers for {n} games: {e}"),
+        }
+    }
+
+    /// Buffers for `n` games, or an error (not an abort) when they cannot be allocated.
+    pub fn try_new(game: &Game, n: usize) -> Result<Batch, TryReserveError> {
         let p = game.num_players();
-        Batch {
+        Ok(Batch {
             num_games: n,
             num_players: p,
-            returns: vec![0.0; n * p],
-            ranks: vec![0.0; n * p],
-            scores: vec![0.0; n * p],
-            lengths: vec![0; n],
-            truncated: vec![false; n],
-        }
+            returns: zeroed(n * p, 0.0)?,
+            ranks: zeroed(n * p, 0.0)?,
+            scores: zeroed(n * p, 0.0)?,
+            lengths: zeroed(n, 0)?,
+            truncated: zeroed(n, false)?,
+        })
+    }
+
+    /// Bytes of result buffers per game of `game`.
+    pub fn bytes_per_game(game: &Game) -> usize {
+        3 * std::mem::size_of::<f64>() * game.num_players()
+            + std::mem::size_of::<u32>()
+            + std::mem::size_of::<bool>()
     }
 
     /// Mutable views of games `from .. to`.
@@ -140,6 +157,14 @@ impl Batch {
             truncated: &mut self.truncated[from..to],
         }
     }
+}
+
+/// `n` copies of `value`, or an error when the memory cannot be had.
+fn zeroed<T: Clone>(n: usize, value: T) -> Result<Vec<T>, TryReserveError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)?;
+    v.resize(n, value);
+    Ok(v)
 }
 
 /// A rayon pool of `threads` threads (all cores when `None`).

@@ -5,6 +5,8 @@
 //! reset to the starting position at once; the observation and mask written for it are those of
 //! the new game.
 
+use std::collections::TryReserveError;
+
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
@@ -60,27 +62,59 @@ impl VectorEnv {
     /// `num_envs` games at their start; environment `i` samples random actions from the stream
     /// (seed, i).
     pub fn new(game: &Game, num_envs: usize, seed: u64) -> VectorEnv {
+        match VectorEnv::try_new(game, num_envs, seed) {
+            Ok(env) => env,
+            Err(e) => panic!("vector environment of {num_envs} games: {e}"),
+        }
+    }
+
+    /// As [`VectorEnv::new`], but a failed allocation of the per-environment lists is an error
+    /// instead of an abort. (Each state's own small allocations still abort if memory runs out
+    /// between the lists and them; callers check [`VectorEnv::bytes_per_env`] against the memory
+    /// available first.)
+    pub fn try_new(
+        game: &Game,
+        num_envs: usize,
+        seed: u64,
+    ) -> std::result::Result<VectorEnv, TryReserveError> {
         let start = game.new_state();
         let shapes = Shapes {
             obs: start.observation_planes() * start.board().num_sites(),
             actions: start.num_actions(),
             players: start.num_players(),
         };
-        VectorEnv {
+        let mut states = Vec::new();
+        states.try_reserve_exact(num_envs)?;
+        states.resize(
+            num_envs,
+            Env {
+                state: start.clone(),
+                history: Vec::new(),
+                ended: start.clone(),
+                ended_by: 0,
+            },
+        );
+        let mut rngs = Vec::new();
+        rngs.try_reserve_exact(num_envs)?;
+        rngs.extend((0..num_envs as u64).map(|i| Rng::stream(seed, i)));
+        Ok(VectorEnv {
             game: game.clone(),
-            states: vec![
-                Env {
-                    state: start.clone(),
-                    history: Vec::new(),
-                    ended: start.clone(),
-                    ended_by: 0,
-                };
-                num_envs
-            ],
-            rngs: (0..num_envs as u64).map(|i| Rng::stream(seed, i)).collect(),
+            states,
+            rngs,
             start,
             shapes,
-        }
+        })
+    }
+
+    /// Memory one environment of `game` takes in this struct, buffers aside: its entries in the
+    /// lists, the heap of its state and of its last finished state, and its history, counted for a game as long as the board has
+    /// sites (most games are shorter; a longer one grows its history as it goes).
+    pub fn bytes_per_env(game: &Game) -> usize {
+        let start = game.new_state();
+        std::mem::size_of::<Env>()
+            + std::mem::size_of::<Rng>()
+            + 2 * start.heap_bytes()
+            + std::mem::size_of::<u32>() * start.board().num_sites()
     }
 
     pub fn game(&self) -> &Game {
