@@ -548,8 +548,8 @@ fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Game> {
     if let Ok(g) = game.cast::<PyGame>() {
         return Ok(g.get().game.clone());
     }
-    if let Ok(name) = game.extract::<String>() {
-        return super::game::make(&name, None).map(|g| g.game);
+    if game.extract::<String>().is_ok() {
+        return super::game::make(game, None).map(|g| g.game);
     }
     Err(PyTypeError::new_err(format!(
         "game must be a stonefield.Game or a game id, got {}",
