@@ -362,9 +362,10 @@ fn reference_final_scores(s: &State) -> Vec<usize> {
 }
 
 /// Checks every incremental structure of a position against a recount from its board array.
-fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, m: &Masks<K>, cfg: &Config) {
+fn check_pos<const K: usize>(pos: &Pos<K>, cfg: &Config) {
     let n = cfg.board.num_sites();
-    let cells = &pos.cells;
+    let m = &*pos.m;
+    let cells = pos.cells.as_flattened();
     assert!(cells[n..].iter().all(|&c| c == 0), "cells beyond the board");
     let near = |q: usize, s: usize| -> i64 {
         if s >= n {
@@ -414,7 +415,7 @@ fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, m: &Masks<K>, cfg:
 }
 
 fn check_incremental(s: &State) {
-    with_pos!(&s.core, &s.cfg.tables, pos, m => check_pos(pos, m, &s.cfg));
+    each_width!(&s.core, pos => check_pos(pos, &s.cfg));
 }
 
 /// The legal actions by the rules' definition, from the board array alone.
