@@ -6,8 +6,8 @@
 //!
 //! Two ways to pick the width, both "the smallest listed width that fits":
 //! * a game whose state holds sets (the Smallholder, Windflowers) keeps its position as a
-//!   [`Width`]: one variant per width of [`WIDTHS`], built with [`at_width!`] and used with
-//!   [`each_width!`], so each game's engine is compiled once per width and chosen once per call;
+//!   [`Width`]: one variant per width of [`WIDTHS`], built with `at_width!` and used with
+//!   `each_width!`, so each game's engine is compiled once per width and chosen once per call;
 //! * code that keeps its sets as word slices (Subsume, through [`super::loops`]) loads them at the
 //!   width chosen per board, one of the 15 [`RUNTIME_WIDTHS`], under `with_width!`
 //!   ([`runtime_width_for`]). A state made of plain words needs no enum, and the finer widths
@@ -566,7 +566,7 @@ impl<const K: usize> NeighborMasks<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::UnionFind;
+    use crate::algo::reference::UnionFind;
     use crate::board::Shape;
 
     fn lcg(x: &mut u64) -> u64 {

@@ -84,6 +84,7 @@ use std::sync::Arc;
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
 use super::{ranks_from_values, GameConfig, Rules};
 use crate::algo::groups::largest_components;
+use crate::algo::sparse::SparseSets;
 use crate::algo::FloodScratch;
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
@@ -269,68 +270,6 @@ impl GameConfig for Config {
     }
 }
 
-/// Marks a site absent from a legal-site list.
-const ABSENT: u16 = u16::MAX;
-
-/// Both players' legal sites during phase 2, each as an unordered list plus the index of every
-/// site in it: O(1) membership, insertion, removal and uniform sampling. The four blocks of N
-/// entries share one allocation so that cloning a state stays cheap.
-#[derive(Clone, Debug)]
-struct LegalSets {
-    n: usize,
-    /// Blocks: list of player 0, list of player 1, slots of player 0, slots of player 1.
-    data: Vec<u16>,
-    len: [usize; 2],
-}
-
-impl LegalSets {
-    fn new(n: usize) -> LegalSets {
-        let mut data = vec![0; 4 * n];
-        data[2 * n..].fill(ABSENT);
-        LegalSets {
-            n,
-            data,
-            len: [0; 2],
-        }
-    }
-
-    fn clear(&mut self) {
-        self.data[2 * self.n..].fill(ABSENT);
-        self.len = [0; 2];
-    }
-
-    #[inline]
-    fn contains(&self, p: usize, site: usize) -> bool {
-        self.data[(2 + p) * self.n + site] != ABSENT
-    }
-
-    #[inline]
-    fn insert(&mut self, p: usize, site: usize) {
-        let len = self.len[p];
-        self.data[p * self.n + len] = site as u16;
-        self.data[(2 + p) * self.n + site] = len as u16;
-        self.len[p] = len + 1;
-    }
-
-    #[inline]
-    fn remove(&mut self, p: usize, site: usize) {
-        let n = self.n;
-        let i = self.data[(2 + p) * n + site] as usize;
-        let last = self.len[p] - 1;
-        let moved = self.data[p * n + last];
-        self.data[p * n + i] = moved;
-        self.data[(2 + p) * n + moved as usize] = i as u16;
-        self.data[(2 + p) * n + site] = ABSENT;
-        self.len[p] = last;
-    }
-
-    /// The i-th entry of p's list (i < len[p]).
-    #[inline]
-    fn get(&self, p: usize, i: usize) -> usize {
-        self.data[p * self.n + i] as usize
-    }
-}
-
 /// Where a game of Faraday stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
@@ -380,8 +319,9 @@ pub struct State {
     cells: Vec<i8>,
     /// `charge[s][q]`: player q's stones among the placement neighbours of s.
     charge: Vec<[u8; 2]>,
-    /// Each player's legal sites (phase 2 only).
-    legal: LegalSets,
+    /// Each player's legal sites (phase 2 only), both in one allocation so that cloning a state
+    /// stays cheap.
+    legal: SparseSets<2>,
     stones: [u32; 2],
     phase: Phase,
     to_move: u8,
@@ -405,7 +345,7 @@ impl State {
         State {
             cells: vec![0; n],
             charge: vec![[0; 2]; n],
-            legal: LegalSets::new(n),
+            legal: SparseSets::new(n),
             stones: [0; 2],
             phase: Phase::Offer { left: PIE_ACTIONS },
             to_move: 0,
@@ -590,9 +530,9 @@ impl State {
     /// the game is over.
     #[inline]
     fn pass_turn_from(&mut self, p: usize) {
-        if self.legal.len[p] > 0 {
+        if !self.legal.is_empty(p) {
             self.to_move = p as u8;
-        } else if self.legal.len[1 - p] > 0 {
+        } else if !self.legal.is_empty(1 - p) {
             self.to_move = 1 - p as u8;
         } else {
             self.over = true;
@@ -614,9 +554,7 @@ impl State {
         let surplus = charge[site][q] > f;
         cells[site] = p as i8 + 1;
         for r in 0..2 {
-            if legal.contains(r, site) {
-                legal.remove(r, site);
-            }
+            legal.remove(r, site);
         }
         for &t in cfg.board.neighbors(cfg.placement, site) {
             let t = t as usize;
@@ -844,7 +782,7 @@ impl Rules for State {
             return Some(buf[rng.below(buf.len())] as usize);
         }
         let p = self.to_move as usize;
-        Some(self.legal.get(p, rng.below(self.legal.len[p])))
+        Some(self.legal.get(p, rng.below(self.legal.len(p))))
     }
 }
 

@@ -596,8 +596,8 @@ fn naive_check(s: &State) {
     }
     for p in 0..2 {
         let listed: usize = (0..n).filter(|&x| s.legal.contains(p, x)).count();
-        assert_eq!(listed, s.legal.len[p]);
-        for i in 0..s.legal.len[p] {
+        assert_eq!(listed, s.legal.len(p));
+        for i in 0..s.legal.len(p) {
             assert!(s.legal.contains(p, s.legal.get(p, i)));
         }
     }

@@ -330,11 +330,10 @@ fn illegal_actions_change_nothing() {
 fn reference_final_scores(s: &State) -> Vec<usize> {
     let cfg = s.config();
     let n = cfg.players;
-    let mut scratch = crate::algo::FloodScratch::default();
     let sizes: Vec<Vec<usize>> = (0..n)
         .map(|p| {
             let cells = s.cells();
-            crate::algo::component_sizes(&cfg.board, cfg.group, cells, p as i8 + 1, &mut scratch)
+            crate::algo::reference::component_sizes(&cfg.board, cfg.group, cells, p as i8 + 1)
         })
         .collect();
     let base: Vec<usize> = (0..n)
