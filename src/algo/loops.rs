@@ -165,7 +165,7 @@ impl OpenCells {
     }
 
     fn remove(&mut self, c: usize) {
-        self.set.remove(0, c);
+        self.set.discard(0, c);
     }
 
     /// Updates the set after a stone was placed on the open cell `s`; `cells` and `stones` (the

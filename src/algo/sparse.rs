@@ -71,12 +71,19 @@ impl<const P: usize> SparseSets<P> {
 
     /// Removes `site` from set `p` if it is there (the last entry takes its slot).
     #[inline]
+    pub fn discard(&mut self, p: usize, site: usize) {
+        if self.contains(p, site) {
+            self.remove(p, site);
+        }
+    }
+
+    /// Removes `site`, which must be in set `p` (the last entry takes its slot). Hot loops that
+    /// have just tested membership call this rather than [`SparseSets::discard`].
+    #[inline]
     pub fn remove(&mut self, p: usize, site: usize) {
+        debug_assert!(self.contains(p, site));
         let n = self.n;
         let i = self.data[(P + p) * n + site];
-        if i == ABSENT {
-            return;
-        }
         let last = self.len[p] - 1;
         let moved = self.data[p * n + last];
         self.data[p * n + i as usize] = moved;
@@ -118,7 +125,7 @@ mod tests {
                 }
                 reference[p].insert(s);
             } else {
-                sets.remove(p, s);
+                sets.discard(p, s);
                 reference[p].remove(&s);
             }
             if step == 1000 {

@@ -554,7 +554,7 @@ impl State {
         let surplus = charge[site][q] > f;
         cells[site] = p as i8 + 1;
         for r in 0..2 {
-            legal.remove(r, site);
+            legal.discard(r, site);
         }
         for &t in cfg.board.neighbors(cfg.placement, site) {
             let t = t as usize;
