@@ -1,12 +1,13 @@
 //! Criterion benchmarks of the hot shared algorithms: gap and hull holdings, a player's whole
-//! territory, and flood-fill components. Loop detection (Subsume) is added beside them.
+//! territory, and the largest groups by flood fill. Loop detection (Subsume) is added beside them.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use stonefield::algo::bits::{Bits, NeighborMasks};
+use stonefield::algo::groups::largest_components;
 use stonefield::algo::hexgrid::HexGrid;
 use stonefield::algo::loops;
 use stonefield::algo::territory::{TerritoryKind, TerritoryMasks};
-use stonefield::algo::{component_sizes, FloodScratch};
+use stonefield::algo::FloodScratch;
 use stonefield::board::{Board, Relation};
 use stonefield::rng::Rng;
 
@@ -60,8 +61,12 @@ fn components(c: &mut Criterion) {
     let mut rng = Rng::new(5);
     let cells: Vec<i8> = (0..board.num_sites()).map(|_| rng.below(3) as i8).collect();
     let mut scratch = FloodScratch::default();
-    c.bench_function("component sizes of one colour (hex6)", |b| {
-        b.iter(|| component_sizes(&board, Relation::Orthogonal, &cells, 1, &mut scratch))
+    let mut out = [0; 2];
+    c.bench_function("largest group of each colour (hex6)", |b| {
+        b.iter(|| {
+            largest_components(&board, Relation::Orthogonal, &cells, &mut scratch, &mut out);
+            out
+        })
     });
 }
 

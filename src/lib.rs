@@ -2,7 +2,7 @@
 //! Windflowers, Faraday (Dale Walton) and Subsume (Luis Bolaños Mures).
 //!
 //! * [`board`]: every board geometry, with precomputed neighbour tables.
-//! * [`algo`]: shared algorithms (flood fill, union-find, territory, loops).
+//! * [`algo`]: shared algorithms (bit sets and flood fills, territory, largest groups, loops).
 //! * [`games`]: the [`games::Rules`] trait, one module per game, and the [`games::Game`] and
 //!   [`games::State`] enums that choose a game at run time.
 //! * [`rng`]: the seedable random number generator with independent streams; it sits below

@@ -4,12 +4,17 @@
 //! constant so that the common boards (K = 1 up to 64 sites, K = 2 up to 128) compile to plain
 //! register arithmetic, while larger boards use the same code with wider arrays.
 //!
-//! Two ways to pick the width, both "the smallest listed width that fits": a game whose state
-//! holds sets keeps one enum variant per width of [`WIDTHS`] ([`width_for`]); code that keeps
-//! its sets as word slices instead loads them at the width chosen per board, one of
-//! [`RUNTIME_WIDTHS`], under `with_width!` ([`runtime_width_for`]). Flood fills on these sets grow
-//! through per-site neighbour masks here ([`NeighborMasks`]) or through six shifts on hex
-//! regions ([`super::hexgrid`]).
+//! Two ways to pick the width, both "the smallest listed width that fits":
+//! * a game whose state holds sets (the Smallholder, Windflowers) keeps its position as a
+//!   [`Width`]: one variant per width of [`WIDTHS`], built with `at_width!` and used with
+//!   `each_width!`, so each game's engine is compiled once per width and chosen once per call;
+//! * code that keeps its sets as word slices (Subsume, through [`super::loops`]) loads them at the
+//!   width chosen per board, one of the 15 [`RUNTIME_WIDTHS`], under `with_width!`
+//!   ([`runtime_width_for`]). A state made of plain words needs no enum, and the finer widths
+//!   save up to half of every fill step on its large boards.
+//!
+//! Flood fills on these sets grow through per-site neighbour masks here ([`NeighborMasks`]) or
+//! through six shifts on hex regions ([`super::hexgrid`]).
 
 use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
@@ -22,6 +27,100 @@ pub const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
 /// The number of words of the smallest instantiated width holding `n` bits, if any.
 pub fn width_for(n: usize) -> Option<usize> {
     smallest_holding(&WIDTHS, n)
+}
+
+/// A type built at each bit-set width: `At<K>` for every K of [`WIDTHS`] (a game's position).
+pub trait PerWidth {
+    type At<const K: usize>: Clone + std::fmt::Debug;
+}
+
+/// A value of `F::At<K>` at the one width its board needs. One-word boards (up to 64 sites, every
+/// game's default) are inline, so copying a position for a playout does not allocate; wider ones
+/// are boxed, so that the enum stays as small as a one-word value.
+pub enum Width<F: PerWidth> {
+    W1(F::At<1>),
+    W2(Box<F::At<2>>),
+    W4(Box<F::At<4>>),
+    W8(Box<F::At<8>>),
+    W16(Box<F::At<16>>),
+}
+
+impl<F: PerWidth> Clone for Width<F> {
+    fn clone(&self) -> Self {
+        match self {
+            Width::W1(p) => Width::W1(p.clone()),
+            Width::W2(p) => Width::W2(p.clone()),
+            Width::W4(p) => Width::W4(p.clone()),
+            Width::W8(p) => Width::W8(p.clone()),
+            Width::W16(p) => Width::W16(p.clone()),
+        }
+    }
+}
+
+/// Builds a [`Width`] for `$sites` sites: `$make` evaluated with the constant `$k` bound to the
+/// width [`width_for`] picks, `None` when no width holds that many sites.
+/// `at_width!(n, K => Pos::<K>::new(n))`.
+macro_rules! at_width {
+    ($sites:expr, $k:ident => $make:expr) => {
+        match $crate::algo::bits::width_for($sites) {
+            Some(1) => {
+                const $k: usize = 1;
+                Some($crate::algo::bits::Width::W1($make))
+            }
+            Some(2) => {
+                const $k: usize = 2;
+                Some($crate::algo::bits::Width::W2(Box::new($make)))
+            }
+            Some(4) => {
+                const $k: usize = 4;
+                Some($crate::algo::bits::Width::W4(Box::new($make)))
+            }
+            Some(8) => {
+                const $k: usize = 8;
+                Some($crate::algo::bits::Width::W8(Box::new($make)))
+            }
+            Some(16) => {
+                const $k: usize = 16;
+                Some($crate::algo::bits::Width::W16(Box::new($make)))
+            }
+            _ => None,
+        }
+    };
+}
+pub(crate) use at_width;
+
+/// Runs `$body` with `$p` bound to the value inside a [`Width`] (by reference, or by mutable
+/// reference for `&mut`), whatever its width; the body is compiled once per width.
+macro_rules! each_width {
+    ($w:expr, $p:ident => $body:expr) => {
+        match $w {
+            $crate::algo::bits::Width::W1($p) => $body,
+            $crate::algo::bits::Width::W2($p) => $body,
+            $crate::algo::bits::Width::W4($p) => $body,
+            $crate::algo::bits::Width::W8($p) => $body,
+            $crate::algo::bits::Width::W16($p) => $body,
+        }
+    };
+}
+pub(crate) use each_width;
+
+impl<F: PerWidth> Width<F> {
+    /// Bytes the wider widths keep on the heap (the narrowest is held inline).
+    pub fn boxed_bytes(&self) -> usize {
+        match self {
+            Width::W1(_) => 0,
+            Width::W2(p) => std::mem::size_of_val(&**p),
+            Width::W4(p) => std::mem::size_of_val(&**p),
+            Width::W8(p) => std::mem::size_of_val(&**p),
+            Width::W16(p) => std::mem::size_of_val(&**p),
+        }
+    }
+}
+
+impl<F: PerWidth> std::fmt::Debug for Width<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        each_width!(self, p => p.fmt(f))
+    }
 }
 
 /// Every width `with_width!` compiles code for, smallest first: [`WIDTHS`] and the widths in
@@ -448,6 +547,17 @@ impl<const K: usize> NeighborMasks<K> {
         d
     }
 
+    /// The connected parts of `set`, in the order of their lowest sites.
+    pub fn components(&self, set: Bits<K>) -> impl Iterator<Item = Bits<K>> + '_ {
+        let mut rest = set;
+        std::iter::from_fn(move || {
+            let s = rest.lowest()?;
+            let (part, _) = self.component(s, rest);
+            rest &= !part;
+            Some(part)
+        })
+    }
+
     /// The connected component of `seed` within `set` (`seed` is taken as a member), and its
     /// closed neighbourhood: the component together with every neighbour of it.
     #[inline]
@@ -469,7 +579,7 @@ impl<const K: usize> NeighborMasks<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::UnionFind;
+    use crate::algo::reference::UnionFind;
     use crate::board::Shape;
 
     fn lcg(x: &mut u64) -> u64 {

@@ -48,7 +48,7 @@ pub fn largest_components(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::UnionFind;
+    use crate::algo::reference::UnionFind;
     use crate::board::Shape;
 
     /// Reference: union every equal-valued neighbouring pair, then take the largest set per value.

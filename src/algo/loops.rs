@@ -40,6 +40,7 @@
 
 use super::bits::{with_width, Bits};
 use super::hexgrid::{HexGrid, HexMasks};
+use super::sparse::SparseSet;
 use crate::board::Board;
 
 /// Marks an off-board slot in a [`cyclic_neighbours`] table.
@@ -133,58 +134,43 @@ pub fn surrounded(board: &Board, cells: &[i8]) -> Vec<bool> {
 /// no emptiness and removals only empty cells inside a loop, which stay surrounded. A placement on
 /// s can only cut a region when the empty or off-board slots around s form two or more separate
 /// runs in turning order; only then does it flood, from each run, until it meets the perimeter.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct OpenCells {
-    list: Vec<u16>,
-    /// Index of each cell in `list`, or `u16::MAX` when absent.
-    pos: Vec<u16>,
+    set: SparseSet,
 }
 
 impl OpenCells {
     /// Bytes owned on the heap.
     pub fn heap_bytes(&self) -> usize {
-        (self.list.capacity() + self.pos.capacity()) * std::mem::size_of::<u16>()
+        self.set.heap_bytes()
     }
 
     /// The open cells of a position (test 1 from scratch).
     pub fn from_cells(board: &Board, cells: &[i8]) -> OpenCells {
         let shut = surrounded(board, cells);
-        let mut open = OpenCells {
-            list: Vec::with_capacity(cells.len()),
-            pos: vec![u16::MAX; cells.len()],
-        };
+        let mut set = SparseSet::new(cells.len());
         for c in 0..cells.len() {
             if cells[c] == 0 && !shut[c] {
-                open.pos[c] = open.list.len() as u16;
-                open.list.push(c as u16);
+                set.insert(0, c);
             }
         }
-        open
+        OpenCells { set }
     }
 
     /// The open cells, in no particular order.
     #[inline]
     pub fn as_slice(&self) -> &[u16] {
-        &self.list
+        self.set.as_slice(0)
     }
 
     /// Whether `c` is an open empty cell.
     #[inline]
     pub fn contains(&self, c: usize) -> bool {
-        self.pos[c] != u16::MAX
+        self.set.contains(0, c)
     }
 
     fn remove(&mut self, c: usize) {
-        let i = self.pos[c];
-        if i == u16::MAX {
-            return;
-        }
-        let last = self.list.pop().unwrap_or(c as u16);
-        if last as usize != c {
-            self.list[i as usize] = last;
-            self.pos[last as usize] = i;
-        }
-        self.pos[c] = u16::MAX;
+        self.set.discard(0, c);
     }
 
     /// Updates the set after a stone was placed on the open cell `s`; `cells` and `stones` (the

@@ -185,7 +185,7 @@ impl<const K: usize> TerritoryMasks<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::UnionFind;
+    use crate::algo::reference::UnionFind;
     use crate::board::Shape;
 
     fn lcg(x: &mut u64) -> u64 {

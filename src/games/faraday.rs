@@ -84,6 +84,7 @@ use std::sync::Arc;
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
 use super::{ranks_from_values, GameConfig, Rules};
 use crate::algo::groups::largest_components;
+use crate::algo::sparse::SparseSets;
 use crate::algo::FloodScratch;
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
@@ -269,65 +270,33 @@ impl GameConfig for Config {
     }
 }
 
-/// Marks a site absent from a legal-site list.
-const ABSENT: u16 = u16::MAX;
-
-/// Both players' legal sites during phase 2, each as an unordered list plus the index of every
-/// site in it: O(1) membership, insertion, removal and uniform sampling. The four blocks of N
-/// entries share one allocation so that cloning a state stays cheap.
-#[derive(Clone, Debug)]
-struct LegalSets {
-    n: usize,
-    /// Blocks: list of player 0, list of player 1, slots of player 0, slots of player 1.
-    data: Vec<u16>,
-    len: [usize; 2],
+/// Where a game of Faraday stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Player 0's pie offer, with `left` (3, 2 or 1) offer actions still to take.
+    Offer { left: u8 },
+    /// Player 1 accepts or swaps.
+    Choice,
+    /// Placement turns, from the first to the end of the game.
+    Placement,
 }
 
-impl LegalSets {
-    fn new(n: usize) -> LegalSets {
-        let mut data = vec![0; 4 * n];
-        data[2 * n..].fill(ABSENT);
-        LegalSets {
-            n,
-            data,
-            len: [0; 2],
+impl Phase {
+    /// The phase's name, as Python's `State.phase` gives it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Offer { .. } => "offer",
+            Phase::Choice => "choice",
+            Phase::Placement => "placement",
         }
     }
 
-    fn clear(&mut self) {
-        self.data[2 * self.n..].fill(ABSENT);
-        self.len = [0; 2];
-    }
-
-    #[inline]
-    fn contains(&self, p: usize, site: usize) -> bool {
-        self.data[(2 + p) * self.n + site] != ABSENT
-    }
-
-    #[inline]
-    fn insert(&mut self, p: usize, site: usize) {
-        let len = self.len[p];
-        self.data[p * self.n + len] = site as u16;
-        self.data[(2 + p) * self.n + site] = len as u16;
-        self.len[p] = len + 1;
-    }
-
-    #[inline]
-    fn remove(&mut self, p: usize, site: usize) {
-        let n = self.n;
-        let i = self.data[(2 + p) * n + site] as usize;
-        let last = self.len[p] - 1;
-        let moved = self.data[p * n + last];
-        self.data[p * n + i] = moved;
-        self.data[(2 + p) * n + moved as usize] = i as u16;
-        self.data[(2 + p) * n + site] = ABSENT;
-        self.len[p] = last;
-    }
-
-    /// The i-th entry of p's list (i < `len[p]`).
-    #[inline]
-    fn get(&self, p: usize, i: usize) -> usize {
-        self.data[p * self.n + i] as usize
+    /// Offer actions player 0 still has to take (0 once the offer is complete).
+    pub const fn offer_actions_left(self) -> u8 {
+        match self {
+            Phase::Offer { left } => left,
+            _ => 0,
+        }
     }
 }
 
@@ -350,13 +319,11 @@ pub struct State {
     cells: Vec<i8>,
     /// `charge[s][q]`: player q's stones among the placement neighbours of s.
     charge: Vec<[u8; 2]>,
-    /// Each player's legal sites (phase 2 only).
-    legal: LegalSets,
+    /// Each player's legal sites (phase 2 only), both in one allocation so that cloning a state
+    /// stays cheap.
+    legal: SparseSets<2>,
     stones: [u32; 2],
-    /// 1 during the pie offer and player 1's choice, 2 during placement.
-    phase: u8,
-    /// Offer actions player 0 still has to take.
-    pie_left: u8,
+    phase: Phase,
     to_move: u8,
     over: bool,
     /// A surplus-charge placement is owed (and possible).
@@ -378,10 +345,9 @@ impl State {
         State {
             cells: vec![0; n],
             charge: vec![[0; 2]; n],
-            legal: LegalSets::new(n),
+            legal: SparseSets::new(n),
             stones: [0; 2],
-            phase: 1,
-            pie_left: PIE_ACTIONS,
+            phase: Phase::Offer { left: PIE_ACTIONS },
             to_move: 0,
             over: false,
             forced: false,
@@ -429,8 +395,7 @@ impl State {
                 s.put(site, c as usize - 1);
             }
         }
-        s.phase = 2;
-        s.pie_left = 0;
+        s.phase = Phase::Placement;
         s.last_placement = last_placer.map(|p| p as u8);
         s.start_placement(to_move);
         Ok(s)
@@ -441,16 +406,16 @@ impl State {
         &self.cfg
     }
 
-    /// The phase: 1 during the pie (player 0's three offer actions, then player 1's choice; see
-    /// [`State::pie_actions_left`]), 2 from the first placement turn on, including the end.
-    pub fn phase(&self) -> u8 {
+    /// Where the game stands: the pie offer, player 1's choice, or placement (also once the
+    /// game is over).
+    pub fn phase(&self) -> Phase {
         self.phase
     }
 
     /// How many offer actions player 0 still has to take: 3, 2 or 1 during the offer, 0 once
     /// it is complete (at player 1's accept-or-swap choice and after).
     pub fn pie_actions_left(&self) -> usize {
-        self.pie_left as usize
+        usize::from(self.phase.offer_actions_left())
     }
 
     /// For each site, the number of `player`'s stones among its neighbours under the placement
@@ -565,9 +530,9 @@ impl State {
     /// the game is over.
     #[inline]
     fn pass_turn_from(&mut self, p: usize) {
-        if self.legal.len[p] > 0 {
+        if !self.legal.is_empty(p) {
             self.to_move = p as u8;
-        } else if self.legal.len[1 - p] > 0 {
+        } else if !self.legal.is_empty(1 - p) {
             self.to_move = 1 - p as u8;
         } else {
             self.over = true;
@@ -589,9 +554,7 @@ impl State {
         let surplus = charge[site][q] > f;
         cells[site] = p as i8 + 1;
         for r in 0..2 {
-            if legal.contains(r, site) {
-                legal.remove(r, site);
-            }
+            legal.discard(r, site);
         }
         for &t in cfg.board.neighbors(cfg.placement, site) {
             let t = t as usize;
@@ -686,8 +649,13 @@ impl Rules for State {
             out[k + s] = f32::from(c[viewer]) * scale;
             out[k + n + s] = f32::from(c[1 - viewer]) * scale;
         }
-        out[k + 2 * n..k + 3 * n].fill(if self.phase == 1 { 1.0 } else { 0.0 });
-        out[k + 3 * n..k + 4 * n].fill(f32::from(self.pie_left) / 3.0);
+        let pie = if self.phase == Phase::Placement {
+            0.0
+        } else {
+            1.0
+        };
+        out[k + 2 * n..k + 3 * n].fill(pie);
+        out[k + 3 * n..k + 4 * n].fill(f32::from(self.phase.offer_actions_left()) / 3.0);
         out[k + 4 * n..k + 5 * n].fill(if self.forced { 1.0 } else { 0.0 });
     }
 
@@ -698,7 +666,7 @@ impl Rules for State {
     fn heap_bytes(&self) -> usize {
         self.cells.capacity()
             + self.charge.capacity() * std::mem::size_of::<[u8; 2]>()
-            + self.legal.data.capacity() * std::mem::size_of::<u16>()
+            + self.legal.heap_bytes()
     }
 
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
@@ -707,8 +675,8 @@ impl Rules for State {
             return;
         }
         let n = self.cells.len();
-        if self.phase == 1 {
-            if self.pie_left > 0 {
+        match self.phase {
+            Phase::Offer { .. } => {
                 for colour in 0..2 {
                     out.extend(
                         (0..n)
@@ -717,12 +685,12 @@ impl Rules for State {
                     );
                 }
                 out.push(2 * n as u32);
-            } else {
-                out.extend([2 * n as u32 + 1, 2 * n as u32 + 2]);
             }
-            return;
+            Phase::Choice => out.extend([2 * n as u32 + 1, 2 * n as u32 + 2]),
+            Phase::Placement => {
+                out.extend((0..n).filter(|&s| self.is_legal(s)).map(|s| s as u32));
+            }
         }
-        out.extend((0..n).filter(|&s| self.is_legal(s)).map(|s| s as u32));
     }
 
     #[inline]
@@ -731,12 +699,12 @@ impl Rules for State {
             return false;
         }
         let n = self.cells.len();
-        if self.phase == 1 {
-            return if self.pie_left > 0 {
-                action == 2 * n || (action < 2 * n && self.cells[action % n] == 0)
-            } else {
-                action == 2 * n + 1 || action == 2 * n + 2
-            };
+        match self.phase {
+            Phase::Offer { .. } => {
+                return action == 2 * n || (action < 2 * n && self.cells[action % n] == 0);
+            }
+            Phase::Choice => return action == 2 * n + 1 || action == 2 * n + 2,
+            Phase::Placement => {}
         }
         if action >= n || self.cells[action] != 0 {
             return false;
@@ -751,27 +719,29 @@ impl Rules for State {
     fn apply_unchecked(&mut self, action: usize) {
         let n = self.cells.len();
         self.moves += 1;
-        if self.phase == 2 {
-            self.place(action, self.to_move as usize);
-            return;
-        }
-        if self.pie_left > 0 {
-            if action < 2 * n {
-                self.put(action % n, action / n);
-                self.pie_stones = true;
+        match self.phase {
+            Phase::Placement => self.place(action, self.to_move as usize),
+            Phase::Offer { left } => {
+                if action < 2 * n {
+                    self.put(action % n, action / n);
+                    self.pie_stones = true;
+                }
+                if left > 1 {
+                    self.phase = Phase::Offer { left: left - 1 };
+                } else {
+                    self.phase = Phase::Choice;
+                    self.to_move = 1;
+                }
             }
-            self.pie_left -= 1;
-            if self.pie_left == 0 {
-                self.to_move = 1;
+            Phase::Choice => {
+                self.phase = Phase::Placement;
+                if action == 2 * n + 2 {
+                    self.swap_colours();
+                    self.start_placement(0);
+                } else {
+                    self.start_placement(1);
+                }
             }
-            return;
-        }
-        self.phase = 2;
-        if action == 2 * n + 2 {
-            self.swap_colours();
-            self.start_placement(0);
-        } else {
-            self.start_placement(1);
         }
     }
 
@@ -799,18 +769,17 @@ impl Rules for State {
             return None;
         }
         let n = self.cells.len();
-        if self.phase == 1 {
-            if self.pie_left == 0 {
-                return Some(2 * n + 1 + rng.below(2));
-            }
+        match self.phase {
+            Phase::Choice => return Some(2 * n + 1 + rng.below(2)),
             // At most three sites are taken, so drawing until legal ends quickly; every legal
             // action is equally likely on each draw.
-            loop {
+            Phase::Offer { .. } => loop {
                 let a = rng.below(2 * n + 1);
                 if self.is_legal(a) {
                     return Some(a);
                 }
-            }
+            },
+            Phase::Placement => {}
         }
         if self.forced {
             buf.clear();
@@ -818,7 +787,7 @@ impl Rules for State {
             return Some(buf[rng.below(buf.len())] as usize);
         }
         let p = self.to_move as usize;
-        Some(self.legal.get(p, rng.below(self.legal.len[p])))
+        Some(self.legal.get(p, rng.below(self.legal.len(p))))
     }
 }
 

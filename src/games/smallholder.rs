@@ -86,7 +86,7 @@ use std::sync::Arc;
 
 use super::options::{named_enum, Choice, Named, OptionSpec, OptionValue, Options, Resolved};
 use super::{GameConfig, Rules};
-use crate::algo::bits::{width_for, Bits};
+use crate::algo::bits::{at_width, each_width, Bits, PerWidth, Width};
 use crate::algo::territory::{TerritoryKind, TerritoryMasks};
 use crate::board::{Board, Shape};
 use crate::error::{Error, Result};
@@ -290,23 +290,14 @@ impl Adjacent {
     }
 }
 
-/// The board's masks at the bit-set width that fits it.
-#[derive(Clone, Debug)]
-enum Masks {
-    W1(Arc<TerritoryMasks<1>>),
-    W2(Arc<TerritoryMasks<2>>),
-    W4(Arc<TerritoryMasks<4>>),
-    W8(Arc<TerritoryMasks<8>>),
-    W16(Arc<TerritoryMasks<16>>),
-}
-
 /// Resolved Smallholder options and the board.
 #[derive(Clone, Debug)]
 pub struct Config {
     pub board: Board,
     pub rules: RuleOptions,
     pub max_moves: usize,
-    masks: Masks,
+    /// The empty position, holding the board's masks at the width that fits it.
+    start: Core,
     /// The resolved options. The four rule options are always listed, so they rebuild the same
     /// game whatever the ruleset says.
     options: Options,
@@ -343,18 +334,15 @@ impl Config {
         let max_moves = r.int("max_moves")?.map_or(10 * sites, |m| m as usize);
         let board = Board::new(shape);
         let too_big = || bad("board (too large for the bit sets)");
-        let masks = match width_for(sites) {
-            Some(1) => Masks::W1(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
-            Some(2) => Masks::W2(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
-            Some(4) => Masks::W4(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
-            Some(8) => Masks::W8(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
-            _ => Masks::W16(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?)),
-        };
+        let start = at_width!(sites, K => {
+            Pos::<K>::empty(Arc::new(TerritoryMasks::new(&board).ok_or_else(too_big)?))
+        })
+        .ok_or_else(too_big)?;
         Ok(Config {
             board,
             rules,
             max_moves,
-            masks,
+            start,
             options: r.into_options(|_| OptionValue::from(max_moves)),
         })
     }
@@ -688,29 +676,16 @@ impl<const K: usize> Pos<K> {
     }
 }
 
-/// The position at the width of its board. The widest are boxed so that states on common boards
-/// stay small to copy.
+/// The positions at every width, one a state.
 #[derive(Clone, Debug)]
-enum Core {
-    W1(Pos<1>),
-    W2(Pos<2>),
-    W4(Pos<4>),
-    W8(Box<Pos<8>>),
-    W16(Box<Pos<16>>),
+struct Positions;
+
+impl PerWidth for Positions {
+    type At<const K: usize> = Pos<K>;
 }
 
-/// Runs `$body` with `$p` bound to the position inside a [`Core`], whatever its width.
-macro_rules! with_pos {
-    ($core:expr, $p:ident => $body:expr) => {
-        match $core {
-            Core::W1($p) => $body,
-            Core::W2($p) => $body,
-            Core::W4($p) => $body,
-            Core::W8($p) => $body,
-            Core::W16($p) => $body,
-        }
-    };
-}
+/// The position at the width of its board (one word inline, wider ones boxed).
+type Core = Width<Positions>;
 
 /// A Smallholder position.
 #[derive(Clone, Debug)]
@@ -729,13 +704,7 @@ impl State {
     /// The empty board, Black (player 0) to move.
     pub fn new(cfg: Arc<Config>) -> State {
         let n = cfg.board.num_sites();
-        let core = match &cfg.masks {
-            Masks::W1(m) => Core::W1(Pos::empty(m.clone())),
-            Masks::W2(m) => Core::W2(Pos::empty(m.clone())),
-            Masks::W4(m) => Core::W4(Pos::empty(m.clone())),
-            Masks::W8(m) => Core::W8(Box::new(Pos::empty(m.clone()))),
-            Masks::W16(m) => Core::W16(Box::new(Pos::empty(m.clone()))),
-        };
+        let core = cfg.start.clone();
         let mut s = State {
             cells: vec![0; n],
             to_move: 0,
@@ -759,7 +728,7 @@ impl State {
         s.cells.copy_from_slice(cells);
         s.to_move = to_move;
         let kind = s.cfg.rules.territory;
-        with_pos!(&mut s.core, p => {
+        each_width!(&mut s.core, p => {
             for (site, &c) in cells.iter().enumerate() {
                 if c > 0 {
                     p.stones[c as usize - 1].insert(site);
@@ -780,7 +749,7 @@ impl State {
     fn settle(&mut self) {
         let rules = self.cfg.rules;
         let to_move = self.to_move;
-        let any = with_pos!(&mut self.core, p => {
+        let any = each_width!(&mut self.core, p => {
             p.legal = p.survey(&rules, to_move, false).legal;
             p.legal.any()
         });
@@ -800,7 +769,7 @@ impl State {
         if player > 1 {
             return vec![false; n];
         }
-        with_pos!(&self.core, p => p.terr[player].to_bools(n))
+        each_width!(&self.core, p => p.terr[player].to_bools(n))
     }
 
     /// The stones of `player` (0 or 1) that belong to blocked groups: groups with no empty
@@ -813,7 +782,7 @@ impl State {
             return vec![false; n];
         }
         let rules = self.cfg.rules;
-        with_pos!(&self.core, p => p.blocked_stones(&rules, player).to_bools(n))
+        each_width!(&self.core, p => p.blocked_stones(&rules, player).to_bools(n))
     }
 
     /// The sites PS(player) where `player` (0 or 1) may place a stone by the territory rule alone,
@@ -824,7 +793,7 @@ impl State {
             return vec![false; n];
         }
         let rules = self.cfg.rules;
-        with_pos!(&self.core, p => p.playable_sites(&rules, player).1.to_bools(n))
+        each_width!(&self.core, p => p.playable_sites(&rules, player).1.to_bools(n))
     }
 
     /// The groups of `player` (0 or 1), each as its sites ascending, ordered by their smallest
@@ -833,7 +802,7 @@ impl State {
         if player > 1 {
             return Vec::new();
         }
-        with_pos!(&self.core, p => p.groups(player))
+        each_width!(&self.core, p => p.groups(player))
     }
 }
 
@@ -895,13 +864,8 @@ impl Rules for State {
     }
 
     fn heap_bytes(&self) -> usize {
-        let groups = with_pos!(&self.core, p => p.groups_heap_bytes());
-        let boxed = match &self.core {
-            Core::W8(p) => std::mem::size_of_val(&**p),
-            Core::W16(p) => std::mem::size_of_val(&**p),
-            _ => 0,
-        };
-        self.cells.capacity() + groups + boxed
+        let groups = each_width!(&self.core, p => p.groups_heap_bytes());
+        self.cells.capacity() + groups + self.core.boxed_bytes()
     }
 
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
@@ -909,19 +873,19 @@ impl Rules for State {
         if self.over {
             return;
         }
-        with_pos!(&self.core, p => out.extend(p.legal.iter().map(|s| s as u32)));
+        each_width!(&self.core, p => out.extend(p.legal.iter().map(|s| s as u32)));
     }
 
     #[inline]
     fn is_legal(&self, action: usize) -> bool {
-        !self.over && with_pos!(&self.core, p => p.legal.contains(action))
+        !self.over && each_width!(&self.core, p => p.legal.contains(action))
     }
 
     fn apply_unchecked(&mut self, action: usize) {
         let rules = self.cfg.rules;
         let mover = self.to_move;
         let cells = &mut self.cells;
-        let next_can_move = with_pos!(&mut self.core, p => p.play(&rules, mover, action, cells));
+        let next_can_move = each_width!(&mut self.core, p => p.play(&rules, mover, action, cells));
         self.moves += 1;
         self.to_move = 1 - mover;
         if !next_can_move {
@@ -949,7 +913,7 @@ impl Rules for State {
         if self.over {
             return None;
         }
-        with_pos!(&self.core, p => {
+        each_width!(&self.core, p => {
             let count = p.legal.count();
             if count == 0 {
                 None

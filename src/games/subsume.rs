@@ -303,6 +303,7 @@ impl State {
     }
 
     /// Whether player p has a legal placement.
+    #[inline]
     fn can_place(&self, p: usize) -> bool {
         self.open
             .as_slice()

@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
 use super::{ranks_from_values_into, GameConfig, Rules};
-use crate::algo::bits::{width_for, Bits, NeighborMasks};
+use crate::algo::bits::{at_width, each_width, Bits, NeighborMasks, PerWidth, Width};
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -141,7 +141,8 @@ pub struct Config {
     pub capture: Relation,
     /// Relation for groups.
     pub group: Relation,
-    tables: Tables,
+    /// The empty position, holding the board's masks at the width that fits it.
+    start: Core,
     options: Options,
 }
 
@@ -161,9 +162,13 @@ impl Config {
         let max_moves = r.int("max_moves")?.map_or(10 * sites, |m| m as usize);
         let (capture, group) = grid.relations();
         let board = Board::new(shape);
-        let tables = Tables::new(&board, capture, group).ok_or_else(|| {
-            Error::InvalidOption("windflowers: board too large for the bit sets".to_string())
-        })?;
+        let too_big =
+            || Error::InvalidOption("windflowers: board too large for the bit sets".to_string());
+        let sites = board.num_sites();
+        let start = at_width!(sites, K => {
+            Pos::<K>::new(Arc::new(Masks::new(&board, capture, group).ok_or_else(too_big)?), sites)
+        })
+        .ok_or_else(too_big)?;
         Ok(Config {
             board,
             players,
@@ -175,7 +180,7 @@ impl Config {
             max_moves,
             capture,
             group,
-            tables,
+            start,
             options: r.into_options(|_| OptionValue::from(max_moves)),
         })
     }
@@ -253,33 +258,14 @@ impl<const K: usize> Masks<K> {
     }
 }
 
-/// The masks at the width the board needs.
-#[derive(Clone, Debug)]
-enum Tables {
-    W1(Masks<1>),
-    W2(Masks<2>),
-    W4(Masks<4>),
-    W8(Masks<8>),
-    W16(Masks<16>),
-}
-
-impl Tables {
-    fn new(board: &Board, capture: Relation, group: Relation) -> Option<Tables> {
-        Some(match width_for(board.num_sites())? {
-            1 => Tables::W1(Masks::new(board, capture, group)?),
-            2 => Tables::W2(Masks::new(board, capture, group)?),
-            4 => Tables::W4(Masks::new(board, capture, group)?),
-            8 => Tables::W8(Masks::new(board, capture, group)?),
-            _ => Tables::W16(Masks::new(board, capture, group)?),
-        })
-    }
-}
-
-/// The board of a position at one width: `K` words per set, `N = 64·K` cells (the board's sites
+/// The board of a position at one width: `K` words per set, `64·K` cells (the board's sites
 /// first, the rest always empty and never legal).
 #[derive(Clone, Debug)]
-struct Pos<const K: usize, const N: usize> {
-    cells: [i8; N],
+struct Pos<const K: usize> {
+    /// The board's masks, shared by every position on it.
+    m: Arc<Masks<K>>,
+    /// The board array, in rows of 64 so that its length follows from `K` alone.
+    cells: [[i8; 64]; K],
     empty: Bits<K>,
     /// Each player's stones.
     owned: [Bits<K>; 4],
@@ -294,38 +280,24 @@ struct Pos<const K: usize, const N: usize> {
     replaceable: [Bits<K>; 4],
 }
 
-/// A position at the width of its board. One-word boards (every grid up to size 5) are inline
-/// so that copying a position for a playout does not allocate; wider ones are boxed.
-#[allow(clippy::large_enum_variant)]
+/// The positions at every width, one a state.
 #[derive(Clone, Debug)]
-enum Core {
-    W1(Pos<1, 64>),
-    W2(Box<Pos<2, 128>>),
-    W4(Box<Pos<4, 256>>),
-    W8(Box<Pos<8, 512>>),
-    W16(Box<Pos<16, 1024>>),
+struct Positions;
+
+impl PerWidth for Positions {
+    type At<const K: usize> = Pos<K>;
 }
 
-/// Runs `$body` with `$p` bound to the position in `$core` and `$m` to the masks in `$tables`,
-/// at their common width.
-macro_rules! with_pos {
-    ($core:expr, $tables:expr, $p:ident, $m:ident => $body:expr) => {
-        match ($core, $tables) {
-            (Core::W1($p), Tables::W1($m)) => $body,
-            (Core::W2($p), Tables::W2($m)) => $body,
-            (Core::W4($p), Tables::W4($m)) => $body,
-            (Core::W8($p), Tables::W8($m)) => $body,
-            (Core::W16($p), Tables::W16($m)) => $body,
-            _ => unreachable!("a position has the width of its board's masks"),
-        }
-    };
-}
+/// The position at the width of its board. One-word boards (every grid up to size 5) are inline
+/// so that copying a position for a playout does not allocate; wider ones are boxed.
+type Core = Width<Positions>;
 
-impl<const K: usize, const N: usize> Pos<K, N> {
-    fn new(sites: usize) -> Self {
-        debug_assert!(N == 64 * K && sites <= N);
+impl<const K: usize> Pos<K> {
+    fn new(m: Arc<Masks<K>>, sites: usize) -> Self {
+        debug_assert!(sites <= 64 * K);
         Pos {
-            cells: [0; N],
+            m,
+            cells: [[0; 64]; K],
             empty: Bits::below(sites),
             owned: [Bits::EMPTY; 4],
             stones: [0; 4],
@@ -353,9 +325,10 @@ impl<const K: usize, const N: usize> Pos<K, N> {
     /// Puts player p's stone on `site`, replacing whatever stood there, keeping the counts and
     /// the replaceable sets in step.
     #[inline]
-    fn put(&mut self, m: &Masks<K>, players: usize, site: usize, p: usize) {
-        let old = self.cells[site];
-        self.cells[site] = p as i8 + 1;
+    fn put(&mut self, players: usize, site: usize, p: usize) {
+        let cells = self.cells.as_flattened_mut();
+        let old = cells[site];
+        cells[site] = p as i8 + 1;
         self.empty.remove(site);
         self.owned[p].insert(site);
         self.stones[p] += 1;
@@ -364,21 +337,22 @@ impl<const K: usize, const N: usize> Pos<K, N> {
             self.owned[q].remove(site);
             self.stones[q] -= 1;
         }
+        let m = &*self.m;
         let (lo, hi) = if K == 1 {
             (0, 0)
         } else {
             let (lo, hi) = m.span[site];
             (lo as usize, hi as usize)
         };
-        let nb = &m.capture[site];
+        let nb = m.capture[site];
         // The player count and the planes as constants, so that the loops over them unroll.
         match (players, m.planes) {
-            (2, 3) => self.update::<2, 3>(nb, lo, hi, p, q),
-            (2, _) => self.update::<2, PLANES>(nb, lo, hi, p, q),
-            (3, 3) => self.update::<3, 3>(nb, lo, hi, p, q),
-            (3, _) => self.update::<3, PLANES>(nb, lo, hi, p, q),
-            (_, 3) => self.update::<4, 3>(nb, lo, hi, p, q),
-            _ => self.update::<4, PLANES>(nb, lo, hi, p, q),
+            (2, 3) => self.update::<2, 3>(&nb, lo, hi, p, q),
+            (2, _) => self.update::<2, PLANES>(&nb, lo, hi, p, q),
+            (3, 3) => self.update::<3, 3>(&nb, lo, hi, p, q),
+            (3, _) => self.update::<3, PLANES>(&nb, lo, hi, p, q),
+            (_, 3) => self.update::<4, 3>(&nb, lo, hi, p, q),
+            _ => self.update::<4, PLANES>(&nb, lo, hi, p, q),
         }
     }
 
@@ -467,62 +441,55 @@ impl<const K: usize, const N: usize> Pos<K, N> {
         }
     }
 
+    /// Player p's groups under the group relation.
+    fn groups(&self, p: usize) -> impl Iterator<Item = Bits<K>> + '_ {
+        self.m.group.components(self.owned[p])
+    }
+
     /// Writes the sizes of player p's groups, largest first, to `out`; returns how many.
-    fn group_sizes_into(&self, m: &Masks<K>, p: usize, out: &mut [u16; N]) -> usize {
-        let mut rest = self.owned[p];
+    fn group_sizes_into(&self, p: usize, out: &mut [u16]) -> usize {
         let mut k = 0;
-        while let Some(s) = rest.lowest() {
-            let (group, _) = m.group.component(s, rest);
-            rest &= !group;
-            out[k] = group.count() as u16;
+        for (o, g) in out.iter_mut().zip(self.groups(p)) {
+            *o = g.count() as u16;
             k += 1;
         }
         out[..k].sort_unstable_by(|a, b| b.cmp(a));
         k
     }
 
-    /// The size of player p's largest group, 0 without stones.
-    fn largest_group(&self, m: &Masks<K>, p: usize) -> usize {
-        let mut rest = self.owned[p];
-        let mut best = 0;
-        while let Some(s) = rest.lowest() {
-            let (group, _) = m.group.component(s, rest);
-            rest &= !group;
-            best = best.max(group.count());
-        }
-        best
-    }
-
     /// Base scores S_p (entries beyond the players are 0).
-    fn base_scores(&self, m: &Masks<K>, cfg: &Config) -> [usize; 4] {
+    fn base_scores(&self, cfg: &Config) -> [usize; 4] {
         let mut base = [0; 4];
         for (p, b) in base[..cfg.players].iter_mut().enumerate() {
             *b = match cfg.scoring {
                 Scoring::Stones => self.stones[p] as usize,
-                Scoring::LargestGroup => self.largest_group(m, p),
+                Scoring::LargestGroup => self.groups(p).map(|g| g.count()).max().unwrap_or(0),
             };
         }
         base
     }
 
     /// Final scores F_p after the tie-break for first place.
-    fn final_scores(&self, m: &Masks<K>, cfg: &Config) -> [usize; 4] {
+    fn final_scores(&self, cfg: &Config) -> [usize; 4] {
         let n = cfg.players;
-        let base = self.base_scores(m, cfg);
+        let base = self.base_scores(cfg);
         let top = base[..n].iter().copied().max().unwrap_or(0);
         let tied = |p: &usize| base[*p] == top;
         if (0..n).filter(tied).count() < 2 {
             return base;
         }
-        let mut sizes = [[0u16; N]; 4];
+        let mut sizes = [[[0u16; 64]; K]; 4];
         let mut len = [0; 4];
         for p in (0..n).filter(tied) {
-            len[p] = self.group_sizes_into(m, p, &mut sizes[p]);
+            len[p] = self.group_sizes_into(p, sizes[p].as_flattened_mut());
         }
         let mut fin = base;
         for p in (0..n).filter(tied) {
             for v in (0..n).filter(tied).filter(|&v| v != p) {
-                let (sp, sv) = (&sizes[p][..len[p]], &sizes[v][..len[v]]);
+                let (sp, sv) = (
+                    &sizes[p].as_flattened()[..len[p]],
+                    &sizes[v].as_flattened()[..len[v]],
+                );
                 let (lp, lv) = (unpaired_desc(sp, sv), unpaired_desc(sv, sp));
                 fin[p] += usize::from(match cfg.tiebreak {
                     Tiebreak::Cascade => lp.saturating_sub(lv),
@@ -581,14 +548,7 @@ pub struct State {
 impl State {
     /// The empty board, player 0 to move.
     pub fn new(cfg: Arc<Config>) -> State {
-        let n = cfg.board.num_sites();
-        let core = match &cfg.tables {
-            Tables::W1(_) => Core::W1(Pos::new(n)),
-            Tables::W2(_) => Core::W2(Box::new(Pos::new(n))),
-            Tables::W4(_) => Core::W4(Box::new(Pos::new(n))),
-            Tables::W8(_) => Core::W8(Box::new(Pos::new(n))),
-            Tables::W16(_) => Core::W16(Box::new(Pos::new(n))),
-        };
+        let core = cfg.start.clone();
         State {
             core,
             turn: Turn {
@@ -632,26 +592,17 @@ impl State {
     #[inline]
     fn put(&mut self, site: usize, p: usize) {
         let players = self.cfg.players;
-        with_pos!(&mut self.core, &self.cfg.tables, pos, m => pos.put(m, players, site, p))
+        each_width!(&mut self.core, pos => pos.put(players, site, p))
     }
 
     /// Sizes of player p's groups under the group relation.
     pub fn group_sizes(&self, p: usize) -> Vec<usize> {
-        with_pos!(&self.core, &self.cfg.tables, pos, m => {
-            let mut rest = pos.owned[p];
-            let mut sizes = Vec::new();
-            while let Some(s) = rest.lowest() {
-                let (group, _) = m.group.component(s, rest);
-                rest &= !group;
-                sizes.push(group.count());
-            }
-            sizes
-        })
+        each_width!(&self.core, pos => pos.groups(p).map(|g| g.count()).collect())
     }
 
     /// Base scores S_p.
     pub fn base_scores(&self) -> Vec<usize> {
-        let base = with_pos!(&self.core, &self.cfg.tables, pos, m => pos.base_scores(m, &self.cfg));
+        let base = each_width!(&self.core, pos => pos.base_scores(&self.cfg));
         base[..self.cfg.players].to_vec()
     }
 
@@ -662,7 +613,7 @@ impl State {
     }
 
     fn final_array(&self) -> [usize; 4] {
-        with_pos!(&self.core, &self.cfg.tables, pos, m => pos.final_scores(m, &self.cfg))
+        each_width!(&self.core, pos => pos.final_scores(&self.cfg))
     }
 }
 
@@ -711,7 +662,7 @@ impl Rules for State {
 
     fn cells(&self) -> &[i8] {
         let n = self.cfg.board.num_sites();
-        with_pos!(&self.core, &self.cfg.tables, pos, _m => &pos.cells[..n])
+        each_width!(&self.core, pos => &pos.cells.as_flattened()[..n])
     }
 
     fn current_player(&self) -> Option<usize> {
@@ -727,14 +678,7 @@ impl Rules for State {
     }
 
     fn heap_bytes(&self) -> usize {
-        // The narrowest position is inline; the wider ones are boxed.
-        match &self.core {
-            Core::W1(_) => 0,
-            Core::W2(p) => std::mem::size_of_val(&**p),
-            Core::W4(p) => std::mem::size_of_val(&**p),
-            Core::W8(p) => std::mem::size_of_val(&**p),
-            Core::W16(p) => std::mem::size_of_val(&**p),
-        }
+        self.core.boxed_bytes()
     }
 
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
@@ -742,7 +686,7 @@ impl Rules for State {
         if self.turn.over {
             return;
         }
-        with_pos!(&self.core, &self.cfg.tables, pos, _m => {
+        each_width!(&self.core, pos => {
             out.extend(pos.legal(self.turn.to_move).iter().map(|s| s as u32));
         });
         out.push(self.cfg.board.num_sites() as u32);
@@ -757,7 +701,7 @@ impl Rules for State {
         if action >= n {
             return action == n;
         }
-        with_pos!(&self.core, &self.cfg.tables, pos, _m => pos.legal(self.turn.to_move).contains(action))
+        each_width!(&self.core, pos => pos.legal(self.turn.to_move).contains(action))
     }
 
     fn apply_unchecked(&mut self, action: usize) {
@@ -774,8 +718,7 @@ impl Rules for State {
             return None;
         }
         let n = self.cfg.board.num_sites();
-        let drawn =
-            with_pos!(&self.core, &self.cfg.tables, pos, _m => pos.draw(self.turn.to_move, rng));
+        let drawn = each_width!(&self.core, pos => pos.draw(self.turn.to_move, rng));
         Some(drawn.unwrap_or(n))
     }
 
@@ -786,12 +729,12 @@ impl Rules for State {
         let (cfg, turn) = (&*self.cfg, &mut self.turn);
         // A local generator stays in registers; through the reference it is stored every move.
         let mut local = rng.clone();
-        with_pos!(&mut self.core, &cfg.tables, pos, m => {
+        each_width!(&mut self.core, pos => {
             while !turn.over {
                 let p = turn.to_move;
                 let drawn = pos.draw(p, &mut local);
                 if let Some(site) = drawn {
-                    pos.put(m, cfg.players, site, p);
+                    pos.put(cfg.players, site, p);
                 }
                 turn.advance(cfg, drawn.is_some());
             }
@@ -840,7 +783,7 @@ impl Rules for State {
     }
 
     fn scores_into(&self, out: &mut [f64]) -> bool {
-        let base = with_pos!(&self.core, &self.cfg.tables, pos, m => pos.base_scores(m, &self.cfg));
+        let base = each_width!(&self.core, pos => pos.base_scores(&self.cfg));
         for (o, &b) in out.iter_mut().zip(&base) {
             *o = b as f64;
         }
@@ -865,7 +808,7 @@ impl Rules for State {
         if self.turn.over {
             return;
         }
-        with_pos!(&self.core, &self.cfg.tables, pos, _m => {
+        each_width!(&self.core, pos => {
             for s in pos.legal(self.turn.to_move).iter() {
                 if let Some(m) = out.get_mut(s) {
                     *m = true;

@@ -599,12 +599,7 @@ impl PyState {
     /// or "placement" (phase 2, also once the game is over).
     #[getter]
     fn phase(&self) -> PyResult<&'static str> {
-        let s = self.faraday("phase")?;
-        Ok(match (s.phase(), s.pie_actions_left()) {
-            (1, 0) => "choice",
-            (1, _) => "offer",
-            _ => "placement",
-        })
+        Ok(self.faraday("phase")?.phase().name())
     }
 
     /// Faraday: offer actions player 0 still has to take (3, 2, 1, then 0).

@@ -263,14 +263,20 @@ fn the_pie_offer_takes_three_actions() {
     let cfg = grid("hex", 3);
     let n = 19;
     let mut s = State::new(cfg);
-    assert_eq!((s.phase(), s.pie_actions_left()), (1, 3));
+    assert_eq!(
+        (s.phase(), s.pie_actions_left()),
+        (Phase::Offer { left: 3 }, 3)
+    );
     assert_eq!(s.current_player(), Some(0));
     // Any site in either colour, or pass: 0..=2N.
     assert_eq!(legal(&s), (0..=2 * n as u32).collect::<Vec<_>>());
     assert_eq!(s.last_placer(), None);
     // A player-0 stone on 4: 4 and N + 4 are gone.
     s.apply(4).expect("offer");
-    assert_eq!((s.phase(), s.pie_actions_left()), (1, 2));
+    assert_eq!(
+        (s.phase(), s.pie_actions_left()),
+        (Phase::Offer { left: 2 }, 2)
+    );
     assert!(!s.is_legal(4) && !s.is_legal(n + 4));
     assert_eq!(legal(&s).len(), 2 * 18 + 1);
     assert_eq!(s.last_placer(), Some(0));
@@ -279,7 +285,7 @@ fn the_pie_offer_takes_three_actions() {
     s.apply(2 * n as i64).expect("pass");
     assert_eq!(s.cells()[4], 1);
     assert_eq!(s.cells()[14], 2);
-    assert_eq!((s.phase(), s.pie_actions_left()), (1, 0));
+    assert_eq!((s.phase(), s.pie_actions_left()), (Phase::Choice, 0));
     assert_eq!(s.current_player(), Some(1));
     assert_eq!(legal(&s), vec![2 * n as u32 + 1, 2 * n as u32 + 2]);
     assert_eq!(s.move_count(), 3);
@@ -290,7 +296,7 @@ fn the_pie_offer_takes_three_actions() {
     // player-0 stone on 4 (0 1 3 5 8 9) except 9, which also touches player 1's 14 (1–1).
     let mut accepted = s.clone();
     accepted.apply(2 * n as i64 + 1).expect("accept");
-    assert_eq!(accepted.phase(), 2);
+    assert_eq!(accepted.phase(), Phase::Placement);
     assert_eq!(accepted.current_player(), Some(1));
     assert_eq!(accepted.cells()[4], 1);
     assert_eq!(legal(&accepted), vec![0, 1, 3, 5, 8]);
@@ -580,7 +586,7 @@ fn naive_check(s: &State) {
             }
         }
         assert_eq!(s.charge[site], c, "charges of {site}");
-        if s.phase() == 2 {
+        if s.phase() == Phase::Placement {
             for p in 0..2 {
                 let (own, opp) = (c[p], c[1 - p]);
                 let rule = s.cells()[site] == 0 && (opp > own || opp >= cfg.forced_level);
@@ -590,8 +596,8 @@ fn naive_check(s: &State) {
     }
     for p in 0..2 {
         let listed: usize = (0..n).filter(|&x| s.legal.contains(p, x)).count();
-        assert_eq!(listed, s.legal.len[p]);
-        for i in 0..s.legal.len[p] {
+        assert_eq!(listed, s.legal.len(p));
+        for i in 0..s.legal.len(p) {
             assert!(s.legal.contains(p, s.legal.get(p, i)));
         }
     }
@@ -631,7 +637,10 @@ fn incremental_data_matches_a_recount() {
                         assert_eq!(legal(&s), balanced);
                     }
                     // A turn only changes hands when the mover has nothing left.
-                    if s.phase() == 2 && s.move_count() > 5 && s.current_player() != mover {
+                    if s.phase() == Phase::Placement
+                        && s.move_count() > 5
+                        && s.current_player() != mover
+                    {
                         if let Some(m) = mover {
                             assert!(s.placeable_sites(m).is_empty() && !s.forced_surplus());
                         }

@@ -330,11 +330,10 @@ fn illegal_actions_change_nothing() {
 fn reference_final_scores(s: &State) -> Vec<usize> {
     let cfg = s.config();
     let n = cfg.players;
-    let mut scratch = crate::algo::FloodScratch::default();
     let sizes: Vec<Vec<usize>> = (0..n)
         .map(|p| {
             let cells = s.cells();
-            crate::algo::component_sizes(&cfg.board, cfg.group, cells, p as i8 + 1, &mut scratch)
+            crate::algo::reference::component_sizes(&cfg.board, cfg.group, cells, p as i8 + 1)
         })
         .collect();
     let base: Vec<usize> = (0..n)
@@ -362,9 +361,10 @@ fn reference_final_scores(s: &State) -> Vec<usize> {
 }
 
 /// Checks every incremental structure of a position against a recount from its board array.
-fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, m: &Masks<K>, cfg: &Config) {
+fn check_pos<const K: usize>(pos: &Pos<K>, cfg: &Config) {
     let n = cfg.board.num_sites();
-    let cells = &pos.cells;
+    let m = &*pos.m;
+    let cells = pos.cells.as_flattened();
     assert!(cells[n..].iter().all(|&c| c == 0), "cells beyond the board");
     let near = |q: usize, s: usize| -> i64 {
         if s >= n {
@@ -414,7 +414,7 @@ fn check_pos<const K: usize, const N: usize>(pos: &Pos<K, N>, m: &Masks<K>, cfg:
 }
 
 fn check_incremental(s: &State) {
-    with_pos!(&s.core, &s.cfg.tables, pos, m => check_pos(pos, m, &s.cfg));
+    each_width!(&s.core, pos => check_pos(pos, &s.cfg));
 }
 
 /// The legal actions by the rules' definition, from the board array alone.
