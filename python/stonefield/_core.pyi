@@ -16,6 +16,7 @@ __all__ = [
     "StonefieldError",
     "__version__",
     "games",
+    "lab_stats",
     "make",
     "simulate_raw",
     "VectorEnv",
@@ -30,6 +31,13 @@ class GameOverError(StonefieldError): ...
 class RecordError(StonefieldError): ...
 
 def games() -> list[str]: ...
+def lab_stats(
+    game: Game,
+    actions: npt.NDArray[np.uint32],
+    offsets: npt.NDArray[np.int64],
+    values: npt.NDArray[np.float32] | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]: ...
 def make(name: str, /, **options: _OptionValue) -> Game: ...
 def simulate_raw(
     game: Game,
