@@ -19,11 +19,14 @@ True
 from __future__ import annotations
 
 from ._core import (
+    MCTS,
     Game,
     GameOverError,
     IllegalMoveError,
     InvalidOptionError,
+    RandomAgent,
     RecordError,
+    SearchResult,
     State,
     StonefieldError,
     VectorEnv,
@@ -43,7 +46,10 @@ __all__ = [
     "GameOverError",
     "IllegalMoveError",
     "InvalidOptionError",
+    "MCTS",
+    "RandomAgent",
     "RecordError",
+    "SearchResult",
     "SimulationResult",
     "State",
     "StonefieldError",

@@ -4,6 +4,7 @@
 
 mod game;
 mod lab;
+mod search;
 mod sim;
 
 use pyo3::create_exception;
@@ -115,6 +116,8 @@ mod _core {
     use super::game::{games, make, PyGame, PyState};
     #[pymodule_export]
     use super::lab::lab_stats;
+    #[pymodule_export]
+    use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
     #[pymodule_export]
