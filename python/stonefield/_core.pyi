@@ -20,6 +20,7 @@ __all__ = [
     "StonefieldError",
     "__version__",
     "games",
+    "lab_play",
     "lab_stats",
     "make",
     "play_games",
@@ -37,6 +38,14 @@ class GameOverError(StonefieldError): ...
 class RecordError(StonefieldError): ...
 
 def games() -> list[str]: ...
+def lab_play(
+    game: Game,
+    agents: Sequence[MCTS | RandomAgent],
+    seats: npt.NDArray[np.int64],
+    seed: int,
+    first: int,
+    threads: int | None = None,
+) -> dict[str, Any]: ...
 def lab_stats(
     game: Game,
     actions: npt.NDArray[np.uint32],

@@ -1,15 +1,19 @@
 //! The variant lab's per-game facts for Python: `_core.lab_stats` replays finished games and
 //! returns their summaries as numpy arrays (see `crate::sim::stats` for the definitions).
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rayon::prelude::*;
 
 use super::game::PyGame;
+use super::search::{PyMcts, PyRandomAgent};
 use super::to_py;
+use crate::search::play::play_game;
+use crate::search::Agent;
 use crate::sim::batch::thread_pool;
-use crate::sim::stats::{game_stats_batch, GameStats, BINS};
+use crate::sim::stats::{game_stats, game_stats_batch, GameStats, BINS};
 
 /// Replays games and returns their per-game facts.
 ///
@@ -60,6 +64,119 @@ pub fn lab_stats<'py>(
         })
         .map_err(to_py)?;
     to_dict(py, &stats, game.num_players(), game.new_state_has_scores())
+}
+
+/// Plays games `first .. first + len(seats)` of a run between native agents and returns their
+/// per-game facts (as [`lab_stats`]) together with `actions` uint32, `offsets` int64 and
+/// `values` float32 (the mover's root value, NaN for agents that do not search).
+///
+/// Game i draws from the streams of (seed, i), exactly as `play_games` plays it, so a run cut
+/// into chunks at any points gives the same games. The evaluation metrics use a game's search
+/// values when every decision of it has one, else the heuristic. The GIL is released; Ctrl-C
+/// stops between blocks of games.
+#[pyfunction]
+#[pyo3(signature = (game, agents, seats, seed, first, threads = None))]
+pub fn lab_play<'py>(
+    py: Python<'py>,
+    game: &PyGame,
+    agents: Vec<Bound<'py, PyAny>>,
+    seats: PyReadonlyArray2<'py, i64>,
+    seed: u64,
+    first: u64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
+    }
+    let game = game.game.clone();
+    let n = game.num_players();
+    let agents: Vec<Agent> = agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            if let Ok(m) = a.cast::<PyMcts>() {
+                Ok(Agent::Mcts(m.get().config.clone()))
+            } else if a.cast::<PyRandomAgent>().is_ok() {
+                Ok(Agent::Random {
+                    seed: a.getattr("seed")?.extract()?,
+                })
+            } else {
+                Err(PyTypeError::new_err(format!(
+                    "agent {i}: native games take stonefield.MCTS and stonefield.RandomAgent"
+                )))
+            }
+        })
+        .collect::<PyResult<_>>()?;
+    if seats.shape()[1] != n {
+        return Err(PyValueError::new_err(format!(
+            "seats must have {n} columns, got shape {:?}",
+            seats.shape()
+        )));
+    }
+    let flat: Vec<usize> = seats
+        .as_array()
+        .iter()
+        .map(|&a| {
+            usize::try_from(a)
+                .ok()
+                .filter(|&a| a < agents.len())
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "seat names agent {a}; agents are 0..{}",
+                        agents.len()
+                    ))
+                })
+        })
+        .collect::<PyResult<_>>()?;
+    let games = flat.len() / n;
+    let pool = match threads {
+        Some(1) => None,
+        t => Some(thread_pool(t).map_err(PyValueError::new_err)?),
+    };
+    let mut stats: Vec<GameStats> = Vec::with_capacity(games);
+    let mut actions: Vec<u32> = Vec::new();
+    let mut offsets: Vec<i64> = vec![0];
+    let mut values: Vec<f32> = Vec::new();
+    let mut done = 0usize;
+    let mut block = pool.as_ref().map_or(1, |p| p.current_num_threads());
+    while done < games {
+        let end = (done + block).min(games);
+        let t0 = std::time::Instant::now();
+        let one = |i: usize| {
+            let rec = play_game(
+                &game,
+                &agents,
+                &flat[i * n..(i + 1) * n],
+                seed,
+                first + i as u64,
+            )?;
+            let searched = rec.values.iter().all(|v| v.is_finite());
+            let st = game_stats(&game, &rec.actions, searched.then_some(&rec.values[..]))?;
+            Ok((rec.actions, rec.values, st))
+        };
+        let out: crate::Result<Vec<_>> = py.detach(|| match &pool {
+            Some(p) => p.install(|| (done..end).into_par_iter().map(one).collect()),
+            None => (done..end).map(one).collect(),
+        });
+        for (a, v, st) in out.map_err(to_py)? {
+            actions.extend_from_slice(&a);
+            values.extend_from_slice(&v);
+            offsets.push(actions.len() as i64);
+            stats.push(st);
+        }
+        done = end;
+        py.check_signals()?;
+        if t0.elapsed().as_secs_f64() < 0.1 {
+            block *= 2;
+        }
+    }
+    let d = to_dict(py, &stats, n, game.new_state_has_scores())?;
+    d.set_item("actions", PyArray1::from_vec(py, actions))?;
+    d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
+    d.set_item("values", PyArray1::from_vec(py, values))?;
+    Ok(d)
 }
 
 fn to_dict<'py>(

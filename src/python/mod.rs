@@ -115,7 +115,7 @@ mod _core {
     #[pymodule_export]
     use super::game::{games, make, PyGame, PyState};
     #[pymodule_export]
-    use super::lab::lab_stats;
+    use super::lab::{lab_play, lab_stats};
     #[pymodule_export]
     use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]
