@@ -19,11 +19,14 @@ True
 from __future__ import annotations
 
 from ._core import (
+    MCTS,
     Game,
     GameOverError,
     IllegalMoveError,
     InvalidOptionError,
+    RandomAgent,
     RecordError,
+    SearchResult,
     State,
     StonefieldError,
     VectorEnv,
@@ -31,10 +34,13 @@ from ._core import (
     games,
     make,
 )
+from .agents import parse_agent
+from .matches import Match, match
 from .records import from_record, to_record
 from .records import load as load_record
 from .records import save as save_record
 from .render import to_svg
+from .selfplay import SelfPlayData, selfplay
 from .simulate import SimulationResult, simulate
 from .text import board_text
 
@@ -43,7 +49,12 @@ __all__ = [
     "GameOverError",
     "IllegalMoveError",
     "InvalidOptionError",
+    "MCTS",
+    "Match",
+    "RandomAgent",
     "RecordError",
+    "SearchResult",
+    "SelfPlayData",
     "SimulationResult",
     "State",
     "StonefieldError",
@@ -54,7 +65,10 @@ __all__ = [
     "games",
     "load_record",
     "make",
+    "match",
+    "parse_agent",
     "save_record",
+    "selfplay",
     "simulate",
     "to_record",
     "to_svg",
