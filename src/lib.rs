@@ -8,6 +8,8 @@
 //! * [`rng`]: the seedable random number generator with independent streams; it sits below
 //!   the games, so the rules never depend on how they are driven.
 //! * [`sim`]: random playouts, single- and multi-threaded, and vectorised environments.
+//! * [`search`]: UCT Monte Carlo tree search with MCTS-Solver, whole games between native
+//!   agents over threads, and self-play data.
 //!
 //! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `python`, with `rng` and
 //! `error` below them all. `tests/layering.rs` fails when a module imports from a layer above it.
@@ -20,6 +22,7 @@ pub mod board;
 pub mod error;
 pub mod games;
 pub mod rng;
+pub mod search;
 pub mod sim;
 
 #[cfg(feature = "python")]

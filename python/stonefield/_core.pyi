@@ -1,5 +1,6 @@
 """Type stubs for the Rust extension module stonefield._core."""
 
+from collections.abc import Sequence
 from typing import Any, Callable, SupportsIndex, final
 
 import numpy as np
@@ -9,6 +10,9 @@ __version__: str
 __all__ = [
     "Game",
     "GameOverError",
+    "MCTS",
+    "RandomAgent",
+    "SearchResult",
     "IllegalMoveError",
     "InvalidOptionError",
     "RecordError",
@@ -17,6 +21,8 @@ __all__ = [
     "__version__",
     "games",
     "make",
+    "play_games",
+    "selfplay_games",
     "simulate_raw",
     "VectorEnv",
 ]
@@ -166,3 +172,90 @@ class VectorEnv:
     def truncated(self) -> npt.NDArray[np.bool_]: ...
     @property
     def current_player(self) -> npt.NDArray[np.int32]: ...
+
+@final
+class MCTS:
+    def __new__(
+        cls,
+        iterations: SupportsIndex | None = None,
+        time: float | None = None,
+        c: float | None = None,
+        threads: SupportsIndex | None = None,
+        solver: bool | None = None,
+        seed: SupportsIndex | None = None,
+        max_nodes: SupportsIndex | None = None,
+        reuse: bool | None = None,
+    ) -> MCTS: ...
+    def act(self, state: State) -> int: ...
+    def analyse(self, state: State) -> SearchResult: ...
+    def reset(self) -> None: ...
+    @property
+    def iterations(self) -> int | None: ...
+    @property
+    def time(self) -> float | None: ...
+    @property
+    def c(self) -> float: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def solver(self) -> bool | None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def max_nodes(self) -> int: ...
+    @property
+    def reuse(self) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+@final
+class RandomAgent:
+    def __new__(cls, seed: SupportsIndex | None = None) -> RandomAgent: ...
+    def act(self, state: State) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+@final
+class SearchResult:
+    @property
+    def actions(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def visits(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def values(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def policy(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def value(self) -> float: ...
+    @property
+    def best(self) -> int: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def proven(self) -> int | None: ...
+    @property
+    def pv(self) -> list[int]: ...
+    @property
+    def stopped_by(self) -> str: ...
+
+def play_games(
+    game: Game | str,
+    agents: Sequence[MCTS | RandomAgent],
+    seats: npt.ArrayLike,
+    seed: SupportsIndex,
+    threads: SupportsIndex | None = None,
+) -> dict[str, Any]: ...
+def selfplay_games(
+    game: Game | str,
+    agent: MCTS,
+    games: SupportsIndex,
+    seed: SupportsIndex,
+    temperature_moves: SupportsIndex,
+    threads: SupportsIndex | None = None,
+) -> dict[str, Any]: ...

@@ -3,6 +3,7 @@
 //! work. The public Python API is re-exported by `python/stonefield/__init__.py`.
 
 mod game;
+mod search;
 mod sim;
 
 use pyo3::create_exception;
@@ -112,6 +113,8 @@ pub(crate) fn options_to_py<'py>(
 mod _core {
     #[pymodule_export]
     use super::game::{games, make, PyGame, PyState};
+    #[pymodule_export]
+    use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
     #[pymodule_export]

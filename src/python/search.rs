@@ -1,0 +1,770 @@
+//! Agents (`MCTS`, `RandomAgent`), `SearchResult`, and native matches and self-play.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyTuple};
+
+use super::game::{PyGame, PyState};
+use super::{to_py, InvalidOptionError};
+use crate::games::{Game, Rules};
+use crate::search::mcts::{random_agent_action, MAX_THREADS};
+use crate::search::play::{play_range, selfplay_games as selfplay_range};
+use crate::search::{Agent, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES};
+use crate::sim::batch::thread_pool;
+
+fn bad(msg: String) -> PyErr {
+    InvalidOptionError::new_err(msg)
+}
+
+/// A type name and repr for error messages.
+fn describe(v: &Bound<'_, PyAny>) -> String {
+    let ty = v
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into());
+    let r = v.repr().map(|r| r.to_string()).unwrap_or_default();
+    format!("{ty} {r}")
+}
+
+/// An integer setting in `min..=max`: Python ints and numpy integers; not bools, not floats.
+fn int_arg(name: &str, v: &Bound<'_, PyAny>, min: u64, max: u64) -> PyResult<u64> {
+    let range = if max == u64::MAX {
+        format!("an integer from {min} to 2**64 - 1")
+    } else {
+        format!("an integer from {min} to {max}")
+    };
+    if v.is_instance_of::<PyBool>() || v.is_instance_of::<PyFloat>() || !v.hasattr("__index__")? {
+        return Err(bad(format!("{name} must be {range}, got {}", describe(v))));
+    }
+    let i: i128 = match v.call_method0("__index__")?.extract() {
+        Ok(i) => i,
+        Err(_) => return Err(bad(format!("{name} must be {range}, got {}", describe(v)))),
+    };
+    if i < i128::from(min) || i > i128::from(max) {
+        return Err(bad(format!("{name} must be {range}, got {i}")));
+    }
+    Ok(i as u64)
+}
+
+/// A real setting (int or float, not bool), finite and ≥ `min` (> `min` when `strict`).
+fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResult<f64> {
+    let what = if strict {
+        format!("a finite number > {min}")
+    } else {
+        format!("a finite number ≥ {min}")
+    };
+    if v.is_instance_of::<PyBool>() {
+        return Err(bad(format!("{name} must be {what}, got {}", describe(v))));
+    }
+    let x: f64 = v
+        .extract()
+        .map_err(|_| bad(format!("{name} must be {what}, got {}", describe(v))))?;
+    if !x.is_finite() || x < min || strict && x == min {
+        return Err(bad(format!("{name} must be {what}, got {x}")));
+    }
+    Ok(x)
+}
+
+/// A bool setting: True or False (numpy bools too), nothing else.
+fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let is_bool = v.is_instance_of::<PyBool>()
+        || v.get_type()
+            .name()
+            .map(|n| n == "bool_" || n == "bool")
+            .unwrap_or(false);
+    if !is_bool {
+        return Err(bad(format!(
+            "{name} must be True or False, got {}",
+            describe(v)
+        )));
+    }
+    v.extract()
+}
+
+fn opt<'a, 'py>(v: &'a Option<Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    v.as_ref().filter(|v| !v.is_none())
+}
+
+/// The state argument of `act` and `analyse`.
+fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32>)> {
+    let s = state.cast::<PyState>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "agents act on a stonefield.State, got {}",
+            describe(state)
+        ))
+    })?;
+    let s = s.borrow();
+    Ok((s.session.state().clone(), s.session.history().to_vec()))
+}
+
+/// A seed: an integer from 0 to 2**64 − 1.
+fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    int_arg("seed", v, 0, u64::MAX)
+}
+
+/// Monte Carlo tree search (UCT) run in Rust, with MCTS-Solver for two-player games.
+///
+/// Each iteration walks down the tree by UCB1 on the mean return of the player who moved into
+/// each node, adds one node, finishes the game with uniformly random moves, and backs up every
+/// player's return. The move played is the most visited root action (ties: higher mean, then
+/// lower action); a proven win is played at once and proven losses are avoided.
+///
+/// Args:
+///     iterations: iterations in all (split over the threads), or None for a time budget only.
+///     time: seconds of wall time, or None. With both budgets the first reached stops.
+///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]).
+///     threads: root parallelism: independent trees on this many threads (1 to 256), each with
+///         its own random stream from the seed, their root statistics summed.
+///     solver: MCTS-Solver; None turns it on for two-player games (it never runs with more).
+///     seed: with an iteration budget alone, a search is a pure function of the state, the
+///         settings and the seed (and the thread count).
+///     max_nodes: the most tree nodes over all threads (24 bytes each); the search stops when
+///         the tree is full and says so in `SearchResult.stopped_by`.
+///     reuse: keep the tree between consecutive moves of one game, so the next search starts
+///         from the subtree of the position reached. Off by default: with it a result depends
+///         on the searches made before, not only on the state and the seed.
+///
+/// Raises:
+///     InvalidOptionError: a setting that makes no sense (no budget, iterations=0, negative c
+///         or time, threads outside 1..256, max_nodes below 1024 per thread).
+///
+/// >>> import stonefield as sf
+/// >>> state = sf.make("subsume", size=3).new_state()
+/// >>> agent = sf.MCTS(iterations=200, seed=1)
+/// >>> action = agent.act(state)
+/// >>> bool(state.is_legal(action))
+/// True
+/// >>> agent.analyse(state).best == action
+/// True
+/// >>> import pickle
+/// >>> pickle.loads(pickle.dumps(agent))
+/// MCTS(iterations=200, time=None, c=1.4142135623730951, threads=1, solver=None, seed=1, max_nodes=10000000, reuse=False)
+#[pyclass(name = "MCTS", module = "stonefield", frozen)]
+pub struct PyMcts {
+    pub(crate) config: MctsConfig,
+    agent: Mutex<Mcts>,
+}
+
+impl PyMcts {
+    fn search(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<SearchResult> {
+        let (state, history) = state_arg(state)?;
+        py.detach(|| {
+            let mut agent = self.agent.lock().unwrap_or_else(|e| e.into_inner());
+            agent.search(&state, &history)
+        })
+        .map_err(to_py)
+    }
+}
+
+#[pymethods]
+impl PyMcts {
+    #[new]
+    #[pyo3(signature = (iterations = None, time = None, c = None, threads = None, solver = None,
+                        seed = None, max_nodes = None, reuse = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        iterations: Option<Bound<'_, PyAny>>,
+        time: Option<Bound<'_, PyAny>>,
+        c: Option<Bound<'_, PyAny>>,
+        threads: Option<Bound<'_, PyAny>>,
+        solver: Option<Bound<'_, PyAny>>,
+        seed: Option<Bound<'_, PyAny>>,
+        max_nodes: Option<Bound<'_, PyAny>>,
+        reuse: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<PyMcts> {
+        let config = MctsConfig {
+            iterations: opt(&iterations)
+                .map(|v| int_arg("iterations", v, 1, u64::MAX))
+                .transpose()?,
+            time: opt(&time)
+                .map(|v| real_arg("time", v, 0.0, true))
+                .transpose()?,
+            c: opt(&c)
+                .map(|v| real_arg("c", v, 0.0, false))
+                .transpose()?
+                .unwrap_or(DEFAULT_C),
+            threads: opt(&threads)
+                .map(|v| int_arg("threads", v, 1, MAX_THREADS as u64))
+                .transpose()?
+                .unwrap_or(1) as usize,
+            solver: opt(&solver).map(|v| bool_arg("solver", v)).transpose()?,
+            seed: opt(&seed).map(seed_arg).transpose()?.unwrap_or(0),
+            max_nodes: opt(&max_nodes)
+                .map(|v| int_arg("max_nodes", v, 1, u32::MAX as u64))
+                .transpose()?
+                .map_or(DEFAULT_MAX_NODES, |n| n as usize),
+            reuse: opt(&reuse)
+                .map(|v| bool_arg("reuse", v))
+                .transpose()?
+                .unwrap_or(false),
+        };
+        let agent = Mcts::new(config.clone()).map_err(to_py)?;
+        Ok(PyMcts {
+            config,
+            agent: Mutex::new(agent),
+        })
+    }
+
+    /// The action to play in `state` (the state is not changed).
+    ///
+    /// Raises:
+    ///     GameOverError: the game is over.
+    fn act(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<u32> {
+        Ok(self.search(py, state)?.best)
+    }
+
+    /// Searches `state` and reports what the search found (the state is not changed).
+    ///
+    /// Raises:
+    ///     GameOverError: the game is over.
+    fn analyse(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PySearchResult> {
+        Ok(PySearchResult {
+            result: self.search(py, state)?,
+        })
+    }
+
+    /// Forgets the tree kept for reuse.
+    fn reset(&self) {
+        self.agent.lock().unwrap_or_else(|e| e.into_inner()).reset();
+    }
+
+    #[getter]
+    fn iterations(&self) -> Option<u64> {
+        self.config.iterations
+    }
+    #[getter]
+    fn time(&self) -> Option<f64> {
+        self.config.time
+    }
+    #[getter]
+    fn c(&self) -> f64 {
+        self.config.c
+    }
+    #[getter]
+    fn threads(&self) -> usize {
+        self.config.threads
+    }
+    #[getter]
+    fn solver(&self) -> Option<bool> {
+        self.config.solver
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.config.seed
+    }
+    #[getter]
+    fn max_nodes(&self) -> usize {
+        self.config.max_nodes
+    }
+    #[getter]
+    fn reuse(&self) -> bool {
+        self.config.reuse
+    }
+
+    fn __repr__(&self) -> String {
+        let c = &self.config;
+        let none = |v: Option<String>| v.unwrap_or_else(|| "None".into());
+        format!(
+            "MCTS(iterations={}, time={}, c={}, threads={}, solver={}, seed={}, max_nodes={}, \
+             reuse={})",
+            none(c.iterations.map(|i| i.to_string())),
+            none(c.time.map(py_float)),
+            py_float(c.c),
+            c.threads,
+            none(c.solver.map(py_bool)),
+            c.seed,
+            c.max_nodes,
+            py_bool(c.reuse)
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyMcts>()
+            .map(|o| o.get().config == self.config)
+            .unwrap_or(false)
+    }
+
+    /// Pickles the settings (a kept tree is not saved).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let c = &slf.get().config;
+        let args = (
+            c.iterations,
+            c.time,
+            c.c,
+            c.threads,
+            c.solver,
+            c.seed,
+            c.max_nodes,
+            c.reuse,
+        );
+        PyTuple::new(
+            py,
+            [
+                slf.get_type().into_any(),
+                args.into_pyobject(py)?.into_any(),
+            ],
+        )
+    }
+}
+
+fn py_float(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains('.') || s.contains('e') || s.contains("inf") || s.contains("NaN") {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+fn py_bool(b: bool) -> String {
+    if b { "True" } else { "False" }.into()
+}
+
+/// Plays uniformly random legal actions.
+///
+/// `act` is a pure function of the state and the seed: the same seed gives the same action in
+/// the same position.
+///
+/// >>> import stonefield as sf
+/// >>> state = sf.make("windflowers").new_state()
+/// >>> agent = sf.RandomAgent(seed=3)
+/// >>> agent.act(state) == agent.act(state)
+/// True
+/// >>> agent
+/// RandomAgent(seed=3)
+#[pyclass(name = "RandomAgent", module = "stonefield", frozen)]
+pub struct PyRandomAgent {
+    seed: u64,
+}
+
+#[pymethods]
+impl PyRandomAgent {
+    #[new]
+    #[pyo3(signature = (seed = None))]
+    fn new(seed: Option<Bound<'_, PyAny>>) -> PyResult<PyRandomAgent> {
+        Ok(PyRandomAgent {
+            seed: opt(&seed).map(seed_arg).transpose()?.unwrap_or(0),
+        })
+    }
+
+    /// A uniformly random legal action in `state` (the state is not changed).
+    ///
+    /// Raises:
+    ///     GameOverError: the game is over.
+    fn act(&self, state: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let (state, _) = state_arg(state)?;
+        random_agent_action(&state, self.seed).map_err(to_py)
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn __repr__(&self) -> String {
+        format!("RandomAgent(seed={})", self.seed)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyRandomAgent>()
+            .map(|o| o.get().seed == self.seed)
+            .unwrap_or(false)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let args = (slf.get().seed,);
+        PyTuple::new(
+            py,
+            [
+                slf.get_type().into_any(),
+                args.into_pyobject(py)?.into_any(),
+            ],
+        )
+    }
+}
+
+/// What an MCTS search found. Per-action arrays have one entry per legal root action, in
+/// ascending order of action.
+///
+/// >>> import stonefield as sf
+/// >>> res = sf.MCTS(iterations=300).analyse(sf.make("smallholder").new_state())
+/// >>> int(res.visits.sum()), res.iterations, res.stopped_by
+/// (300, 300, 'iterations')
+/// >>> res.pv[0] == res.best
+/// True
+#[pyclass(name = "SearchResult", module = "stonefield", frozen)]
+pub struct PySearchResult {
+    result: SearchResult,
+}
+
+#[pymethods]
+impl PySearchResult {
+    /// The legal root actions, ascending (int64).
+    #[getter]
+    fn actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        PyArray1::from_iter(py, self.result.actions.iter().map(|&a| i64::from(a)))
+    }
+    /// Visits of each root action (int64).
+    #[getter]
+    fn visits<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        PyArray1::from_iter(py, self.result.visits.iter().map(|&v| v as i64))
+    }
+    /// Mean return of each root action for the player to move (float64; 0 if unvisited).
+    #[getter]
+    fn values<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_slice(py, &self.result.values)
+    }
+    /// Root visit fractions over the whole action space (float64, num_actions).
+    #[getter]
+    fn policy<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_vec(py, self.result.policy())
+    }
+    /// The root's mean return for the player to move.
+    #[getter]
+    fn value(&self) -> f64 {
+        self.result.value
+    }
+    /// The action `act` plays.
+    #[getter]
+    fn best(&self) -> u32 {
+        self.result.best
+    }
+    /// Iterations run, over all threads.
+    #[getter]
+    fn iterations(&self) -> u64 {
+        self.result.iterations
+    }
+    /// Wall time of the search in seconds.
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.result.seconds
+    }
+    /// Tree nodes allocated, over all threads.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.result.nodes
+    }
+    /// None, or +1 / −1 / 0 when the root is proven won / lost / drawn for the player to move.
+    #[getter]
+    fn proven(&self) -> Option<i8> {
+        self.result.proven
+    }
+    /// The principal variation: the most visited path from the root.
+    #[getter]
+    fn pv(&self) -> Vec<u32> {
+        self.result.pv.clone()
+    }
+    /// What ended the search: "iterations", "time", "nodes" or "proven".
+    #[getter]
+    fn stopped_by(&self) -> &'static str {
+        self.result.stopped_by.name()
+    }
+
+    fn __repr__(&self) -> String {
+        let r = &self.result;
+        format!(
+            "SearchResult(best={}, value={:.4}, iterations={}, nodes={}, proven={}, \
+             stopped_by='{}')",
+            r.best,
+            r.value,
+            r.iterations,
+            r.nodes,
+            r.proven.map_or("None".into(), |p| p.to_string()),
+            r.stopped_by.name()
+        )
+    }
+}
+
+/// The game argument: a Game, or a game id.
+fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Game> {
+    if let Ok(g) = game.cast::<PyGame>() {
+        return Ok(g.get().game.clone());
+    }
+    if let Ok(name) = game.extract::<String>() {
+        return super::game::make(&name, None).map(|g| g.game);
+    }
+    Err(PyTypeError::new_err(format!(
+        "game must be a stonefield.Game or a game id, got {}",
+        describe(game)
+    )))
+}
+
+/// A native agent from a Python `MCTS` or `RandomAgent`.
+fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
+    if let Ok(m) = a.cast::<PyMcts>() {
+        return Ok(Agent::Mcts(m.get().config.clone()));
+    }
+    if let Ok(r) = a.cast::<PyRandomAgent>() {
+        return Ok(Agent::Random { seed: r.get().seed });
+    }
+    Err(PyTypeError::new_err(format!(
+        "agent {i}: native games take stonefield.MCTS and stonefield.RandomAgent, got {}",
+        describe(a)
+    )))
+}
+
+fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    threads
+        .map(|t| int_arg("threads", t, 1, MAX_THREADS as u64).map(|t| t as usize))
+        .transpose()
+}
+
+/// Runs `work(first, count)` over `total` items in chunks with the GIL released, checking for
+/// Ctrl-C between chunks; chunks grow while they take under a tenth of a second.
+fn chunked<T: Send>(
+    py: Python<'_>,
+    total: usize,
+    start_chunk: usize,
+    mut work: impl FnMut(usize, usize) -> crate::Result<Vec<T>> + Send,
+) -> PyResult<Vec<T>> {
+    let mut out = Vec::with_capacity(total);
+    let mut done = 0;
+    let mut chunk = start_chunk.max(1);
+    while done < total {
+        let count = chunk.min(total - done);
+        let t0 = Instant::now();
+        let part = py.detach(|| work(done, count)).map_err(to_py)?;
+        out.extend(part);
+        done += count;
+        py.check_signals()?;
+        if t0.elapsed().as_secs_f64() < 0.1 {
+            chunk *= 2;
+        }
+    }
+    Ok(out)
+}
+
+/// Plays whole games between native agents in Rust, on `threads` threads (all cores when None)
+/// with the GIL released; Ctrl-C stops between games.
+///
+/// `seats[i, j]` is the index in `agents` of the agent playing seat (player) j of game i. Game
+/// i draws from random streams derived from (seed, i), so the results never depend on
+/// `threads`. Returns a dict of numpy arrays: `actions` uint32 (all games concatenated),
+/// `offsets` int64 (games + 1; game i is `actions[offsets[i]:offsets[i + 1]]`), `movers` int8,
+/// `values` float32 (the mover's root value at each decision, NaN for random agents),
+/// `returns`, `ranks` float64 (games, players), `scores` float64 (games, players) or None,
+/// `truncated` bool (games,), and `seconds`.
+///
+/// >>> import numpy as np, stonefield as sf
+/// >>> from stonefield._core import play_games
+/// >>> agents = [sf.MCTS(iterations=50), sf.RandomAgent()]
+/// >>> out = play_games(sf.make("subsume", size=3), agents, np.array([[0, 1], [1, 0]]), 7)
+/// >>> out["returns"].shape, len(out["offsets"])
+/// ((2, 2), 3)
+#[pyfunction]
+#[pyo3(signature = (game, agents, seats, seed, threads = None))]
+pub fn play_games<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    agents: &Bound<'py, PyAny>,
+    seats: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    threads: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = game_arg(game)?;
+    let agents: Vec<Agent> = agents
+        .try_iter()?
+        .enumerate()
+        .map(|(i, a)| agent_arg(i, &a?))
+        .collect::<PyResult<_>>()?;
+    let seed = seed_arg(seed)?;
+    let threads = threads_arg(opt(&threads))?;
+    let n = game.num_players();
+    let not_ints =
+        || PyTypeError::new_err("seats must be a 2-D integer array (games, num_players)");
+    let np = py.import("numpy")?;
+    let arr = np
+        .call_method1("asarray", (seats,))
+        .map_err(|_| not_ints())?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" || arr.getattr("ndim")?.extract::<usize>()? != 2 {
+        return Err(not_ints());
+    }
+    let arr = arr.call_method1("astype", ("int64",))?;
+    let seats: PyReadonlyArray2<'_, i64> = arr.extract().map_err(|_| not_ints())?;
+    if seats.shape()[1] != n {
+        return Err(bad(format!(
+            "seats must have {n} columns (one per player), got shape {:?}",
+            seats.shape()
+        )));
+    }
+    let games = seats.shape()[0];
+    let flat: Vec<usize> = seats
+        .as_array()
+        .iter()
+        .map(|&a| {
+            if a < 0 || a as usize >= agents.len() {
+                Err(bad(format!(
+                    "seats name agent {a}; agents are 0..{}",
+                    agents.len()
+                )))
+            } else {
+                Ok(a as usize)
+            }
+        })
+        .collect::<PyResult<_>>()?;
+    if agents.is_empty() {
+        return Err(bad("play_games needs at least one agent".into()));
+    }
+    let pool = match threads {
+        Some(1) => None,
+        t => Some(thread_pool(t).map_err(bad)?),
+    };
+    let started = Instant::now();
+    let start_chunk = pool.as_ref().map_or(1, |p| p.current_num_threads());
+    let records = chunked(py, games, start_chunk, |first, count| {
+        let seats = &flat[first * n..(first + count) * n];
+        match &pool {
+            Some(p) => p.install(|| play_range(&game, &agents, seats, seed, first as u64, true)),
+            None => play_range(&game, &agents, seats, seed, first as u64, false),
+        }
+    })?;
+    let mut actions = Vec::new();
+    let mut offsets = vec![0i64];
+    let mut movers = Vec::new();
+    let mut values = Vec::new();
+    let mut returns = Vec::with_capacity(games * n);
+    let mut ranks = Vec::with_capacity(games * n);
+    let mut scores = Vec::with_capacity(games * n);
+    let mut truncated = Vec::with_capacity(games);
+    let has_scores = game.new_state_has_scores();
+    for r in records {
+        actions.extend_from_slice(&r.actions);
+        offsets.push(actions.len() as i64);
+        movers.extend_from_slice(&r.movers);
+        values.extend_from_slice(&r.values);
+        returns.extend_from_slice(&r.returns);
+        ranks.extend_from_slice(&r.ranks);
+        match r.scores {
+            Some(s) => scores.extend_from_slice(&s),
+            None => scores.extend(std::iter::repeat_n(f64::NAN, n)),
+        }
+        truncated.push(r.truncated);
+    }
+    let d = PyDict::new(py);
+    d.set_item("actions", PyArray1::from_vec(py, actions))?;
+    d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
+    d.set_item("movers", PyArray1::from_vec(py, movers))?;
+    d.set_item("values", PyArray1::from_vec(py, values))?;
+    d.set_item(
+        "returns",
+        PyArray1::from_vec(py, returns).reshape([games, n])?,
+    )?;
+    d.set_item("ranks", PyArray1::from_vec(py, ranks).reshape([games, n])?)?;
+    if has_scores {
+        d.set_item(
+            "scores",
+            PyArray1::from_vec(py, scores).reshape([games, n])?,
+        )?;
+    } else {
+        d.set_item("scores", py.None())?;
+    }
+    d.set_item("truncated", PyArray1::from_vec(py, truncated))?;
+    d.set_item("seconds", started.elapsed().as_secs_f64())?;
+    Ok(d)
+}
+
+/// Plays `games` self-play games of `agent` (an MCTS) in Rust, in parallel with the GIL
+/// released; Ctrl-C stops between games.
+///
+/// The first `temperature_moves` moves of each game are drawn in proportion to root visits, the
+/// rest are the agent's choice. Game i draws from streams derived from (seed, i). Returns a
+/// dict of numpy arrays, one row per position: `observations` float32 (positions, planes,
+/// sites), `policies` float32 (positions, num_actions) root visit fractions, `players` int8
+/// (the player to move), `returns` float32 (positions, players) the game's final returns,
+/// `game_index` uint32; and per game `actions` uint32 with `offsets` int64 (games + 1).
+///
+/// >>> import stonefield as sf
+/// >>> from stonefield._core import selfplay_games
+/// >>> d = selfplay_games(sf.make("subsume", size=3), sf.MCTS(iterations=30), 2, 5, 2)
+/// >>> d["policies"].shape[0] == d["observations"].shape[0] == len(d["actions"])
+/// True
+#[pyfunction]
+#[pyo3(signature = (game, agent, games, seed, temperature_moves, threads = None))]
+pub fn selfplay_games<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    agent: &Bound<'py, PyAny>,
+    games: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    temperature_moves: &Bound<'py, PyAny>,
+    threads: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = game_arg(game)?;
+    let cfg = match agent.cast::<PyMcts>() {
+        Ok(m) => m.get().config.clone(),
+        Err(_) => {
+            return Err(PyTypeError::new_err(format!(
+                "self-play takes a stonefield.MCTS agent, got {}",
+                describe(agent)
+            )))
+        }
+    };
+    let games = int_arg("games", games, 0, u32::MAX as u64)? as usize;
+    let seed = seed_arg(seed)?;
+    let temperature_moves = int_arg("temperature_moves", temperature_moves, 0, u32::MAX as u64)?;
+    let threads = threads_arg(opt(&threads))?;
+    let pool = match threads {
+        Some(1) => None,
+        t => Some(thread_pool(t).map_err(bad)?),
+    };
+    let start_chunk = pool.as_ref().map_or(1, |p| p.current_num_threads());
+    let tm = temperature_moves as usize;
+    let played = chunked(py, games, start_chunk, |first, count| match &pool {
+        Some(p) => p.install(|| selfplay_range(&game, &cfg, seed, first as u64, count, tm, true)),
+        None => selfplay_range(&game, &cfg, seed, first as u64, count, tm, false),
+    })?;
+    let state = game.new_state();
+    let (planes, sites, na, n) = (
+        state.observation_planes(),
+        state.board().num_sites(),
+        state.num_actions(),
+        state.num_players(),
+    );
+    let positions: usize = played.iter().map(|g| g.players.len()).sum();
+    let mut observations = Vec::with_capacity(positions * planes * sites);
+    let mut policies = Vec::with_capacity(positions * na);
+    let mut players = Vec::with_capacity(positions);
+    let mut returns = Vec::with_capacity(positions * n);
+    let mut game_index = Vec::with_capacity(positions);
+    let mut actions = Vec::with_capacity(positions);
+    let mut offsets = vec![0i64];
+    for (i, g) in played.into_iter().enumerate() {
+        observations.extend_from_slice(&g.observations);
+        policies.extend_from_slice(&g.policies);
+        players.extend_from_slice(&g.players);
+        for _ in 0..g.players.len() {
+            returns.extend(g.returns.iter().map(|&r| r as f32));
+            game_index.push(i as u32);
+        }
+        actions.extend_from_slice(&g.actions);
+        offsets.push(actions.len() as i64);
+    }
+    let d = PyDict::new(py);
+    d.set_item(
+        "observations",
+        PyArray1::from_vec(py, observations).reshape([positions, planes, sites])?,
+    )?;
+    d.set_item(
+        "policies",
+        PyArray1::from_vec(py, policies).reshape([positions, na])?,
+    )?;
+    d.set_item("players", PyArray1::from_vec(py, players))?;
+    d.set_item(
+        "returns",
+        PyArray1::from_vec(py, returns).reshape([positions, n])?,
+    )?;
+    d.set_item("game_index", PyArray1::from_vec(py, game_index))?;
+    d.set_item("actions", PyArray1::from_vec(py, actions))?;
+    d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
+    Ok(d)
+}

@@ -1,0 +1,895 @@
+//! UCT Monte Carlo tree search over the [`Rules`] trait, with MCTS-Solver for two players.
+//!
+//! One iteration walks from the root by UCB1, expands at most one new node, finishes the game
+//! with the game's own uniformly random playout, and adds the whole returns vector to every node
+//! on the path. Each node keeps the summed return of the player who moved *into* it, so a parent
+//! compares its children from the point of view of the player who chooses among them. That is
+//! right for any number of players and for turns where one player moves several times running
+//! (Faraday's placements).
+//!
+//! The tree is an arena (`Vec<Node>`): a node's children are one contiguous block, named by the
+//! index of its first child and their count, and are allocated together the second time the
+//! node is reached. A node is 24 bytes ([`NODE_BYTES`]). Unvisited children always come after
+//! the visited ones in their block: the next one to try is drawn at random from the unvisited
+//! tail and swapped to its front, which costs one random number per new node and keeps
+//! selection from scanning children that were never tried.
+//!
+//! MCTS-Solver (Winands, Björnsson and Saito, 2008), two-player games only: a terminal node is
+//! proven won, drawn or lost for its mover; a node is proven won for the player to move there
+//! when one child is proven won for them, and proven otherwise once every child is proven (the
+//! best of them). Selection never enters a child proven lost while another remains; a proven
+//! draw is scored without a playout. The search stops as soon as the root is proven.
+
+use std::time::Instant;
+
+use crate::error::{Error, Result};
+use crate::games::{each_state, returns_from_ranks_into, Game, Rules, State};
+use crate::rng::Rng;
+
+/// The default exploration constant: √2, the UCB1 constant for returns in [−1, 1] as Ludii uses.
+pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
+
+/// The default node limit, across all threads: 240 MB of tree at most.
+pub const DEFAULT_MAX_NODES: usize = 10_000_000;
+
+/// The fewest nodes a tree may be limited to (per thread).
+pub const MIN_NODES_PER_THREAD: usize = 1024;
+
+/// The most threads one search may use.
+pub const MAX_THREADS: usize = 256;
+
+/// Bytes per tree node.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// How many iterations run between two looks at the clock under a time budget.
+const CLOCK_EVERY: u64 = 8;
+
+/// `Node::proof` of a node not (yet) proven.
+const OPEN: i8 = i8::MIN;
+
+/// One node of the tree. `proof` is the proven outcome for `mover` (+1 won, 0 drawn, −1 lost)
+/// or [`OPEN`].
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Summed return of `mover` over the playouts through this node.
+    value: f64,
+    visits: u32,
+    /// Index of the first child; 0 while the node has no children (the root is never a child).
+    first: u32,
+    /// The action that leads here from the parent.
+    action: u16,
+    /// Number of children.
+    len: u16,
+    /// The player who moved into this node (at the root: the player to move there).
+    mover: u8,
+    proof: i8,
+}
+
+impl Node {
+    fn new(action: u16, mover: u8) -> Node {
+        Node {
+            value: 0.0,
+            visits: 0,
+            first: 0,
+            action,
+            len: 0,
+            mover,
+            proof: OPEN,
+        }
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        self.first as usize..self.first as usize + self.len as usize
+    }
+}
+
+/// The settings of a search. Check them with [`MctsConfig::validate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations in all (split over the threads); `None` for no limit.
+    pub iterations: Option<u64>,
+    /// Seconds of wall time; `None` for no limit. The first budget reached stops the search.
+    pub time: Option<f64>,
+    /// The UCB1 exploration constant.
+    pub c: f64,
+    /// Threads for root parallelism (1 to [`MAX_THREADS`]).
+    pub threads: usize,
+    /// MCTS-Solver; `None` turns it on for two-player games. It is never used with more players.
+    pub solver: Option<bool>,
+    /// The seed: with an iteration budget alone a search is a pure function of the state, the
+    /// settings and the seed.
+    pub seed: u64,
+    /// Largest number of tree nodes, summed over threads; each thread's tree gets an equal share.
+    pub max_nodes: usize,
+    /// Keep the tree between consecutive searches of one game (see [`Mcts`]).
+    pub reuse: bool,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            iterations: Some(1000),
+            time: None,
+            c: DEFAULT_C,
+            threads: 1,
+            solver: None,
+            seed: 0,
+            max_nodes: DEFAULT_MAX_NODES,
+            reuse: false,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// An iteration budget with every other setting at its default.
+    pub fn with_iterations(iterations: u64) -> MctsConfig {
+        MctsConfig {
+            iterations: Some(iterations),
+            ..MctsConfig::default()
+        }
+    }
+
+    /// Fails with [`Error::InvalidOption`], naming what is allowed, on settings that make no
+    /// sense.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidOption(m));
+        if self.iterations.is_none() && self.time.is_none() {
+            return bad("MCTS needs a budget: iterations (≥ 1), time (seconds > 0) or both".into());
+        }
+        if self.iterations == Some(0) {
+            return bad("MCTS iterations must be at least 1 (or None with a time budget)".into());
+        }
+        if let Some(t) = self.time {
+            if !(t.is_finite() && t > 0.0) {
+                return bad(format!(
+                    "MCTS time must be a finite number of seconds > 0 (or None), got {t}"
+                ));
+            }
+        }
+        if !(self.c.is_finite() && self.c >= 0.0) {
+            return bad(format!(
+                "MCTS c must be a finite number ≥ 0, got {}",
+                self.c
+            ));
+        }
+        if self.threads == 0 || self.threads > MAX_THREADS {
+            return bad(format!(
+                "MCTS threads must be 1 to {MAX_THREADS}, got {}",
+                self.threads
+            ));
+        }
+        if self.max_nodes / self.threads < MIN_NODES_PER_THREAD {
+            return bad(format!(
+                "MCTS max_nodes must be at least {MIN_NODES_PER_THREAD} per thread ({} for {} \
+                 thread(s)), got {}",
+                MIN_NODES_PER_THREAD * self.threads,
+                self.threads,
+                self.max_nodes
+            ));
+        }
+        Ok(())
+    }
+
+    fn solver_for(&self, players: usize) -> bool {
+        players == 2 && self.solver.unwrap_or(true)
+    }
+}
+
+/// What ended a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum StoppedBy {
+    /// The iteration budget was spent.
+    Iterations,
+    /// The time budget ran out.
+    Time,
+    /// The tree reached the node limit.
+    Nodes,
+    /// The root was proven won, drawn or lost.
+    Proven,
+}
+
+impl StoppedBy {
+    /// The name Python sees: "iterations", "time", "nodes" or "proven".
+    pub fn name(self) -> &'static str {
+        match self {
+            StoppedBy::Iterations => "iterations",
+            StoppedBy::Time => "time",
+            StoppedBy::Nodes => "nodes",
+            StoppedBy::Proven => "proven",
+        }
+    }
+}
+
+/// What a search found. Per-action vectors have one entry per legal root action, ascending.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The legal root actions, ascending.
+    pub actions: Vec<u32>,
+    /// Visits of each root action, summed over threads.
+    pub visits: Vec<u64>,
+    /// Mean return of each root action for the player to move at the root (0 if unvisited).
+    pub values: Vec<f64>,
+    /// Proven outcome of each root action for the player to move (+1, 0, −1), if proven.
+    pub proofs: Vec<Option<i8>>,
+    /// The size of the action space (for the policy vector).
+    pub num_actions: usize,
+    /// The root's mean return for the player to move.
+    pub value: f64,
+    /// The action to play.
+    pub best: u32,
+    /// Iterations run, over all threads.
+    pub iterations: u64,
+    /// Wall time of the search.
+    pub seconds: f64,
+    /// Tree nodes allocated, over all threads.
+    pub nodes: u64,
+    /// The root's proven outcome for the player to move (+1 won, 0 drawn, −1 lost).
+    pub proven: Option<i8>,
+    /// The principal variation: the most-visited path from the root.
+    pub pv: Vec<u32>,
+    /// What ended the search.
+    pub stopped_by: StoppedBy,
+}
+
+impl SearchResult {
+    /// Root visit fractions over the whole action space.
+    pub fn policy(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.num_actions];
+        let total: u64 = self.visits.iter().sum();
+        if total > 0 {
+            for (&a, &n) in self.actions.iter().zip(&self.visits) {
+                out[a as usize] = n as f64 / total as f64;
+            }
+        }
+        out
+    }
+
+    /// [`SearchResult::policy`] into `out` (`num_actions` long), as f32.
+    pub fn policy_into(&self, out: &mut [f32]) {
+        out.fill(0.0);
+        let total: u64 = self.visits.iter().sum();
+        if total == 0 {
+            return;
+        }
+        for (&a, &n) in self.actions.iter().zip(&self.visits) {
+            out[a as usize] = (n as f64 / total as f64) as f32;
+        }
+    }
+}
+
+/// One thread's tree.
+#[derive(Clone, Debug, Default)]
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+/// Scratch space of one search thread, reused across iterations.
+struct Scratch {
+    path: Vec<u32>,
+    buf: Vec<u32>,
+    ranks: Vec<f64>,
+    returns: Vec<f64>,
+}
+
+impl Scratch {
+    fn new(players: usize) -> Scratch {
+        Scratch {
+            path: Vec::with_capacity(64),
+            buf: Vec::with_capacity(64),
+            ranks: vec![0.0; players],
+            returns: vec![0.0; players],
+        }
+    }
+}
+
+/// Writes a finished game's returns (zero when truncated).
+fn terminal_returns<R: Rules>(state: &R, s: &mut Scratch) {
+    if state.truncated() || !state.ranks_into(&mut s.ranks) {
+        s.returns.fill(0.0);
+    } else {
+        returns_from_ranks_into(&s.ranks, &mut s.returns);
+    }
+}
+
+/// The proven outcome `v` for player `from`, seen by player `to` (two players, zero-sum).
+fn flip(v: i8, from: u8, to: u8) -> i8 {
+    if from == to {
+        v
+    } else {
+        -v
+    }
+}
+
+/// How one thread's search ended.
+struct ThreadOutcome {
+    iterations: u64,
+    stopped: StoppedBy,
+}
+
+/// Budgets and switches shared by the threads of one search.
+#[derive(Clone, Copy)]
+struct Limits {
+    iterations: u64,
+    deadline: Option<Instant>,
+    max_nodes: usize,
+    c: f64,
+    solver: bool,
+}
+
+impl Tree {
+    /// A tree holding only the root, for `state` (not terminal).
+    fn new<R: Rules>(state: &R) -> Tree {
+        let p = state.current_player().unwrap_or(0) as u8;
+        Tree {
+            nodes: vec![Node::new(0, p)],
+        }
+    }
+
+    /// Runs iterations until a budget is spent or the root is proven.
+    fn run<R: Rules>(&mut self, root: &R, lim: &Limits, rng: &mut Rng) -> ThreadOutcome {
+        let mut s = Scratch::new(root.num_players());
+        let mut done = 0u64;
+        loop {
+            if self.nodes[0].proof != OPEN {
+                return ThreadOutcome {
+                    iterations: done,
+                    stopped: StoppedBy::Proven,
+                };
+            }
+            if done >= lim.iterations {
+                return ThreadOutcome {
+                    iterations: done,
+                    stopped: StoppedBy::Iterations,
+                };
+            }
+            if let Some(deadline) = lim.deadline {
+                if done % CLOCK_EVERY == 0 && Instant::now() >= deadline {
+                    return ThreadOutcome {
+                        iterations: done,
+                        stopped: StoppedBy::Time,
+                    };
+                }
+            }
+            if !self.iterate(root, lim, rng, &mut s) {
+                return ThreadOutcome {
+                    iterations: done,
+                    stopped: StoppedBy::Nodes,
+                };
+            }
+            done += 1;
+        }
+    }
+
+    /// Allocates the children of `node` (state `state`, not terminal); false when they would
+    /// pass the node limit.
+    fn expand<R: Rules>(&mut self, node: usize, state: &R, max: usize, s: &mut Scratch) -> bool {
+        state.legal_actions_into(&mut s.buf);
+        if self.nodes.len() + s.buf.len() > max {
+            return false;
+        }
+        let mover = state.current_player().unwrap_or(0) as u8;
+        let first = self.nodes.len();
+        self.nodes
+            .extend(s.buf.iter().map(|&a| Node::new(a as u16, mover)));
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.len = s.buf.len() as u16;
+        true
+    }
+
+    /// The child of `node` to descend into: the next untried child if any (drawn at random
+    /// from the untried tail), else the best by UCB1. With the solver, children proven lost
+    /// for the mover are skipped while others remain.
+    fn select(&mut self, node: usize, lim: &Limits, rng: &mut Rng) -> usize {
+        let parent = self.nodes[node];
+        let range = parent.children();
+        let k = lim.c * f64::from(parent.visits.max(1)).ln().sqrt();
+        let mut best = range.start;
+        let mut best_score = f64::NEG_INFINITY;
+        for i in range.clone() {
+            let ch = &self.nodes[i];
+            if ch.visits == 0 {
+                // Everything from i on is untried: pick one of them at random.
+                let j = i + rng.below(range.end - i);
+                self.nodes.swap(i, j);
+                return i;
+            }
+            if lim.solver && ch.proof == -1 {
+                continue;
+            }
+            let n = f64::from(ch.visits);
+            let score = ch.value / n + k / n.sqrt();
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// One iteration; false (and nothing changed but the tree's scratch) when the node limit
+    /// stopped it.
+    fn iterate<R: Rules>(
+        &mut self,
+        root: &R,
+        lim: &Limits,
+        rng: &mut Rng,
+        s: &mut Scratch,
+    ) -> bool {
+        let mut state = root.clone();
+        s.path.clear();
+        s.path.push(0);
+        let mut node = 0usize;
+        let mut proven_leaf = false;
+        loop {
+            let n = self.nodes[node];
+            if node != 0 && n.proof != OPEN {
+                // A proven node (a draw, or a terminal): its outcome needs no playout.
+                let other = 1 - n.mover as usize;
+                s.returns[n.mover as usize] = f64::from(n.proof);
+                s.returns[other] = -f64::from(n.proof);
+                break;
+            }
+            if n.first == 0 {
+                if state.is_terminal() {
+                    terminal_returns(&state, s);
+                    proven_leaf = lim.solver;
+                    break;
+                }
+                if node != 0 && n.visits == 0 {
+                    // A new node: evaluate it by a playout.
+                    state.random_playout(rng, &mut s.buf);
+                    terminal_returns(&state, s);
+                    break;
+                }
+                if !self.expand(node, &state, lim.max_nodes, s) {
+                    return false;
+                }
+            }
+            let child = self.select(node, lim, rng);
+            state.apply_unchecked(self.nodes[child].action as usize);
+            s.path.push(child as u32);
+            node = child;
+        }
+        if proven_leaf {
+            let n = &mut self.nodes[node];
+            let v = s.returns[n.mover as usize];
+            n.proof = if v > 0.0 {
+                1
+            } else if v < 0.0 {
+                -1
+            } else {
+                0
+            };
+        }
+        for &i in &s.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.value += s.returns[n.mover as usize];
+        }
+        if proven_leaf {
+            self.propagate_proof(s);
+        }
+        true
+    }
+
+    /// Carries a new proof at the end of `s.path` up the path as far as it decides parents.
+    fn propagate_proof(&mut self, s: &Scratch) {
+        for w in (1..s.path.len()).rev() {
+            let child = self.nodes[s.path[w] as usize];
+            let parent_i = s.path[w - 1] as usize;
+            let parent = self.nodes[parent_i];
+            if parent.proof != OPEN {
+                return;
+            }
+            // The children's mover chooses at the parent.
+            let chooser = child.mover;
+            let best = if child.proof == 1 {
+                1
+            } else {
+                let mut best = -1i8;
+                for i in parent.children() {
+                    let p = self.nodes[i].proof;
+                    if p == OPEN {
+                        return;
+                    }
+                    best = best.max(p);
+                }
+                best
+            };
+            self.nodes[parent_i].proof = flip(best, chooser, parent.mover);
+        }
+    }
+
+    /// Re-roots the tree at the node reached by `actions` from the root, keeping its subtree
+    /// (compacted into a new arena); `None` when that node was never created. `mover` is the
+    /// player to move at the new root.
+    fn descend(&self, actions: &[u32], mover: u8) -> Option<Tree> {
+        let mut node = 0usize;
+        for &a in actions {
+            let n = self.nodes[node];
+            node = n
+                .children()
+                .find(|&i| u32::from(self.nodes[i].action) == a)?;
+        }
+        let mut root = self.nodes[node];
+        if root.proof != OPEN {
+            root.proof = flip(root.proof, root.mover, mover);
+        }
+        // The root scores for the player to move there, who is the mover of its children:
+        // every iteration passes through one child, so their sums are the root's.
+        root.mover = mover;
+        root.visits = root.children().map(|i| self.nodes[i].visits).sum();
+        root.value = root.children().map(|i| self.nodes[i].value).sum();
+        let mut out = Tree {
+            nodes: Vec::with_capacity(self.nodes.len()),
+        };
+        out.nodes.push(root);
+        // Breadth first: (old index, new index) of nodes whose children still need copying.
+        let mut queue = std::collections::VecDeque::new();
+        queue.push_back((node, 0usize));
+        while let Some((old, new)) = queue.pop_front() {
+            let n = self.nodes[old];
+            if n.first == 0 {
+                out.nodes[new].first = 0;
+                continue;
+            }
+            let first = out.nodes.len();
+            out.nodes[new].first = first as u32;
+            for (k, i) in n.children().enumerate() {
+                out.nodes.push(self.nodes[i]);
+                queue.push_back((i, first + k));
+            }
+        }
+        Some(out)
+    }
+}
+
+/// Mixes a search's seed with the position, so that consecutive searches of one game draw
+/// different numbers while staying a pure function of (state, seed).
+fn position_seed<R: Rules>(state: &R, seed: u64) -> u64 {
+    let mut h = 0xCBF2_9CE4_8422_2325u64 ^ seed;
+    h = (h ^ state.move_count() as u64).wrapping_mul(0x0100_0000_01B3);
+    for &c in state.cells() {
+        h = (h ^ c as u8 as u64).wrapping_mul(0x0100_0000_01B3);
+    }
+    h ^= u64::from(state.current_player().map_or(255, |p| p as u8));
+    h.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The action of a random agent with `seed` in `state`: uniformly random, and a pure function
+/// of the position and the seed.
+pub fn random_agent_action(state: &State, seed: u64) -> Result<u32> {
+    check_state(state)?;
+    let mut rng = Rng::new(each_state!(state, s => position_seed(s, seed)));
+    state
+        .random_action(&mut rng, &mut Vec::new())
+        .map(|a| a as u32)
+        .ok_or_else(|| Error::GameOver(format!("{}: the game is over", state.game_name())))
+}
+
+/// Searches `root` with `trees` (one per thread, possibly carried over from an earlier search)
+/// and reports the summed root statistics.
+fn search_typed<R: Rules>(
+    root: &R,
+    cfg: &MctsConfig,
+    trees: &mut [Tree],
+    started: Instant,
+) -> Result<SearchResult> {
+    let k = trees.len();
+    let per_thread_nodes = cfg.max_nodes / k;
+    let legal = root.legal_actions();
+    if legal.len() + 1 > per_thread_nodes {
+        return Err(Error::InvalidOption(format!(
+            "MCTS max_nodes: {} node(s) per thread cannot hold this root and its {} children",
+            per_thread_nodes,
+            legal.len()
+        )));
+    }
+    let total_iters = cfg.iterations.unwrap_or(u64::MAX);
+    let deadline = cfg
+        .time
+        .map(|t| started + std::time::Duration::from_secs_f64(t));
+    let solver = cfg.solver_for(root.num_players());
+    let seed = position_seed(root, cfg.seed);
+    let limits = |t: usize| Limits {
+        iterations: if total_iters == u64::MAX {
+            u64::MAX
+        } else {
+            total_iters / k as u64 + u64::from((t as u64) < total_iters % k as u64)
+        },
+        deadline,
+        max_nodes: per_thread_nodes,
+        c: cfg.c,
+        solver,
+    };
+    let outcomes: Vec<ThreadOutcome> = if k == 1 {
+        let mut rng = Rng::stream(seed, 0);
+        vec![trees[0].run(root, &limits(0), &mut rng)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = trees
+                .iter_mut()
+                .enumerate()
+                .map(|(t, tree)| {
+                    let lim = limits(t);
+                    scope.spawn(move || {
+                        let mut rng = Rng::stream(seed, t as u64);
+                        tree.run(root, &lim, &mut rng)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| match h.join() {
+                    Ok(o) => o,
+                    Err(e) => std::panic::resume_unwind(e),
+                })
+                .collect()
+        })
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(summarise(root, &legal, trees, &outcomes, solver, seconds))
+}
+
+/// Sums the threads' root statistics and picks the move.
+fn summarise<R: Rules>(
+    root: &R,
+    legal: &[u32],
+    trees: &[Tree],
+    outcomes: &[ThreadOutcome],
+    solver: bool,
+    seconds: f64,
+) -> SearchResult {
+    let m = legal.len();
+    let mut visits = vec![0u64; m];
+    let mut sums = vec![0.0f64; m];
+    let mut proofs: Vec<Option<i8>> = vec![None; m];
+    let mut proven = None;
+    for tree in trees {
+        let r = tree.nodes[0];
+        if r.proof != OPEN {
+            proven = Some(r.proof);
+        }
+        for i in r.children() {
+            let ch = tree.nodes[i];
+            if let Ok(j) = legal.binary_search(&u32::from(ch.action)) {
+                visits[j] += u64::from(ch.visits);
+                sums[j] += ch.value;
+                if solver && ch.proof != OPEN {
+                    proofs[j] = Some(ch.proof);
+                }
+            }
+        }
+    }
+    let values: Vec<f64> = (0..m)
+        .map(|j| {
+            if visits[j] == 0 {
+                0.0
+            } else {
+                sums[j] / visits[j] as f64
+            }
+        })
+        .collect();
+    let best = legal[choose(&visits, &values, &proofs)];
+    // Every iteration passes through one root child, so their sums are the root's.
+    let n: u64 = visits.iter().sum();
+    let value = if n == 0 {
+        0.0
+    } else {
+        sums.iter().sum::<f64>() / n as f64
+    };
+    let pv = principal_variation(trees, best);
+    let stopped_by = outcomes
+        .iter()
+        .map(|o| o.stopped)
+        .max()
+        .unwrap_or(StoppedBy::Iterations);
+    let stopped_by = if proven.is_some() {
+        StoppedBy::Proven
+    } else {
+        stopped_by
+    };
+    SearchResult {
+        actions: legal.to_vec(),
+        visits,
+        values,
+        proofs,
+        num_actions: root.num_actions(),
+        value,
+        best,
+        iterations: outcomes.iter().map(|o| o.iterations).sum(),
+        seconds,
+        nodes: trees.iter().map(|t| t.nodes.len() as u64).sum(),
+        proven,
+        pv,
+        stopped_by,
+    }
+}
+
+/// The index of the move to play: a proven win at once; otherwise the most visits among the
+/// children not proven lost (all of them if every one is), ties to the higher mean, then the
+/// lower action (the earlier index).
+fn choose(visits: &[u64], values: &[f64], proofs: &[Option<i8>]) -> usize {
+    let pick = |allowed: &dyn Fn(usize) -> bool| -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for j in 0..visits.len() {
+            if !allowed(j) {
+                continue;
+            }
+            best = match best {
+                None => Some(j),
+                Some(b) => {
+                    if visits[j] > visits[b] || visits[j] == visits[b] && values[j] > values[b] {
+                        Some(j)
+                    } else {
+                        Some(b)
+                    }
+                }
+            };
+        }
+        best
+    };
+    pick(&|j| proofs[j] == Some(1))
+        .or_else(|| pick(&|j| proofs[j] != Some(-1)))
+        .or_else(|| pick(&|_| true))
+        .unwrap_or(0)
+}
+
+/// The most-visited path, its statistics summed over the trees, starting with `best`.
+fn principal_variation(trees: &[Tree], best: u32) -> Vec<u32> {
+    let mut pv = vec![best];
+    // Each tree's node on the path so far (None once the path leaves that tree).
+    let mut at: Vec<Option<usize>> = trees
+        .iter()
+        .map(|t| {
+            t.nodes[0]
+                .children()
+                .find(|&i| u32::from(t.nodes[i].action) == best)
+        })
+        .collect();
+    loop {
+        // (action, visits, value sum), merged over the trees.
+        let mut stats: Vec<(u32, u64, f64)> = Vec::new();
+        for (t, node) in trees.iter().zip(&at) {
+            let Some(node) = *node else { continue };
+            for i in t.nodes[node].children() {
+                let ch = t.nodes[i];
+                if ch.visits == 0 {
+                    continue;
+                }
+                let a = u32::from(ch.action);
+                match stats.iter_mut().find(|s| s.0 == a) {
+                    Some(s) => {
+                        s.1 += u64::from(ch.visits);
+                        s.2 += ch.value;
+                    }
+                    None => stats.push((a, u64::from(ch.visits), ch.value)),
+                }
+            }
+        }
+        let Some(&(a, _, _)) = stats.iter().max_by(|x, y| {
+            let mx = x.2 / x.1 as f64;
+            let my = y.2 / y.1 as f64;
+            x.1.cmp(&y.1).then(mx.total_cmp(&my)).then(y.0.cmp(&x.0))
+        }) else {
+            return pv;
+        };
+        pv.push(a);
+        for (t, node) in trees.iter().zip(at.iter_mut()) {
+            *node = node.and_then(|n| {
+                t.nodes[n]
+                    .children()
+                    .find(|&i| u32::from(t.nodes[i].action) == a)
+            });
+        }
+    }
+}
+
+/// Checks that a state can be searched.
+fn check_state(state: &State) -> Result<()> {
+    if state.is_terminal() {
+        return Err(Error::GameOver(format!(
+            "{}: the game is over; there is nothing to search",
+            state.game_name()
+        )));
+    }
+    if state.num_actions() > usize::from(u16::MAX) + 1 {
+        return Err(Error::InvalidOption(format!(
+            "MCTS handles at most {} actions; this game has {}",
+            usize::from(u16::MAX) + 1,
+            state.num_actions()
+        )));
+    }
+    Ok(())
+}
+
+/// Searches `state` once with `cfg` (a fresh tree; see [`Mcts`] for tree reuse).
+pub fn search(state: &State, cfg: &MctsConfig) -> Result<SearchResult> {
+    Mcts::new(MctsConfig {
+        reuse: false,
+        ..cfg.clone()
+    })?
+    .search(state, &[])
+}
+
+/// The tree kept by an agent with `reuse` between searches.
+#[derive(Clone, Debug)]
+struct Kept {
+    game: Game,
+    history: Vec<u32>,
+    trees: Vec<Tree>,
+}
+
+/// An MCTS agent: its settings and, with `reuse`, the trees of its last search.
+///
+/// Tree reuse: when asked about a position that follows the last one searched in the same game
+/// (its history extends the earlier history and the tree holds the path between them), the
+/// search starts from that subtree, so the statistics of earlier searches count. It is off by
+/// default because a result then depends on the searches before it, not only on the state and
+/// the seed.
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    config: MctsConfig,
+    kept: Option<Kept>,
+}
+
+fn same_game(a: &Game, b: &Game) -> bool {
+    a.name() == b.name() && a.options() == b.options()
+}
+
+impl Mcts {
+    /// An agent with checked settings.
+    pub fn new(config: MctsConfig) -> Result<Mcts> {
+        config.validate()?;
+        Ok(Mcts { config, kept: None })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Forgets any kept tree.
+    pub fn reset(&mut self) {
+        self.kept = None;
+    }
+
+    /// Searches `state`, whose game went through `history` from the start (used only for tree
+    /// reuse; pass `&[]` when unknown). Fails with [`Error::GameOver`] on a finished game.
+    pub fn search(&mut self, state: &State, history: &[u32]) -> Result<SearchResult> {
+        let started = Instant::now();
+        check_state(state)?;
+        let k = self.config.threads;
+        let mover = state.current_player().unwrap_or(0) as u8;
+        let mut trees = match self.kept.take() {
+            Some(kept)
+                if self.config.reuse
+                    && !history.is_empty()
+                    && history.len() >= kept.history.len()
+                    && history[..kept.history.len()] == kept.history[..]
+                    && same_game(&kept.game, &state.game()) =>
+            {
+                let extra = &history[kept.history.len()..];
+                let trees: Option<Vec<Tree>> =
+                    kept.trees.iter().map(|t| t.descend(extra, mover)).collect();
+                trees.unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
+        if trees.len() != k {
+            trees = (0..k)
+                .map(|_| each_state!(state, s => Tree::new(s)))
+                .collect();
+        }
+        let res = each_state!(state, s => search_typed(s, &self.config, &mut trees, started))?;
+        if self.config.reuse && !history.is_empty() {
+            self.kept = Some(Kept {
+                game: state.game(),
+                history: history.to_vec(),
+                trees,
+            });
+        }
+        Ok(res)
+    }
+}

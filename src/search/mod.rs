@@ -1,0 +1,18 @@
+//! Search: UCT Monte Carlo tree search with MCTS-Solver, a native match runner and self-play.
+//!
+//! * [`mcts`]: the tree, its settings ([`MctsConfig`]) and what a search reports
+//!   ([`SearchResult`]); [`Mcts`] is an agent that can keep its tree between moves.
+//! * [`play`]: whole games between agents ([`Agent`]) over threads, and self-play data.
+//!
+//! Everything here works through the [`crate::games::Rules`] trait. Entry points take the
+//! run-time [`crate::games::State`] enum and dispatch once with
+//! [`crate::games::each_state`], so the loops underneath are compiled once per game.
+
+pub mod mcts;
+pub mod play;
+
+pub use mcts::{Mcts, MctsConfig, SearchResult, StoppedBy, DEFAULT_C, DEFAULT_MAX_NODES};
+pub use play::{play_games, selfplay_games, Agent, GameRecord, SelfPlayGame};
+
+#[cfg(test)]
+mod tests;
