@@ -34,10 +34,13 @@ from ._core import (
     games,
     make,
 )
+from .agents import parse_agent
+from .matches import Match, match
 from .records import from_record, to_record
 from .records import load as load_record
 from .records import save as save_record
 from .render import to_svg
+from .selfplay import SelfPlayData, selfplay
 from .simulate import SimulationResult, simulate
 from .text import board_text
 
@@ -47,9 +50,11 @@ __all__ = [
     "IllegalMoveError",
     "InvalidOptionError",
     "MCTS",
+    "Match",
     "RandomAgent",
     "RecordError",
     "SearchResult",
+    "SelfPlayData",
     "SimulationResult",
     "State",
     "StonefieldError",
@@ -60,7 +65,10 @@ __all__ = [
     "games",
     "load_record",
     "make",
+    "match",
+    "parse_agent",
     "save_record",
+    "selfplay",
     "simulate",
     "to_record",
     "to_svg",

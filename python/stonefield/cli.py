@@ -209,6 +209,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     render.add_argument("--size", type=int, default=480, help="longer side of the board in pixels")
     render.set_defaults(func=_cmd_render, threads=None)
 
+    from ._cli_search import add_search_commands
+
+    add_search_commands(sub)
+
     args = parser.parse_args(argv)
     if getattr(args, "games", 1) < 0:
         parser.error("--games must be non-negative")
