@@ -73,3 +73,12 @@ __all__ = [
     "to_record",
     "to_svg",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # stonefield.lab (the variant lab) loads on first use, so `import stonefield` stays light.
+    if name == "lab":
+        import importlib
+
+        return importlib.import_module(".lab", __name__)
+    raise AttributeError(f"module 'stonefield' has no attribute {name!r}")

@@ -212,6 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ._cli_search import add_search_commands
 
     add_search_commands(sub)
+    from .lab.cli import add_lab_command
+
+    add_lab_command(sub)
 
     args = parser.parse_args(argv)
     if getattr(args, "games", 1) < 0:
