@@ -6,7 +6,7 @@ import csv
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -75,7 +75,7 @@ class Lab:
         from ..records import to_record
 
         game = self.plan.variants[variant].game
-        out = []
+        out: list[dict[str, Any]] = []
         for index, r in sorted(records(self.entries, variant).items()):
             state = game.new_state()
             for a in r["actions"]:
@@ -88,7 +88,7 @@ class Lab:
     def metrics(self) -> list[dict[str, M.Metric]]:
         """Per variant, metric name → :class:`~stonefield.lab.metrics.Metric`."""
         if self._metrics is None:
-            out = []
+            out: list[dict[str, M.Metric]] = []
             for v in self.plan.variants:
                 cols = self._columns[v.index]
                 if cols["length"] is None:
@@ -193,7 +193,7 @@ class Lab:
     def to_pandas(self) -> Any:
         """:meth:`rows` as a pandas DataFrame (pandas is imported only here)."""
         try:
-            import pandas as pd
+            import pandas as pd  # type: ignore[import-untyped,unused-ignore]
         except ImportError:
             raise ImportError("to_pandas needs pandas: pip install pandas") from None
         return pd.DataFrame(self.rows())
@@ -289,7 +289,7 @@ def kingmaking_verdicts(
 
 def evaluate(
     game: str,
-    vary: dict[str, Sequence[Any]] | None = None,
+    vary: Mapping[str, Sequence[Any]] | None = None,
     fixed: dict[str, Any] | None = None,
     agents: Any = None,
     games: int = 100,

@@ -119,12 +119,12 @@ def t_quantile(df: int) -> float:
     )
 
 
-def share(hits: npt.ArrayLike, weights: npt.ArrayLike | None = None) -> Metric:
+def share(hits: npt.ArrayLike) -> Metric:
     """The mean of values in [0, 1] (a share; draws may count ½) with its Wilson interval.
 
     >>> m = share([1, 0, 0.5, 1])
     >>> m.value, [round(x, 3) for x in (m.low, m.high)]
-    (0.625, [0.231, 0.903])
+    (0.625, [0.219, 0.908])
     """
     x = np.asarray(hits, dtype=np.float64)
     if x.size == 0:

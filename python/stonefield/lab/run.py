@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import math
 import os
 import socket
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -136,7 +137,7 @@ def _jsonable(value: Any) -> Any:
 
 def make_plan(
     game: str,
-    vary: dict[str, Sequence[Any]] | None,
+    vary: Mapping[str, Sequence[Any]] | None,
     fixed: dict[str, Any] | None,
     agents: Any,
     games: int,
@@ -459,7 +460,9 @@ def ray_init(address: str | None) -> Any:
         check_address(address)
     # Quiet, dashboard-less start; a local cluster of recent Ray versions sets up its own
     # authentication token, which the driver started here receives.
-    ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    ray.init(
+        address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
+    )
     return ray
 
 
@@ -474,7 +477,8 @@ def _ray_task(
 ) -> dict[str, Any]:
     import ray
 
-    cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0)
+    resources: dict[str, float] = ray.get_runtime_context().get_assigned_resources()  # type: ignore[no-untyped-call]
+    cpus = resources.get("CPU", 1.0)
     threads = max(1, int(cpus))
     game = _core.make(game_name, **options)
     return run_chunk(game, agents, seats, seed, first, threads, label)
