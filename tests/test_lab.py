@@ -175,7 +175,15 @@ def test_intervals() -> None:
     m = M.mean([2.0, 4.0])
     assert (m.low, m.high) == pytest.approx((3 - 12.7062, 3 + 12.7062), abs=1e-3)
     r = M.ratio([1, 2, 3], [1, 1, 1])
-    assert r.value == 2.0 and r.low <= 2.0 <= r.high and r.interval == "bootstrap"
+    # Residuals −1, 0, 1: sd 1, so the half-width is t(2) / √3.
+    assert r.value == 2.0 and r.interval == "delta"
+    assert (r.low, r.high) == pytest.approx((2 - 4.3027 / 3**0.5, 2 + 4.3027 / 3**0.5))
+    b = M.balance_metric(np.array([[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]))
+    # Seat 0 leads; per-game 1 − (w0 − w1): 0, 1, 0.
+    assert b.value == pytest.approx(1 / 3) and b.interval == "t"
+    assert (b.low, b.high) == pytest.approx(
+        (1 / 3 - 4.3027 * (1 / 3) ** 0.5 / 3**0.5, 1 / 3 + 4.3027 * (1 / 3) ** 0.5 / 3**0.5)
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -246,7 +246,11 @@ pub fn game_stats(game: &Game, actions: &[u32], values: Option<&[f32]>) -> Resul
                 pie = 1;
             }
         }
-        state.apply(i64::from(a))?;
+        // The legal list is at hand: checking against it spares apply's own legality test.
+        if legal.binary_search(&a).is_err() {
+            state.apply(i64::from(a))?;
+        }
+        state.apply_unchecked(a as usize);
         record(&state, &mut positions, &mut extras, &mut occupied);
     }
     let (Some(ranks), Some(returns)) = (state.ranks(), state.returns()) else {

@@ -10,24 +10,22 @@ Intervals:
 * **shares** (seat scores, completion, …): Wilson score interval, z = 1.96, over the games;
 * **means** of per-game values (length, coverage, lead change, …): Student t interval,
   mean ± t₀.₉₇₅,ₙ₋₁ · s / √n;
-* **pooled ratios and derived values** (branching factor, decision moves, repetition,
-  balance): percentile bootstrap over games, 200 resamples drawn from a generator seeded with 0,
-  so the same games always give the same interval.
+* **balance**: a t interval of the per-game difference between the seats of highest and
+  lowest mean;
+* **pooled ratios** Σ x / Σ y over games (branching factor, decision moves, repetition): the
+  delta method, R ± t · sd(x − R y) / (√n · ȳ), games being the independent units.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..matches import Z95, wilson_interval
-
-#: Resamples of the percentile bootstrap.
-BOOTSTRAP = 200
 
 Columns = dict[str, Any]
 
@@ -41,7 +39,7 @@ class Metric:
         low: Lower end of the 95 % interval (equal to ``value`` when none is given).
         high: Upper end.
         n: How many games (or decisions) it rests on.
-        interval: ``"wilson"``, ``"t"``, ``"bootstrap"`` or ``"none"``.
+        interval: ``"wilson"``, ``"t"``, ``"delta"`` or ``"none"``.
     """
 
     value: float
@@ -152,35 +150,34 @@ def mean(values: npt.ArrayLike) -> Metric:
     return Metric(m, m - half, m + half, int(x.size), "t")
 
 
-def bootstrap(
-    statistic: Callable[[npt.NDArray[np.int64]], float], n: int, resamples: int = BOOTSTRAP
-) -> tuple[float, float]:
-    """The 2.5 % and 97.5 % percentiles of ``statistic`` over resampled game indices."""
-    rng = np.random.default_rng(0)
-    values = np.array([statistic(rng.integers(0, n, n)) for _ in range(resamples)])
-    values = values[~np.isnan(values)]
-    if values.size == 0:
-        return math.nan, math.nan
-    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
-
-
 def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> Metric:
-    """Σ num / Σ den over games (a pooled ratio) with its bootstrap interval.
+    """R = Σ num / Σ den over games (a pooled ratio) with its delta-method interval:
+    R ± t · sd(num − R · den) / (√n · mean(den)), games being the independent units.
 
-    >>> ratio([3, 1], [2, 2]).value
-    1.0
+    >>> m = ratio([3, 1, 2], [2, 2, 2])
+    >>> m.value, [round(x, 3) for x in (m.low, m.high)]
+    (1.0, [-0.242, 2.242])
     """
     a = np.asarray(num, dtype=np.float64)
     b = np.asarray(den, dtype=np.float64)
     if a.size == 0 or b.sum() == 0:
         return NAN_METRIC
+    r = float(a.sum() / b.sum())
+    if a.size == 1:
+        return Metric(r, r, r, 1, "delta")
+    resid = a - r * b
+    spread = float(resid.std(ddof=1)) / (math.sqrt(a.size) * float(b.mean()))
+    half = t_quantile(a.size - 1) * spread
+    return Metric(r, r - half, r + half, int(a.size), "delta")
 
-    def stat(idx: npt.NDArray[np.int64]) -> float:
-        d = b[idx].sum()
-        return float(a[idx].sum() / d) if d > 0 else math.nan
 
-    lo, hi = bootstrap(stat, a.size)
-    return Metric(float(a.sum() / b.sum()), lo, hi, int(a.size), "bootstrap")
+def balance_metric(w: npt.NDArray[np.float64]) -> Metric:
+    """:func:`balance_of` with a t interval: with a and b the seats of highest and lowest mean,
+    balance = 1 − mean over games of (w_a − w_b), a mean of per-game differences."""
+    means = w.mean(axis=0)
+    a, b = int(np.argmax(means)), int(np.argmin(means))
+    m = mean(1.0 - (w[:, a] - w[:, b]))
+    return Metric(balance_of(w), m.low, m.high, m.n, "t")
 
 
 def plain(value: float, n: int) -> Metric:
@@ -235,11 +232,7 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     for p in range(players):
         out[f"seat_score_{p}"] = share(w[:, p])
     out["advantage"] = out["seat_score_0"] if n else NAN_METRIC
-    if n:
-        lo, hi = bootstrap(lambda idx: balance_of(w[idx]), n)
-        out["balance"] = Metric(balance_of(w), lo, hi, n, "bootstrap")
-    else:
-        out["balance"] = NAN_METRIC
+    out["balance"] = balance_metric(w) if n else NAN_METRIC
     single, draw = outcome_kinds(ranks, truncated) if n else (np.zeros(0, bool),) * 2
     out["completion"] = share(single)
     out["drawishness"] = share(draw)

@@ -200,8 +200,8 @@ def write_report(lab: Lab, directory: str) -> str:
         f"Agents: {', '.join(args['agents'])}; {lab.plan.games} games per variant; "
         f"seed {lab.plan.seed}; fixed options: {lab.plan.fixed or 'none'}.",
         "",
-        "Intervals are 95 %: Wilson for shares, Student t for means, percentile bootstrap for "
-        "pooled ratios and balance (see `stonefield.lab` for every formula).",
+        "Intervals are 95 %: Wilson for shares, Student t for means and balance, the delta "
+        "method for pooled ratios (see `stonefield.lab` for every formula).",
         "",
     ]
     md = intro + ["## Summary", ""] + _md_table(lab) + [""]

@@ -302,35 +302,40 @@ def _play_python(
 # The results file
 
 
-def encode_chunk(chunk: Chunk, seed: int, cols: dict[str, Any], keep: Callable[[int], bool]) -> str:
-    """One JSON line: the chunk's place, its per-game facts, and the action lists of the games
-    ``keep`` names (repeated positions, king-making samples)."""
-    stats = {}
-    for name in COLUMNS:
-        v = cols.get(name)
-        stats[name] = None if v is None else np.asarray(v).tolist()
+def encode_chunk(
+    chunk: Chunk, seed: int, cols: dict[str, Any], keep: Callable[[int], bool]
+) -> dict[str, Any]:
+    """A chunk's entry: its place, its per-game facts (numpy columns; :func:`_listed` makes
+    them JSON) and the action lists of the games ``keep`` names or that repeat a position."""
     records = []
     offsets = cols["offsets"]
-    for k in range(chunk.count):
-        if keep(chunk.first + k) or int(cols["repeated"][k]) > 0:
-            a, b = int(offsets[k]), int(offsets[k + 1])
-            records.append(
-                {
-                    "index": chunk.first + k,
-                    "actions": cols["actions"][a:b].tolist(),
-                    "values": [None if math.isnan(x) else x for x in cols["values"][a:b].tolist()],
-                }
-            )
-    line = {
+    repeated = np.flatnonzero(np.asarray(cols["repeated"]) > 0).tolist()
+    wanted = [k for k in range(chunk.count) if keep(chunk.first + k)]
+    for k in sorted(set(wanted) | set(repeated)):
+        a, b = int(offsets[k]), int(offsets[k + 1])
+        values = cols["values"][a:b].tolist()
+        records.append(
+            {
+                "index": chunk.first + k,
+                "actions": cols["actions"][a:b].tolist(),
+                "values": [None if math.isnan(x) else x for x in values],
+            }
+        )
+    return {
         "kind": chunk.kind,
         "variant": chunk.variant,
         "first": chunk.first,
         "count": chunk.count,
         "seed": seed,
-        "stats": stats,
+        "stats": {name: cols.get(name) for name in COLUMNS},
         "records": records,
     }
-    return json.dumps(line, separators=(",", ":"))
+
+
+def _listed(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry with numpy columns turned into lists (Python's float repr round-trips)."""
+    stats = {k: None if v is None else np.asarray(v).tolist() for k, v in entry["stats"].items()}
+    return {**entry, "stats": stats}
 
 
 def decode_stats(stats: dict[str, Any]) -> dict[str, Any]:
@@ -528,12 +533,12 @@ def execute(
 
     def record(chunk: Chunk, cols: dict[str, Any]) -> None:
         nonlocal finished
-        line = encode_chunk(
+        entry = encode_chunk(
             chunk, plan.seed, cols, lambda i: chunk.kind == "games" and i < keep_first(chunk)
         )
-        entry = json.loads(line)
         done.append(entry)
         if sink is not None:
+            line = json.dumps(_listed(entry), separators=(",", ":"))
             sink.write(line + "\n")
             sink.flush()
             os.fsync(sink.fileno())
