@@ -181,9 +181,14 @@ def test_intervals() -> None:
     b = M.balance_metric(np.array([[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]))
     # Seat 0 leads; per-game 1 − (w0 − w1): 0, 1, 0.
     assert b.value == pytest.approx(1 / 3) and b.interval == "t"
-    assert (b.low, b.high) == pytest.approx(
-        (1 / 3 - 4.3027 * (1 / 3) ** 0.5 / 3**0.5, 1 / 3 + 4.3027 * (1 / 3) ** 0.5 / 3**0.5)
-    )
+    # The t interval, 1/3 ± 4.3027 · sd / √3 with sd = √(1/3), is cut to [0, 1].
+    assert (b.low, b.high) == (0.0, 1.0)
+    b = M.balance_metric(np.array([[1.0, 0.0]] * 6 + [[0.0, 1.0]] * 4 + [[0.5, 0.5]] * 2))
+    # Seat means 7/12 and 5/12; per game 1 − (w0 − w1) is 0 (×6), 2 (×4), 1 (×2).
+    x = np.array([0.0] * 6 + [2.0] * 4 + [1.0] * 2)
+    half = 2.2010 * x.std(ddof=1) / 12**0.5
+    assert b.value == pytest.approx(5 / 6)
+    assert (b.low, b.high) == pytest.approx((5 / 6 - half, 1.0))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -177,7 +177,8 @@ def balance_metric(w: npt.NDArray[np.float64]) -> Metric:
     means = w.mean(axis=0)
     a, b = int(np.argmax(means)), int(np.argmin(means))
     m = mean(1.0 - (w[:, a] - w[:, b]))
-    return Metric(balance_of(w), m.low, m.high, m.n, "t")
+    # Balance lies in [0, 1]; the t interval is cut to it.
+    return Metric(balance_of(w), max(0.0, m.low), min(1.0, m.high), m.n, "t")
 
 
 def plain(value: float, n: int) -> Metric:

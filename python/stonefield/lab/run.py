@@ -124,7 +124,9 @@ class Plan:
 def _seed_suffix(agent: Any) -> str:
     # agent_string leaves out a zero seed; the results file must tell agents apart exactly.
     seed = getattr(agent, "seed", None)
-    return f"#seed={seed}" if isinstance(seed, int) else ""
+    if not isinstance(seed, int) or "seed=" in agent_string(agent):
+        return ""
+    return f"#seed={seed}"
 
 
 def _jsonable(value: Any) -> Any:
