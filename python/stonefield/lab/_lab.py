@@ -302,6 +302,7 @@ def evaluate(
     threads: int | None = None,
     kingmaking: int | None = None,
     skill: int = 0,
+    cpus_per_task: int = 1,
     progress: bool | ProgressFn = False,
 ) -> Lab:
     """Plays every variant of a grid and returns its metrics (see :mod:`stonefield.lab`).
@@ -322,6 +323,7 @@ def evaluate(
         kingmaking: For 3–4 players, how many games per variant to judge for king-making
             (default 10; 0 turns it off).
         skill: Games per variant of MCTS with 4× the iterations against the base agent.
+        cpus_per_task: Ray: CPUs each chunk task asks for (and the threads it plays on).
         progress: True for the command line's progress bar, or a callable
             ``progress(done, total, seconds)``.
 
@@ -345,7 +347,7 @@ def evaluate(
         report = progress
     else:
         report = None
-    entries = execute(plan, out, backend, address, chunk, threads, report)
+    entries = execute(plan, out, backend, address, chunk, threads, report, cpus_per_task)
     lab = Lab(plan, entries)
     if plan.kingmaking and any(v.game.num_players >= 3 for v in plan.variants):
         _add_kingmaking(lab, out)

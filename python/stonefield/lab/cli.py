@@ -82,6 +82,7 @@ def add_lab_command(sub: Any) -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--address", default=None, help="Ray address (host:port or auto)")
     p.add_argument("--threads", type=int, default=None, help="local threads (default: all)")
+    p.add_argument("--cpus-per-task", type=int, default=1, help="Ray: CPUs (threads) per task")
     p.add_argument("--chunk", type=int, default=None, help="games per chunk")
     p.add_argument("--kingmaking", type=int, default=None, help="games judged (3-4 players)")
     p.add_argument("--skill", type=int, default=0, help="games of 4x iterations vs base")
@@ -140,6 +141,7 @@ def _cmd_lab(args: argparse.Namespace) -> int:
                 threads=args.threads,
                 kingmaking=args.kingmaking,
                 skill=args.skill,
+                cpus_per_task=args.cpus_per_task,
                 progress=not args.quiet,
             )
     except (StonefieldError, ConnectionError, ImportError) as e:

@@ -520,6 +520,8 @@ def execute(
         chunk_size = 32 if searching or plan.skill else 2000
     if chunk_size < 1:
         raise InvalidOptionError(f"chunk must be at least 1, got {chunk_size}")
+    if cpus_per_task < 1:
+        raise InvalidOptionError(f"cpus_per_task must be at least 1, got {cpus_per_task}")
     todo = missing_chunks(plan, done, chunk_size)
     total = sum(c.count for c in todo)
 
