@@ -467,9 +467,19 @@ def ray_init(address: str | None) -> Any:
         check_address(address)
     # Quiet, dashboard-less start; a local cluster of recent Ray versions sets up its own
     # authentication token, which the driver started here receives.
-    ray.init(
-        address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
-    )
+    try:
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+        )
+    except ConnectionError as e:
+        raise ConnectionError(
+            f"could not join the Ray cluster at {address}: {e}. A cluster with token"
+            " authentication (the default for local clusters since Ray 2.59) needs its token"
+            " here too: set RAY_AUTH_TOKEN or copy its token file (see `ray get-auth-token`)"
+        ) from None
     return ray
 
 
