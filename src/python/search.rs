@@ -290,6 +290,10 @@ impl PyMcts {
             .unwrap_or(false)
     }
 
+    fn __hash__(&self) -> u64 {
+        hash_str(&self.__repr__())
+    }
+
     /// Pickles the settings (a kept tree is not saved).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
@@ -312,6 +316,13 @@ impl PyMcts {
             ],
         )
     }
+}
+
+fn hash_str(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
 }
 
 fn py_float(x: f64) -> String {
@@ -377,6 +388,10 @@ impl PyRandomAgent {
             .cast::<PyRandomAgent>()
             .map(|o| o.get().seed == self.seed)
             .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_str(&self.__repr__())
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {

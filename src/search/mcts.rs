@@ -60,6 +60,8 @@ struct Node {
     action: u16,
     /// Number of children.
     len: u16,
+    /// Number of children tried so far: they come first in the block.
+    tried: u16,
     /// The player who moved into this node (at the root: the player to move there).
     mover: u8,
     proof: i8,
@@ -73,6 +75,7 @@ impl Node {
             first: 0,
             action,
             len: 0,
+            tried: 0,
             mover,
             proof: OPEN,
         }
@@ -156,6 +159,13 @@ impl MctsConfig {
             return bad(format!(
                 "MCTS threads must be 1 to {MAX_THREADS}, got {}",
                 self.threads
+            ));
+        }
+        if self.max_nodes > u32::MAX as usize {
+            return bad(format!(
+                "MCTS max_nodes must be at most {} (nodes are numbered by 32 bits), got {}",
+                u32::MAX,
+                self.max_nodes
             ));
         }
         if self.max_nodes / self.threads < MIN_NODES_PER_THREAD {
@@ -383,25 +393,27 @@ impl Tree {
     fn select(&mut self, node: usize, lim: &Limits, rng: &mut Rng) -> usize {
         let parent = self.nodes[node];
         let range = parent.children();
+        if parent.tried < parent.len {
+            // Children before `first + tried` have been tried; draw the next from the rest.
+            let i = range.start + parent.tried as usize;
+            let j = i + rng.below(range.end - i);
+            self.nodes.swap(i, j);
+            self.nodes[node].tried += 1;
+            return i;
+        }
         let k = lim.c * f64::from(parent.visits.max(1)).ln().sqrt();
         let mut best = range.start;
         let mut best_score = f64::NEG_INFINITY;
-        for i in range.clone() {
-            let ch = &self.nodes[i];
-            if ch.visits == 0 {
-                // Everything from i on is untried: pick one of them at random.
-                let j = i + rng.below(range.end - i);
-                self.nodes.swap(i, j);
-                return i;
-            }
-            if lim.solver && ch.proof == -1 {
-                continue;
-            }
-            let n = f64::from(ch.visits);
-            let score = ch.value / n + k / n.sqrt();
+        for (i, ch) in self.nodes[range.clone()].iter().enumerate() {
+            let inv = 1.0 / f64::from(ch.visits);
+            let score = if lim.solver && ch.proof == -1 {
+                f64::NEG_INFINITY
+            } else {
+                ch.value * inv + k * inv.sqrt()
+            };
             if score > best_score {
                 best_score = score;
-                best = i;
+                best = range.start + i;
             }
         }
         best
@@ -813,12 +825,36 @@ pub fn search(state: &State, cfg: &MctsConfig) -> Result<SearchResult> {
     .search(state, &[])
 }
 
-/// The tree kept by an agent with `reuse` between searches.
+/// The tree kept by an agent with `reuse` between searches, with the position it was grown
+/// from.
 #[derive(Clone, Debug)]
 struct Kept {
-    game: Game,
+    state: State,
     history: Vec<u32>,
     trees: Vec<Tree>,
+}
+
+impl Kept {
+    /// The kept trees re-rooted at `state`, when `history` extends the kept history, replaying
+    /// the extra actions from the kept position gives `state`, and the trees hold that path.
+    fn follow(&self, state: &State, history: &[u32]) -> Option<Vec<Tree>> {
+        let extra = history.strip_prefix(&self.history[..])?;
+        if !same_game(&self.state.game(), &state.game()) {
+            return None;
+        }
+        let mut replay = self.state.clone();
+        for &a in extra {
+            replay.apply(i64::from(a)).ok()?;
+        }
+        if replay.cells() != state.cells()
+            || replay.current_player() != state.current_player()
+            || replay.move_count() != state.move_count()
+        {
+            return None;
+        }
+        let mover = state.current_player()? as u8;
+        self.trees.iter().map(|t| t.descend(extra, mover)).collect()
+    }
 }
 
 /// An MCTS agent: its settings and, with `reuse`, the trees of its last search.
@@ -831,7 +867,7 @@ struct Kept {
 #[derive(Clone, Debug)]
 pub struct Mcts {
     config: MctsConfig,
-    kept: Option<Kept>,
+    kept: Option<Box<Kept>>,
 }
 
 fn same_game(a: &Game, b: &Game) -> bool {
@@ -861,20 +897,8 @@ impl Mcts {
         let started = Instant::now();
         check_state(state)?;
         let k = self.config.threads;
-        let mover = state.current_player().unwrap_or(0) as u8;
         let mut trees = match self.kept.take() {
-            Some(kept)
-                if self.config.reuse
-                    && !history.is_empty()
-                    && history.len() >= kept.history.len()
-                    && history[..kept.history.len()] == kept.history[..]
-                    && same_game(&kept.game, &state.game()) =>
-            {
-                let extra = &history[kept.history.len()..];
-                let trees: Option<Vec<Tree>> =
-                    kept.trees.iter().map(|t| t.descend(extra, mover)).collect();
-                trees.unwrap_or_default()
-            }
+            Some(kept) if self.config.reuse => kept.follow(state, history).unwrap_or_default(),
             _ => Vec::new(),
         };
         if trees.len() != k {
@@ -883,12 +907,12 @@ impl Mcts {
                 .collect();
         }
         let res = each_state!(state, s => search_typed(s, &self.config, &mut trees, started))?;
-        if self.config.reuse && !history.is_empty() {
-            self.kept = Some(Kept {
-                game: state.game(),
+        if self.config.reuse {
+            self.kept = Some(Box::new(Kept {
+                state: state.clone(),
                 history: history.to_vec(),
                 trees,
-            });
+            }));
         }
         Ok(res)
     }
