@@ -208,12 +208,29 @@ def test_same_seed_same_match_whatever_the_threads() -> None:
         assert np.array_equal(a.lengths, x.lengths)
 
 
-def test_progress_does_not_change_the_games() -> None:
+def test_progress_does_not_change_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    import stonefield.matches
+
+    monkeypatch.setattr(stonefield.matches, "_CHUNK", 4)  # parts of 4, 2 games
     calls: list[tuple[int, int]] = []
     a = _small_match(threads=2)
     b = _small_match(threads=2, progress=lambda done, total: calls.append((done, total)))
-    assert np.array_equal(a.actions, b.actions) and np.array_equal(a.returns, b.returns)
-    assert calls and calls[-1] == (6, 6)
+    assert np.array_equal(a.actions, b.actions) and np.array_equal(a.offsets, b.offsets)
+    assert np.array_equal(a.returns, b.returns) and np.array_equal(a.values, b.values, True)
+    assert calls == [(4, 6), (6, 6)]
+
+
+def test_play_games_first_names_the_games_of_a_part() -> None:
+    game = sf.make("subsume", size=3)
+    agents = [sf.MCTS(iterations=40), sf.RandomAgent()]
+    seats = rotation(2, 5)
+    whole = sf._core.play_games(game, agents, seats, 9, threads=1)
+    part = sf._core.play_games(game, agents, seats[3:], 9, threads=1, first=3)
+    lo = int(whole["offsets"][3])
+    assert np.array_equal(part["actions"], whole["actions"][lo:])
+    assert np.array_equal(part["returns"], whole["returns"][3:])
+    with pytest.raises(sf.InvalidOptionError, match="first"):
+        sf._core.play_games(game, agents, seats, 9, first=-1)
 
 
 def test_records_replay_to_the_same_results() -> None:
@@ -343,3 +360,17 @@ def test_bad_games() -> None:
         sf.match("subsume", ["random", "random"], games=2, size=99)
     with pytest.raises(TypeError, match="options"):
         sf.match(sf.make("subsume"), ["random", "random"], games=2, size=3)
+
+
+def test_readme_example_runs(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Agents, matches and self-play", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)
+    assert isinstance(namespace["m"], Match) and namespace["m"].n_games == 20
+    loaded = sf.SelfPlayData.load(tmp_path / "selfplay.npz")
+    assert len(loaded) == len(namespace["d"])
