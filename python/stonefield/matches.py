@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,8 +41,11 @@ __all__ = [
 #: The two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
 
-#: Games per call of the native runner when progress is reported.
-_CHUNK = 64
+#: The most games per call of the native runner when progress is reported.
+_CHUNK = 256
+
+#: Parts of a native run with progress grow while they take less than this (seconds).
+_PART_SECONDS = 0.5
 
 
 def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -382,7 +386,7 @@ def match(
         seed: The match seed (0 to 2**64 − 1).
         threads: Worker threads for native games; None uses every core.
         progress: Called as ``progress(done, games)`` as games finish (native games are then
-            run in blocks of 64, which does not change the results).
+            run in parts, which does not change the results).
         **options: Game options when ``game`` is an id.
 
     Returns:
@@ -443,12 +447,20 @@ def _play_native(
         return dict(_core.play_games(game, list(agents), seats, seed, threads=threads))
     parts = []
     total = seats.shape[0]
-    for first in range(0, total, _CHUNK):
+    # Parts start at one game per thread and double while quick, so progress comes often on
+    # slow searches and rarely costs anything on fast ones; `first` keeps the games the same.
+    size = min(threads or os.cpu_count() or 1, _CHUNK)
+    first = 0
+    while first < total:
+        started = time.perf_counter()
         part = _core.play_games(
-            game, list(agents), seats[first : first + _CHUNK], seed, threads=threads, first=first
+            game, list(agents), seats[first : first + size], seed, threads=threads, first=first
         )
         parts.append(part)
-        progress(min(first + _CHUNK, total), total)
+        first = min(first + size, total)
+        progress(first, total)
+        if time.perf_counter() - started < _PART_SECONDS:
+            size = min(2 * size, _CHUNK)
     return _concat(parts)
 
 
