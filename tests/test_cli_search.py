@@ -97,6 +97,10 @@ def test_match_with_three_players(capsys: pytest.CaptureFixture[str]) -> None:
         (["analyse", "subsume", "--option", "colour=red"], "colour"),
         (["analyse", "subsume", "--record", "/nonexistent/x.json"], "x.json"),
         (["bench", "--search", "--seconds", "0"], "--seconds"),
+        (
+            ["match", "subsume", "random", "random", "--records", "/nonexistent/dir/g.jsonl"],
+            "--records: cannot write",
+        ),
     ],
 )
 def test_bad_arguments_exit_2_with_one_message(

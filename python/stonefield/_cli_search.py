@@ -92,6 +92,10 @@ def _write_jsonl(path: str, records: list[dict[str, Any]]) -> None:
 
 def _cmd_match(args: argparse.Namespace) -> int:
     game = _game(args)
+    if args.records:
+        folder = os.path.dirname(os.path.abspath(args.records))
+        if not os.path.isdir(folder) or os.path.isdir(args.records):
+            _fail(args, f"--records: cannot write {args.records} (no such folder, or a folder)")
     progress = _Progress(not args.quiet)
 
     def report(done: int, total: int) -> None:
@@ -217,7 +221,7 @@ def _mid_game(game: _core.Game) -> _core.State:
     state = game.new_state()
     for i in range(half):
         action = state.random_action(seed=i)
-        if action is None or state.move_count >= half:
+        if action is None:
             break
         state.apply(action)
         if state.is_terminal():

@@ -113,7 +113,7 @@ def rotation(n_agents: int, games: int) -> npt.NDArray[np.int64]:
     return seats.astype(np.int64)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Match:
     """The games of :func:`match` and their statistics.
 
