@@ -60,6 +60,8 @@ struct Node {
     action: u16,
     /// Number of children.
     len: u16,
+    /// Number of children tried so far: they come first in the block.
+    tried: u16,
     /// The player who moved into this node (at the root: the player to move there).
     mover: u8,
     proof: i8,
@@ -73,6 +75,7 @@ impl Node {
             first: 0,
             action,
             len: 0,
+            tried: 0,
             mover,
             proof: OPEN,
         }
@@ -383,25 +386,27 @@ impl Tree {
     fn select(&mut self, node: usize, lim: &Limits, rng: &mut Rng) -> usize {
         let parent = self.nodes[node];
         let range = parent.children();
+        if parent.tried < parent.len {
+            // Children before `first + tried` have been tried; draw the next from the rest.
+            let i = range.start + parent.tried as usize;
+            let j = i + rng.below(range.end - i);
+            self.nodes.swap(i, j);
+            self.nodes[node].tried += 1;
+            return i;
+        }
         let k = lim.c * f64::from(parent.visits.max(1)).ln().sqrt();
         let mut best = range.start;
         let mut best_score = f64::NEG_INFINITY;
-        for i in range.clone() {
-            let ch = &self.nodes[i];
-            if ch.visits == 0 {
-                // Everything from i on is untried: pick one of them at random.
-                let j = i + rng.below(range.end - i);
-                self.nodes.swap(i, j);
-                return i;
-            }
-            if lim.solver && ch.proof == -1 {
-                continue;
-            }
-            let n = f64::from(ch.visits);
-            let score = ch.value / n + k / n.sqrt();
+        for (i, ch) in self.nodes[range.clone()].iter().enumerate() {
+            let inv = 1.0 / f64::from(ch.visits);
+            let score = if lim.solver && ch.proof == -1 {
+                f64::NEG_INFINITY
+            } else {
+                ch.value * inv + k * inv.sqrt()
+            };
             if score > best_score {
                 best_score = score;
-                best = i;
+                best = range.start + i;
             }
         }
         best
