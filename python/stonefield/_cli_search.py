@@ -97,10 +97,6 @@ def _cmd_match(args: argparse.Namespace) -> int:
         if not os.path.isdir(folder) or os.path.isdir(args.records):
             _fail(args, f"--records: cannot write {args.records} (no such folder, or a folder)")
     progress = _Progress(not args.quiet)
-
-    def report(done: int, total: int) -> None:
-        progress(done, total)
-
     try:
         m = match(
             game,
@@ -108,7 +104,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             games=args.games,
             seed=args.seed,
             threads=args.threads,
-            progress=report,
+            progress=progress,
         )
     except KeyboardInterrupt:
         progress.close()
