@@ -9,6 +9,8 @@
 ((2,), (2, 2), 'uint32')
 >>> int(m.wins.sum() + m.draws.sum() + m.losses.sum())
 8
+>>> m  # doctest: +ELLIPSIS
+<Match subsume: 4 games, seed 1; agents [mcts:iterations=100, random], scores [...]>
 """
 
 from __future__ import annotations
@@ -150,6 +152,14 @@ class Match:
     def n_games(self) -> int:
         """The number of games."""
         return int(self.lengths.shape[0])
+
+    def __repr__(self) -> str:
+        agents = ", ".join(agent_string(a) for a in self.agents)
+        scores = ", ".join(f"{s:.3f}" for s in self.score)
+        return (
+            f"<Match {self.game.name}: {self.n_games} games, seed {self.seed};"
+            f" agents [{agents}], scores [{scores}]>"
+        )
 
     def _by_agent(self, per_seat: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """(games, seats) → (games, agents): each agent's entry in each game."""

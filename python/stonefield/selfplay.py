@@ -9,6 +9,8 @@
 True
 >>> d.num_games
 2
+>>> d  # doctest: +ELLIPSIS
+<SelfPlayData subsume: 2 games, ... positions>
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class SelfPlayData:
 
     def __len__(self) -> int:
         return int(self.players.shape[0])
+
+    def __repr__(self) -> str:
+        return f"<SelfPlayData {self.game.name}: {self.num_games} games, {len(self)} positions>"
 
     @property
     def num_games(self) -> int:
