@@ -818,12 +818,36 @@ pub fn search(state: &State, cfg: &MctsConfig) -> Result<SearchResult> {
     .search(state, &[])
 }
 
-/// The tree kept by an agent with `reuse` between searches.
+/// The tree kept by an agent with `reuse` between searches, with the position it was grown
+/// from.
 #[derive(Clone, Debug)]
 struct Kept {
-    game: Game,
+    state: State,
     history: Vec<u32>,
     trees: Vec<Tree>,
+}
+
+impl Kept {
+    /// The kept trees re-rooted at `state`, when `history` extends the kept history, replaying
+    /// the extra actions from the kept position gives `state`, and the trees hold that path.
+    fn follow(self, state: &State, history: &[u32]) -> Option<Vec<Tree>> {
+        let extra = history.strip_prefix(&self.history[..])?;
+        if !same_game(&self.state.game(), &state.game()) {
+            return None;
+        }
+        let mut replay = self.state.clone();
+        for &a in extra {
+            replay.apply(i64::from(a)).ok()?;
+        }
+        if replay.cells() != state.cells()
+            || replay.current_player() != state.current_player()
+            || replay.move_count() != state.move_count()
+        {
+            return None;
+        }
+        let mover = state.current_player()? as u8;
+        self.trees.iter().map(|t| t.descend(extra, mover)).collect()
+    }
 }
 
 /// An MCTS agent: its settings and, with `reuse`, the trees of its last search.
@@ -866,20 +890,8 @@ impl Mcts {
         let started = Instant::now();
         check_state(state)?;
         let k = self.config.threads;
-        let mover = state.current_player().unwrap_or(0) as u8;
         let mut trees = match self.kept.take() {
-            Some(kept)
-                if self.config.reuse
-                    && !history.is_empty()
-                    && history.len() >= kept.history.len()
-                    && history[..kept.history.len()] == kept.history[..]
-                    && same_game(&kept.game, &state.game()) =>
-            {
-                let extra = &history[kept.history.len()..];
-                let trees: Option<Vec<Tree>> =
-                    kept.trees.iter().map(|t| t.descend(extra, mover)).collect();
-                trees.unwrap_or_default()
-            }
+            Some(kept) if self.config.reuse => kept.follow(state, history).unwrap_or_default(),
             _ => Vec::new(),
         };
         if trees.len() != k {
@@ -888,9 +900,9 @@ impl Mcts {
                 .collect();
         }
         let res = each_state!(state, s => search_typed(s, &self.config, &mut trees, started))?;
-        if self.config.reuse && !history.is_empty() {
+        if self.config.reuse {
             self.kept = Some(Kept {
-                game: state.game(),
+                state: state.clone(),
                 history: history.to_vec(),
                 trees,
             });

@@ -1,1 +1,577 @@
-//! Tests of the search layer.
+//! Tests of the search layer: hand-made positions where one move wins or defends, the solver
+//! against exhaustive minimax, determinism, threads, limits and the match runner.
+//!
+//! Positions are reached by playing actions from the start on small boards. Board pictures use
+//! the hex layout of `stonefield.text.board_text`, each row starting with its first site index:
+//!
+//! ```text
+//! 16   .  .  .          size-3 hexagon (19 sites): rows 0-2, 3-6, 7-11, 12-15, 16-18;
+//! 12  .  .  .  .        the perimeter is 0 1 2 3 6 7 11 12 15 16 17 18
+//!  7 .  .  .  .  .
+//!  3  .  .  .  .
+//!  0   .  .  .
+//! ```
+
+use super::mcts::{search, Mcts, MctsConfig, StoppedBy, NODE_BYTES};
+use super::play::{play_range, selfplay_games, Agent};
+use crate::error::Error;
+use crate::games::{Game, OptionValue, Rules, State};
+use crate::rng::Rng;
+
+fn game(name: &str, options: &[(&str, OptionValue)]) -> Game {
+    let options: Vec<(String, OptionValue)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    Game::make(name, &options).expect("valid options")
+}
+
+fn position(g: &Game, actions: &[u32]) -> State {
+    let mut s = g.new_state();
+    for &a in actions {
+        s.apply(i64::from(a)).expect("legal action");
+    }
+    s
+}
+
+fn after(s: &State, a: u32) -> State {
+    let mut t = s.clone();
+    t.apply_unchecked(a as usize);
+    t
+}
+
+/// The moves that end the game at once with the mover ranked first alone.
+fn immediate_wins(s: &State) -> Vec<u32> {
+    let p = s.current_player().expect("running");
+    s.legal_actions()
+        .into_iter()
+        .filter(|&a| {
+            let t = after(s, a);
+            t.returns()
+                .is_some_and(|r| r[p] > 0.0 && r.iter().filter(|&&x| x >= r[p]).count() == 1)
+        })
+        .collect()
+}
+
+/// Exhaustive minimax for two players: player 0's return under best play, or `None` past the
+/// node budget.
+fn minimax(s: &State, budget: &mut i64) -> Option<f64> {
+    *budget -= 1;
+    if *budget < 0 {
+        return None;
+    }
+    let Some(p) = s.current_player() else {
+        return Some(s.returns().expect("over")[0]);
+    };
+    let mut best: Option<f64> = None;
+    for a in s.legal_actions() {
+        let v = minimax(&after(s, a), budget)?;
+        best = Some(match best {
+            None => v,
+            Some(b) if p == 0 => b.max(v),
+            Some(b) => b.min(v),
+        });
+    }
+    best
+}
+
+/// The mover's minimax value of each legal action.
+fn action_values(s: &State, budget: i64) -> Vec<(u32, f64)> {
+    let p = s.current_player().expect("running");
+    let mut budget = budget;
+    s.legal_actions()
+        .into_iter()
+        .map(|a| {
+            let v = minimax(&after(s, a), &mut budget).expect("small enough to solve");
+            (a, if p == 0 { v } else { -v })
+        })
+        .collect()
+}
+
+fn mcts(iterations: u64, seed: u64) -> MctsConfig {
+    MctsConfig {
+        seed,
+        ..MctsConfig::with_iterations(iterations)
+    }
+}
+
+#[test]
+fn a_node_is_24_bytes() {
+    assert_eq!(NODE_BYTES, 24);
+}
+
+#[test]
+fn takes_a_win_at_once() {
+    // (game, actions, the winning move, whether plain UCT without the solver must find it too)
+    let cases: Vec<(Game, Vec<u32>, u32, bool)> = vec![
+        // Smallholder, hex3, Black (X) to move. Black's 2 leaves White no placement: White's
+        // empty cells all lie in Black's territory or break the smallest-group rule; Black
+        // has 9 placements and only this one wins now (checked exhaustively below).
+        //   16   X . X
+        //   12  . O . .
+        //    7 X . O O X
+        //    3  . O X .
+        //    0   O . .
+        // White is so short of placements that every random playout from here is won by
+        // Black, whatever Black plays: plain UCT sees every move at +1, and only the solver
+        // tells the win now from the later ones.
+        (
+            game("smallholder", &[("board", "hex3".into())]),
+            vec![16, 13, 7, 4, 5, 0, 11, 10, 18, 9],
+            2,
+            false,
+        ),
+        // Subsume, size 3, Blue (O) to move. Blue's 15 closes the ten-stone ring
+        // 15-18-17-13-8-4-1-2-6-11 around 5, 9, 10 and 14. Blue owns five of its ten stones
+        // (8, 2, 11, 17 and 15): at least half, so the whole ring turns Blue, and seven of its
+        // cells (1, 2, 6, 11, 15, 17, 18) are on the 12-cell perimeter, more than half of it:
+        // Blue wins. No other placement closes a ring.
+        //   16   . O X
+        //   12  . X . .
+        //    7 . O . . O
+        //    3  . X . X
+        //    0   . X O
+        (
+            game("subsume", &[("size", 3i64.into())]),
+            vec![18, 8, 13, 2, 6, 11, 1, 17, 4],
+            15,
+            true,
+        ),
+        // Windflowers, trisquare 3 (14 sites, action 14 passes), two players. Every action was
+        // a placement on an empty site (no site repeats), so player 0 has 4 stones (10, 3, 1,
+        // 9) and player 1 has 3 (8, 11, 12); player 1 just passed, so player 0's pass ends
+        // the game 4 to 3 in stones: the only move that wins at once.
+        (
+            game("windflowers", &[("size", 3i64.into())]),
+            vec![10, 8, 3, 11, 1, 12, 9, 14],
+            14,
+            true,
+        ),
+        // Windflowers, three players: player 0 has the only stone and players 1 and 2 passed,
+        // so player 0's pass ends the game with player 0 first. The search must back up the
+        // whole returns vector: scored as a two-player game it would not see this.
+        (
+            game("windflowers", &[("size", 3i64.into()), ("players", 3i64.into())]),
+            vec![3, 14, 14],
+            14,
+            true,
+        ),
+    ];
+    for (g, actions, win, plain) in cases {
+        let s = position(&g, &actions);
+        assert_eq!(immediate_wins(&s), vec![win], "{} {actions:?}", g.name());
+        let settings: &[Option<bool>] = if plain { &[None, Some(false)] } else { &[None] };
+        for &solver in settings {
+            let cfg = MctsConfig {
+                solver,
+                ..mcts(3000, 1)
+            };
+            let r = search(&s, &cfg).expect("searchable");
+            assert_eq!(r.best, win, "{} {actions:?} solver {solver:?}", g.name());
+            let j = r.actions.binary_search(&win).expect("legal");
+            // Each visit of a winning terminal child scores exactly +1 for its mover.
+            assert_eq!(r.values[j], 1.0, "{}", g.name());
+            if g.num_players() == 2 && solver.is_none() {
+                assert_eq!(r.proven, Some(1));
+                assert_eq!(r.stopped_by, StoppedBy::Proven);
+            } else {
+                assert_eq!(r.proven, None);
+            }
+        }
+    }
+}
+
+#[test]
+fn finds_the_only_defence() {
+    let cases: Vec<(Game, Vec<u32>, u32)> = vec![
+        // Smallholder, hex3, White (O) to move with six placements; after five of them Black
+        // has a placement that leaves White none, and only 10 avoids that (checked below).
+        //   16   X O O
+        //   12  . X X O
+        //    7 O . X . X
+        //    3  O . X .
+        //    0   O . X
+        (
+            game("smallholder", &[("board", "hex3".into())]),
+            vec![2, 15, 14, 7, 9, 0, 16, 17, 5, 3, 13, 18, 11],
+            10,
+        ),
+        // Subsume, size 3, Blue (O) to move. Red threatens to close a ring through 4; every
+        // other Blue placement leaves Red an immediately winning reply (checked below), and
+        // Blue's 4 takes the cell.
+        //   16   X . .
+        //   12  O . . X
+        //    7 O . O X .
+        //    3  X . . X
+        //    0   O X O
+        (
+            game("subsume", &[("size", 3i64.into())]),
+            vec![15, 9, 16, 7, 1, 12, 3, 2, 10, 0, 6],
+            4,
+        ),
+    ];
+    for (g, actions, defence) in cases {
+        let s = position(&g, &actions);
+        let p = s.current_player().expect("running");
+        assert!(immediate_wins(&s).is_empty());
+        for a in s.legal_actions() {
+            let t = after(&s, a);
+            let q = t.current_player().expect("game goes on");
+            assert_ne!(q, p);
+            let loses = !immediate_wins(&t).is_empty();
+            assert_eq!(loses, a != defence, "{} action {a}", g.name());
+        }
+        let r = search(&s, &mcts(4000, 2)).expect("searchable");
+        assert_eq!(r.best, defence, "{} {actions:?}", g.name());
+        // Every other move is proven lost (the opponent's reply wins at once).
+        for (j, &a) in r.actions.iter().enumerate() {
+            if a != defence && r.visits[j] > 0 {
+                assert!(r.values[j] < 0.0, "{} action {a}", g.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn keeps_the_won_ending() {
+    let cases: Vec<(Game, Vec<u32>, Vec<u32>)> = vec![
+        // Windflowers trisquare 3, player 1 to move with 4 choices: only 8 keeps a won game
+        // (exhaustive search below), the others let player 0 win with best play.
+        (
+            game("windflowers", &[("size", 3i64.into())]),
+            vec![10, 9, 5, 1, 12, 6, 0, 13, 2, 11, 9, 5, 7],
+            vec![8],
+        ),
+        // Faraday hex order 3 in the placement phase (the pie offer 38, 2, 30 and the accept
+        // 39 came first), player 1 in the middle of a run of placements: only 13 keeps the
+        // largest group winning.
+        (
+            game("faraday", &[("order", 3i64.into())]),
+            vec![38, 2, 30, 39, 5, 15, 4, 6, 3, 18, 1, 17, 7, 0],
+            vec![13],
+        ),
+        // Faraday again, player 0 to move with 4 placements: only 12 wins.
+        (
+            game("faraday", &[("order", 3i64.into())]),
+            vec![30, 6, 34, 39, 5, 4, 14, 10, 3, 13, 9],
+            vec![12],
+        ),
+        // Smallholder hex3, White to move: 4 and 9 win, the other four placements lose.
+        (
+            game("smallholder", &[("board", "hex3".into())]),
+            vec![5, 12, 3, 0, 10, 14, 13, 1, 18, 16, 17, 15, 8],
+            vec![4, 9],
+        ),
+    ];
+    for (g, actions, keep) in cases {
+        let s = position(&g, &actions);
+        let values = action_values(&s, 200_000);
+        let winning: Vec<u32> = values
+            .iter()
+            .filter(|(_, v)| *v > 0.0)
+            .map(|&(a, _)| a)
+            .collect();
+        assert_eq!(winning, keep, "{} {actions:?}: {values:?}", g.name());
+        let r = search(&s, &mcts(20_000, 3)).expect("searchable");
+        assert!(keep.contains(&r.best), "{} {actions:?}", g.name());
+        assert_eq!(r.proven, Some(1), "{} {actions:?}", g.name());
+    }
+}
+
+/// Positions near the end of random games, small enough for exhaustive minimax.
+fn near_terminal_positions(g: &Game, games: u64, per_game: usize) -> Vec<State> {
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut rng = Rng::new(seed);
+        let mut line = vec![g.new_state()];
+        let mut buf = Vec::new();
+        loop {
+            let s = line.last().expect("non-empty").clone();
+            let Some(a) = s.random_action(&mut rng, &mut buf) else {
+                break;
+            };
+            line.push(after(&s, a as u32));
+        }
+        line.pop();
+        // From the end backwards, while the tree stays small.
+        let mut taken = 0;
+        for s in line.iter().rev() {
+            if taken == per_game {
+                break;
+            }
+            if minimax(s, &mut 3000).is_none() {
+                break;
+            }
+            if s.legal_actions().len() >= 2 {
+                out.push(s.clone());
+                taken += 1;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn solver_proves_the_minimax_value() {
+    let games = [
+        game("smallholder", &[("board", "hex3".into())]),
+        game("subsume", &[("size", 3i64.into())]),
+        game("windflowers", &[("size", 3i64.into())]),
+        game("faraday", &[("order", 3i64.into())]),
+    ];
+    for g in &games {
+        let positions = near_terminal_positions(g, 6, 3);
+        assert!(positions.len() >= 6, "{}", g.name());
+        for s in positions {
+            let p = s.current_player().expect("running");
+            let v0 = minimax(&s, &mut 3000).expect("solvable");
+            let v = if p == 0 { v0 } else { -v0 };
+            let r = search(&s, &mcts(50_000, 4)).expect("searchable");
+            let expected = if v > 0.0 {
+                1
+            } else if v < 0.0 {
+                -1
+            } else {
+                0
+            };
+            assert_eq!(r.proven, Some(expected), "{} {:?}", g.name(), s.cells());
+            assert_eq!(r.stopped_by, StoppedBy::Proven);
+            // The move played keeps the proven value.
+            let best = action_values(&s, 3000)
+                .into_iter()
+                .find(|&(a, _)| a == r.best)
+                .expect("legal")
+                .1;
+            assert_eq!(best, v, "{} {:?}", g.name(), s.cells());
+            let off = MctsConfig {
+                solver: Some(false),
+                ..mcts(2000, 4)
+            };
+            assert_eq!(search(&s, &off).expect("searchable").proven, None);
+        }
+    }
+}
+
+fn same_search(a: &super::SearchResult, b: &super::SearchResult) -> bool {
+    let mut b = b.clone();
+    b.seconds = a.seconds;
+    *a == b
+}
+
+#[test]
+fn same_seed_same_search() {
+    for name in crate::games::GAME_NAMES {
+        let g = game(name, &[]);
+        let mut s = g.new_state();
+        let mut rng = Rng::new(9);
+        for _ in 0..6 {
+            let a = s.random_action(&mut rng, &mut Vec::new()).expect("running");
+            s.apply_unchecked(a);
+        }
+        for threads in [1, 2] {
+            let cfg = MctsConfig {
+                threads,
+                ..mcts(600, 11)
+            };
+            let a = search(&s, &cfg).expect("searchable");
+            let b = search(&s, &cfg).expect("searchable");
+            assert!(same_search(&a, &b), "{name} threads {threads}");
+            assert_eq!(a.iterations, 600);
+            assert_eq!(a.visits.iter().sum::<u64>(), 600);
+            assert_eq!(a.pv[0], a.best);
+            let policy: f64 = a.policy().iter().sum();
+            assert!((policy - 1.0).abs() < 1e-9);
+        }
+    }
+}
+
+#[test]
+fn the_node_limit_stops_the_search() {
+    let g = game("subsume", &[]);
+    let s = g.new_state();
+    let cfg = MctsConfig {
+        max_nodes: 2048,
+        threads: 2,
+        ..mcts(100_000, 0)
+    };
+    let r = search(&s, &cfg).expect("searchable");
+    assert_eq!(r.stopped_by, StoppedBy::Nodes);
+    assert!(r.nodes <= 2048, "{}", r.nodes);
+    assert!(r.iterations < 100_000);
+    assert!(r.iterations > 0);
+}
+
+#[test]
+fn a_time_budget_alone_stops_by_time() {
+    let g = game("windflowers", &[]);
+    let cfg = MctsConfig {
+        iterations: None,
+        time: Some(0.02),
+        ..MctsConfig::default()
+    };
+    let r = search(&g.new_state(), &cfg).expect("searchable");
+    assert_eq!(r.stopped_by, StoppedBy::Time);
+    assert!(r.iterations > 0);
+}
+
+#[test]
+fn bad_settings_and_finished_games_are_refused() {
+    let bad = [
+        MctsConfig {
+            iterations: None,
+            ..MctsConfig::default()
+        },
+        MctsConfig::with_iterations(0),
+        MctsConfig {
+            c: -1.0,
+            ..MctsConfig::default()
+        },
+        MctsConfig {
+            c: f64::NAN,
+            ..MctsConfig::default()
+        },
+        MctsConfig {
+            time: Some(-0.5),
+            ..MctsConfig::default()
+        },
+        MctsConfig {
+            time: Some(f64::NAN),
+            ..MctsConfig::default()
+        },
+        MctsConfig {
+            threads: 0,
+            ..MctsConfig::default()
+        },
+        MctsConfig {
+            threads: 10_000,
+            ..MctsConfig::default()
+        },
+        MctsConfig {
+            max_nodes: 100,
+            ..MctsConfig::default()
+        },
+    ];
+    for cfg in bad {
+        assert!(
+            matches!(Mcts::new(cfg.clone()), Err(Error::InvalidOption(_))),
+            "{cfg:?}"
+        );
+    }
+    let g = game("subsume", &[("size", 3i64.into())]);
+    let mut s = g.new_state();
+    let mut rng = Rng::new(1);
+    while let Some(a) = s.random_action(&mut rng, &mut Vec::new()) {
+        s.apply_unchecked(a);
+    }
+    assert!(matches!(
+        search(&s, &MctsConfig::default()),
+        Err(Error::GameOver(_))
+    ));
+}
+
+#[test]
+fn reuse_keeps_the_subtree_of_the_position_reached() {
+    let g = game("windflowers", &[]);
+    let cfg = MctsConfig {
+        reuse: true,
+        ..mcts(2000, 5)
+    };
+    let mut agent = Mcts::new(cfg.clone()).expect("valid");
+    let mut s = g.new_state();
+    let mut history = Vec::new();
+    let first = agent.search(&s, &history).expect("searchable");
+    // Play the principal variation's first two moves: the tree holds that path.
+    for &a in &first.pv[..2] {
+        s.apply_unchecked(a as usize);
+        history.push(a);
+    }
+    let second = agent.search(&s, &history).expect("searchable");
+    assert_eq!(second.iterations, 2000);
+    assert!(second.visits.iter().sum::<u64>() > 2000);
+    // Without reuse the same call starts afresh and equals a plain search.
+    let fresh = search(&s, &mcts(2000, 5)).expect("searchable");
+    assert_eq!(fresh.visits.iter().sum::<u64>(), 2000);
+    // A position from another line is searched from scratch.
+    let other = agent.search(&g.new_state(), &[]).expect("searchable");
+    assert_eq!(other.visits.iter().sum::<u64>(), 2000);
+}
+
+#[test]
+fn match_results_do_not_depend_on_threads() {
+    let g = game("subsume", &[("size", 3i64.into())]);
+    let agents = [
+        Agent::Mcts(mcts(60, 1)),
+        Agent::Random { seed: 2 },
+        Agent::Mcts(MctsConfig {
+            threads: 2,
+            ..mcts(40, 3)
+        }),
+    ];
+    let seats: Vec<usize> = vec![0, 1, 1, 0, 2, 0, 0, 2, 1, 2, 2, 1];
+    let one = play_range(&g, &agents, &seats, 7, 0, false).expect("valid");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let two = pool
+        .install(|| play_range(&g, &agents, &seats, 7, 0, true))
+        .expect("valid");
+    assert_eq!(one.len(), 6);
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(a.actions, b.actions);
+        assert_eq!(a.returns, b.returns);
+        assert_eq!(a.movers, b.movers);
+        // NaN-aware: random seats record NaN values.
+        let va: Vec<u32> = a.values.iter().map(|v| v.to_bits()).collect();
+        let vb: Vec<u32> = b.values.iter().map(|v| v.to_bits()).collect();
+        assert_eq!(va, vb);
+    }
+    // Games 3..6 alone are games 3..6 of the whole run.
+    let tail = play_range(&g, &agents, &seats[6..], 7, 3, false).expect("valid");
+    assert_eq!(tail[0].actions, one[3].actions);
+    for (r, seating) in one.iter().zip(seats.chunks(2)) {
+        let s = position(&g, &r.actions);
+        assert!(s.is_terminal());
+        assert_eq!(r.returns, s.returns().expect("over"));
+        for (k, &m) in r.movers.iter().enumerate() {
+            let searched = !r.values[k].is_nan();
+            assert_eq!(searched, seating[m as usize] != 1);
+        }
+    }
+    // A search agent beats random play from either seat in these games.
+    let mcts_seat = |r: &super::GameRecord, seating: &[usize]| {
+        seating.iter().position(|&a| a == 0).map(|j| r.returns[j])
+    };
+    for (r, seating) in one.iter().zip(seats.chunks(2)) {
+        if seating.contains(&1) {
+            if let Some(v) = mcts_seat(r, seating) {
+                assert!(v >= 0.0, "{seating:?} {:?}", r.returns);
+            }
+        }
+    }
+}
+
+#[test]
+fn selfplay_is_consistent_and_reproducible() {
+    let g = game("subsume", &[("size", 3i64.into())]);
+    let cfg = mcts(50, 0);
+    let a = selfplay_games(&g, &cfg, 4, 0, 3, 3, false).expect("valid");
+    let b = selfplay_games(&g, &cfg, 4, 0, 3, 3, false).expect("valid");
+    assert_eq!(a, b);
+    let s = g.new_state();
+    let size = s.observation_planes() * s.board().num_sites();
+    for game in &a {
+        let n = game.players.len();
+        assert_eq!(game.actions.len(), n);
+        assert_eq!(game.observations.len(), n * size);
+        assert_eq!(game.policies.len(), n * s.num_actions());
+        let end = position(&g, &game.actions);
+        assert_eq!(game.returns, end.returns().expect("over"));
+        for (k, row) in game.policies.chunks(s.num_actions()).enumerate() {
+            let total: f32 = row.iter().sum();
+            assert!((total - 1.0).abs() < 1e-4);
+            // The action played was visited.
+            assert!(row[game.actions[k] as usize] > 0.0);
+        }
+    }
+}
