@@ -206,6 +206,7 @@ def test_bench_search_json(capsys: pytest.CaptureFixture[str]) -> None:
     ]
     for r in rows:
         assert r["iterations"] > 0 and r["iterations_per_second"] > 0
+        assert r["iterations_per_cpu_second"] is None or r["iterations_per_cpu_second"] > 0
     assert rows[2]["move"] > 0
 
 
