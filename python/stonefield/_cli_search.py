@@ -38,7 +38,12 @@ def _option_arg(text: str) -> tuple[str, Any]:
     key, eq, _ = text.partition("=")
     if not eq or not key:
         raise argparse.ArgumentTypeError(f"expected a game option as KEY=VALUE, got {text!r}")
-    ((k, v),) = _parse_options([text]).items()
+    try:
+        ((k, v),) = _parse_options([text]).items()
+    except (SystemExit, Exception) as e:
+        # _parse_options reports a bad option by exiting or raising, depending on its caller;
+        # here argparse must report it, naming the argument.
+        raise argparse.ArgumentTypeError(str(e).removeprefix("stonefield: ")) from None
     return k, v
 
 
