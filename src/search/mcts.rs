@@ -830,7 +830,7 @@ struct Kept {
 impl Kept {
     /// The kept trees re-rooted at `state`, when `history` extends the kept history, replaying
     /// the extra actions from the kept position gives `state`, and the trees hold that path.
-    fn follow(self, state: &State, history: &[u32]) -> Option<Vec<Tree>> {
+    fn follow(&self, state: &State, history: &[u32]) -> Option<Vec<Tree>> {
         let extra = history.strip_prefix(&self.history[..])?;
         if !same_game(&self.state.game(), &state.game()) {
             return None;
@@ -860,7 +860,7 @@ impl Kept {
 #[derive(Clone, Debug)]
 pub struct Mcts {
     config: MctsConfig,
-    kept: Option<Kept>,
+    kept: Option<Box<Kept>>,
 }
 
 fn same_game(a: &Game, b: &Game) -> bool {
@@ -901,11 +901,11 @@ impl Mcts {
         }
         let res = each_state!(state, s => search_typed(s, &self.config, &mut trees, started))?;
         if self.config.reuse {
-            self.kept = Some(Kept {
+            self.kept = Some(Box::new(Kept {
                 state: state.clone(),
                 history: history.to_vec(),
                 trees,
-            });
+            }));
         }
         Ok(res)
     }

@@ -151,7 +151,10 @@ fn takes_a_win_at_once() {
         // so player 0's pass ends the game with player 0 first. The search must back up the
         // whole returns vector: scored as a two-player game it would not see this.
         (
-            game("windflowers", &[("size", 3i64.into()), ("players", 3i64.into())]),
+            game(
+                "windflowers",
+                &[("size", 3i64.into()), ("players", 3i64.into())],
+            ),
             vec![3, 14, 14],
             14,
             true,
@@ -184,8 +187,9 @@ fn takes_a_win_at_once() {
 #[test]
 fn finds_the_only_defence() {
     let cases: Vec<(Game, Vec<u32>, u32)> = vec![
-        // Smallholder, hex3, White (O) to move with six placements; after five of them Black
-        // has a placement that leaves White none, and only 10 avoids that (checked below).
+        // Smallholder, hex3, White (O) to move with six placements. After 1, 4, 6, 8 or 12
+        // Black can place on 6 or 10 (only 10 after 6) and leave White no placement; after
+        // White's 10, Black's one placement is 6, and White can still answer it.
         //   16   X O O
         //   12  . X X O
         //    7 O . X . X
@@ -196,9 +200,9 @@ fn finds_the_only_defence() {
             vec![2, 15, 14, 7, 9, 0, 16, 17, 5, 3, 13, 18, 11],
             10,
         ),
-        // Subsume, size 3, Blue (O) to move. Red threatens to close a ring through 4; every
-        // other Blue placement leaves Red an immediately winning reply (checked below), and
-        // Blue's 4 takes the cell.
+        // Subsume, size 3, Blue (O) to move with six placements. After 5, 11, 14, 17 or 18
+        // Red's 13 closes a winning Red ring (after some of them 14, 17 or 18 do too); after
+        // Blue's 4 no Red placement wins at once (all checked below).
         //   16   X . .
         //   12  O . . X
         //    7 O . O X .
