@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import stonefield as sf
 from stonefield.matches import Match, elo_difference, rotation, wilson_interval
@@ -66,6 +68,20 @@ def test_wilson_interval_hand_computed() -> None:
     assert wilson_interval(1.0, 10) == pytest.approx((0.72247, 1.0), abs=1e-4)
     # A narrower interval with more games.
     assert np.diff(wilson_interval(0.7, 1000)) < np.diff(wilson_interval(0.7, 10))
+
+
+@given(st.integers(1, 10_000), st.data())
+def test_wilson_interval_properties(n: int, data: st.DataObject) -> None:
+    wins = data.draw(st.integers(0, n))
+    score = wins / n
+    low, high = wilson_interval(score, n)
+    assert 0.0 <= low <= score <= high <= 1.0
+    # Symmetric under swapping the sides, and monotone in the score.
+    assert wilson_interval(1.0 - score, n) == pytest.approx((1.0 - high, 1.0 - low), abs=1e-12)
+    if wins < n:
+        assert wilson_interval((wins + 1) / n, n)[0] >= low
+    # The Elo interval, its image, is ordered the same way.
+    assert elo_difference(low) <= elo_difference(score) <= elo_difference(high)
 
 
 def test_wilson_rejects_impossible_input() -> None:

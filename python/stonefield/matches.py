@@ -77,7 +77,9 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     denom = 1.0 + z2 / n
     centre = (score + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(score * (1.0 - score) / n + z2 / (4.0 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval always holds the score; clamping keeps rounding from moving an end past it
+    # (at a score of 0 or 1 the end is then exactly 0 or 1).
+    return min(max(0.0, centre - half), score), max(min(1.0, centre + half), score)
 
 
 def elo_difference(score: float) -> float:
