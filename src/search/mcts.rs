@@ -161,6 +161,13 @@ impl MctsConfig {
                 self.threads
             ));
         }
+        if self.max_nodes > u32::MAX as usize {
+            return bad(format!(
+                "MCTS max_nodes must be at most {} (nodes are numbered by 32 bits), got {}",
+                u32::MAX,
+                self.max_nodes
+            ));
+        }
         if self.max_nodes / self.threads < MIN_NODES_PER_THREAD {
             return bad(format!(
                 "MCTS max_nodes must be at least {MIN_NODES_PER_THREAD} per thread ({} for {} \

@@ -579,3 +579,28 @@ fn selfplay_is_consistent_and_reproducible() {
         }
     }
 }
+
+#[test]
+fn three_players_score_each_node_for_its_mover() {
+    // Windflowers trisquare 3 with three players: player 0 placed on 3, player 1 passed, and
+    // player 2 is to move. If player 2 passes too, player 0 passes and ends the game alone in
+    // first place (ranks 1, 2.5, 2.5: returns +1, −0.5, −0.5), so passing is player 2's worst
+    // move, while any placement keeps the game going. A node's value is the mean return of the
+    // player who moved into it: the pass must look bad to player 2, though it leads to a node
+    // where the player to move (player 0) is winning.
+    let g = game(
+        "windflowers",
+        &[("size", 3i64.into()), ("players", 3i64.into())],
+    );
+    let s = position(&g, &[3, 14]);
+    assert_eq!(s.current_player(), Some(2));
+    let end = position(&g, &[3, 14, 14, 14]);
+    assert_eq!(end.returns(), Some(vec![1.0, -0.5, -0.5]));
+    let r = search(&s, &mcts(3000, 1)).expect("searchable");
+    let pass = r.actions.binary_search(&14).expect("pass is legal");
+    assert_ne!(r.best, 14);
+    assert!(r.values[pass] < -0.25, "{:?}", r.values);
+    let fewest = r.visits.iter().min().expect("actions");
+    assert_eq!(r.visits[pass], *fewest, "{:?}", r.visits);
+    assert_eq!(r.proven, None);
+}
