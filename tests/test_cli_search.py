@@ -97,6 +97,10 @@ def test_match_with_three_players(capsys: pytest.CaptureFixture[str]) -> None:
         (["analyse", "subsume", "--option", "colour=red"], "colour"),
         (["analyse", "subsume", "--record", "/nonexistent/x.json"], "x.json"),
         (["bench", "--search", "--seconds", "0"], "--seconds"),
+        (
+            ["match", "subsume", "random", "random", "--records", "/nonexistent/dir/g.jsonl"],
+            "--records: cannot write",
+        ),
     ],
 )
 def test_bad_arguments_exit_2_with_one_message(
@@ -202,6 +206,7 @@ def test_bench_search_json(capsys: pytest.CaptureFixture[str]) -> None:
     ]
     for r in rows:
         assert r["iterations"] > 0 and r["iterations_per_second"] > 0
+        assert r["iterations_per_cpu_second"] is None or r["iterations_per_cpu_second"] > 0
     assert rows[2]["move"] > 0
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import stonefield as sf
 from stonefield.matches import Match, elo_difference, rotation, wilson_interval
@@ -66,6 +68,20 @@ def test_wilson_interval_hand_computed() -> None:
     assert wilson_interval(1.0, 10) == pytest.approx((0.72247, 1.0), abs=1e-4)
     # A narrower interval with more games.
     assert np.diff(wilson_interval(0.7, 1000)) < np.diff(wilson_interval(0.7, 10))
+
+
+@given(st.integers(1, 10_000), st.data())
+def test_wilson_interval_properties(n: int, data: st.DataObject) -> None:
+    wins = data.draw(st.integers(0, n))
+    score = wins / n
+    low, high = wilson_interval(score, n)
+    assert 0.0 <= low <= score <= high <= 1.0
+    # Symmetric under swapping the sides, and monotone in the score.
+    assert wilson_interval(1.0 - score, n) == pytest.approx((1.0 - high, 1.0 - low), abs=1e-12)
+    if wins < n:
+        assert wilson_interval((wins + 1) / n, n)[0] >= low
+    # The Elo interval, its image, is ordered the same way.
+    assert elo_difference(low) <= elo_difference(score) <= elo_difference(high)
 
 
 def test_wilson_rejects_impossible_input() -> None:
@@ -208,12 +224,30 @@ def test_same_seed_same_match_whatever_the_threads() -> None:
         assert np.array_equal(a.lengths, x.lengths)
 
 
-def test_progress_does_not_change_the_games() -> None:
+def test_progress_does_not_change_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    import stonefield.matches
+
+    monkeypatch.setattr(stonefield.matches, "_CHUNK", 4)  # parts of 2 then 4 (at most)
     calls: list[tuple[int, int]] = []
     a = _small_match(threads=2)
     b = _small_match(threads=2, progress=lambda done, total: calls.append((done, total)))
-    assert np.array_equal(a.actions, b.actions) and np.array_equal(a.returns, b.returns)
-    assert calls and calls[-1] == (6, 6)
+    assert np.array_equal(a.actions, b.actions) and np.array_equal(a.offsets, b.offsets)
+    assert np.array_equal(a.returns, b.returns) and np.array_equal(a.values, b.values, True)
+    assert calls[-1] == (6, 6) and len(calls) >= 2
+    assert [d for d, _ in calls] == sorted({d for d, _ in calls})
+
+
+def test_play_games_first_names_the_games_of_a_part() -> None:
+    game = sf.make("subsume", size=3)
+    agents = [sf.MCTS(iterations=40), sf.RandomAgent()]
+    seats = rotation(2, 5)
+    whole = sf._core.play_games(game, agents, seats, 9, threads=1)
+    part = sf._core.play_games(game, agents, seats[3:], 9, threads=1, first=3)
+    lo = int(whole["offsets"][3])
+    assert np.array_equal(part["actions"], whole["actions"][lo:])
+    assert np.array_equal(part["returns"], whole["returns"][3:])
+    with pytest.raises(sf.InvalidOptionError, match="first"):
+        sf._core.play_games(game, agents, seats, 9, first=-1)
 
 
 def test_records_replay_to_the_same_results() -> None:
@@ -343,3 +377,17 @@ def test_bad_games() -> None:
         sf.match("subsume", ["random", "random"], games=2, size=99)
     with pytest.raises(TypeError, match="options"):
         sf.match(sf.make("subsume"), ["random", "random"], games=2, size=3)
+
+
+def test_readme_example_runs(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Agents, matches and self-play", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)
+    assert isinstance(namespace["m"], Match) and namespace["m"].n_games == 20
+    loaded = sf.SelfPlayData.load(tmp_path / "selfplay.npz")
+    assert len(loaded) == len(namespace["d"])

@@ -269,6 +269,7 @@ def play_games(
     seats: npt.ArrayLike,
     seed: SupportsIndex,
     threads: SupportsIndex | None = None,
+    first: SupportsIndex | None = None,
 ) -> dict[str, Any]: ...
 def selfplay_games(
     game: Game | str,

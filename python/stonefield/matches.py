@@ -9,12 +9,15 @@
 ((2,), (2, 2), 'uint32')
 >>> int(m.wins.sum() + m.draws.sum() + m.losses.sum())
 8
+>>> m  # doctest: +ELLIPSIS
+<Match subsume: 4 games, seed 1; agents [mcts:iterations=100, random], scores [...]>
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,8 +43,11 @@ __all__ = [
 #: The two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
 
-#: Games per call of the native runner when progress is reported.
-_CHUNK = 64
+#: The most games per call of the native runner when progress is reported.
+_CHUNK = 256
+
+#: Parts of a native run with progress grow while they take less than this (seconds).
+_PART_SECONDS = 0.5
 
 
 def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -71,7 +77,9 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     denom = 1.0 + z2 / n
     centre = (score + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(score * (1.0 - score) / n + z2 / (4.0 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval always holds the score; clamping keeps rounding from moving an end past it
+    # (at a score of 0 or 1 the end is then exactly 0 or 1).
+    return min(max(0.0, centre - half), score), max(min(1.0, centre + half), score)
 
 
 def elo_difference(score: float) -> float:
@@ -109,7 +117,7 @@ def rotation(n_agents: int, games: int) -> npt.NDArray[np.int64]:
     return seats.astype(np.int64)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Match:
     """The games of :func:`match` and their statistics.
 
@@ -146,6 +154,14 @@ class Match:
     def n_games(self) -> int:
         """The number of games."""
         return int(self.lengths.shape[0])
+
+    def __repr__(self) -> str:
+        agents = ", ".join(agent_string(a) for a in self.agents)
+        scores = ", ".join(f"{s:.3f}" for s in self.score)
+        return (
+            f"<Match {self.game.name}: {self.n_games} games, seed {self.seed};"
+            f" agents [{agents}], scores [{scores}]>"
+        )
 
     def _by_agent(self, per_seat: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """(games, seats) → (games, agents): each agent's entry in each game."""
@@ -382,7 +398,7 @@ def match(
         seed: The match seed (0 to 2**64 − 1).
         threads: Worker threads for native games; None uses every core.
         progress: Called as ``progress(done, games)`` as games finish (native games are then
-            run in blocks of 64, which does not change the results).
+            run in parts, which does not change the results).
         **options: Game options when ``game`` is an id.
 
     Returns:
@@ -443,12 +459,20 @@ def _play_native(
         return dict(_core.play_games(game, list(agents), seats, seed, threads=threads))
     parts = []
     total = seats.shape[0]
-    for first in range(0, total, _CHUNK):
+    # Parts start at one game per thread and double while quick, so progress comes often on
+    # slow searches and rarely costs anything on fast ones; `first` keeps the games the same.
+    size = min(threads or os.cpu_count() or 1, _CHUNK)
+    first = 0
+    while first < total:
+        started = time.perf_counter()
         part = _core.play_games(
-            game, list(agents), seats[first : first + _CHUNK], seed, threads=threads, first=first
+            game, list(agents), seats[first : first + size], seed, threads=threads, first=first
         )
         parts.append(part)
-        progress(min(first + _CHUNK, total), total)
+        first = min(first + size, total)
+        progress(first, total)
+        if time.perf_counter() - started < _PART_SECONDS:
+            size = min(2 * size, _CHUNK)
     return _concat(parts)
 
 

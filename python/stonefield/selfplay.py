@@ -9,6 +9,8 @@
 True
 >>> d.num_games
 2
+>>> d  # doctest: +ELLIPSIS
+<SelfPlayData subsume: 2 games, ... positions>
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import json
 import os
 import zipfile
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -47,7 +49,7 @@ _ARRAYS: dict[str, tuple[type[np.generic], int]] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SelfPlayData:
     """Positions from self-play games, one row per decision.
 
@@ -74,6 +76,9 @@ class SelfPlayData:
 
     def __len__(self) -> int:
         return int(self.players.shape[0])
+
+    def __repr__(self) -> str:
+        return f"<SelfPlayData {self.game.name}: {self.num_games} games, {len(self)} positions>"
 
     @property
     def num_games(self) -> int:
@@ -110,8 +115,11 @@ class SelfPlayData:
         np.savez(path, header=np.array(header), **arrays)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> SelfPlayData:
+    def load(cls, path: str | os.PathLike[str] | BinaryIO) -> SelfPlayData:
         """Reads a file written by :meth:`save`, checking every array's dtype and shape.
+
+        Args:
+            path: The file, or a binary file object open for reading.
 
         Raises:
             RecordError: the file is not such a file, or its arrays disagree with each other
@@ -124,7 +132,10 @@ class SelfPlayData:
         ...
         stonefield.RecordError: <BytesIO>: not a self-play .npz file (...)
         """
-        where = "<BytesIO>" if not isinstance(path, (str, os.PathLike)) else os.fspath(path)
+        if isinstance(path, (str, os.PathLike)):
+            where = os.fspath(path)
+        else:
+            where = str(getattr(path, "name", f"<{type(path).__name__}>"))
         try:
             loaded = np.load(path, allow_pickle=False)
             if not isinstance(loaded, np.lib.npyio.NpzFile):
