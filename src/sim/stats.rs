@@ -41,6 +41,8 @@
 
 use rayon::prelude::*;
 
+use crate::algo::groups::largest_components;
+use crate::algo::FloodScratch;
 use crate::error::{Error, Result};
 use crate::games::{Game, Rules, State};
 
@@ -91,7 +93,8 @@ pub struct GameStats {
 /// * Smallholder: the sites where p may place by the territory rule / sites (a player who
 ///   cannot place loses, so room to play is what matters);
 /// * Subsume: p's stones / sites.
-pub fn heuristic(state: &State, out: &mut [f64]) {
+/// `scratch` is reused between calls (Faraday's largest groups are flood fills).
+pub fn heuristic(state: &State, scratch: &mut FloodScratch, out: &mut [f64]) {
     let sites = state.board().num_sites().max(1) as f64;
     match state {
         State::Windflowers(s) => {
@@ -99,11 +102,15 @@ pub fn heuristic(state: &State, out: &mut [f64]) {
             out.iter_mut().for_each(|h| *h /= sites);
         }
         State::Faraday(s) => {
-            let v = s.score_values();
-            let scale = if s.config().scoring.is_special() {
-                sites * sites / 4.0
+            // The score as `score_values` counts it, with the fill buffers kept across calls.
+            let cfg = s.config();
+            let mut g = [0usize; 2];
+            largest_components(&cfg.board, cfg.group, s.cells(), scratch, &mut g);
+            let (v, scale) = if cfg.scoring.is_special() {
+                let st = s.stone_counts();
+                ([g[0] * st[1], g[1] * st[0]], sites * sites / 4.0)
             } else {
-                sites
+                (g, sites)
             };
             out[0] = v[0] as f64 / scale;
             out[1] = v[1] as f64 / scale;
@@ -183,6 +190,7 @@ pub fn game_stats(game: &Game, actions: &[u32], values: Option<&[f32]>) -> Resul
     // Evaluations, (L + 1) × n, row-major.
     let mut evals: Vec<f64> = Vec::with_capacity((big_l + 1) * n);
     let mut h = vec![0.0; n];
+    let mut scratch = FloodScratch::default();
     let mut latest = vec![0.0; n];
     let mut pie = -1i8;
     let pie_base = match &state {
@@ -234,7 +242,7 @@ pub fn game_stats(game: &Game, actions: &[u32], values: Option<&[f32]>) -> Resul
                 evals.extend_from_slice(&latest);
             }
             None => {
-                heuristic(&state, &mut h);
+                heuristic(&state, &mut scratch, &mut h);
                 let total: f64 = h.iter().sum();
                 evals.extend(h.iter().map(|&hp| (hp - (total - hp)).tanh()));
             }
@@ -593,6 +601,40 @@ mod tests {
             assert_eq!(s.repeated, 0);
             // The three offer actions form player 0's first turn, the choice player 1's.
             assert!(s.turns >= 2);
+        }
+    }
+
+    #[test]
+    fn faradays_heuristic_is_its_score() {
+        for scoring in ["simple_orthogonal", "special"] {
+            let g = Game::make(
+                "faraday",
+                &[
+                    ("order".to_string(), OptionValue::Int(4)),
+                    ("scoring".to_string(), OptionValue::Str(scoring.into())),
+                ],
+            )
+            .unwrap();
+            let sites = g.board().num_sites() as f64;
+            let scale = if scoring == "special" {
+                sites * sites / 4.0
+            } else {
+                sites
+            };
+            let mut rng = Rng::new(11);
+            let mut buf = Vec::new();
+            let mut scratch = FloodScratch::default();
+            let mut st = g.new_state();
+            while let Some(a) = st.random_action(&mut rng, &mut buf) {
+                let mut h = [0.0; 2];
+                heuristic(&st, &mut scratch, &mut h);
+                let State::Faraday(f) = &st else {
+                    unreachable!()
+                };
+                let v = f.score_values();
+                assert_eq!(h, [v[0] as f64 / scale, v[1] as f64 / scale]);
+                st.apply_unchecked(a);
+            }
         }
     }
 
