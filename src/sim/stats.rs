@@ -93,6 +93,7 @@ pub struct GameStats {
 /// * Smallholder: the sites where p may place by the territory rule / sites (a player who
 ///   cannot place loses, so room to play is what matters);
 /// * Subsume: p's stones / sites.
+///
 /// `scratch` is reused between calls (Faraday's largest groups are flood fills).
 pub fn heuristic(state: &State, scratch: &mut FloodScratch, out: &mut [f64]) {
     let sites = state.board().num_sites().max(1) as f64;
