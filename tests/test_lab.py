@@ -322,6 +322,11 @@ def test_outputs_and_report(tmp_path: Any) -> None:
     assert "seat_score_0" in text and "players=3" in text and "kingmaking" in text
     verdicts = lab.kingmaking_games(1)
     assert [v["index"] for v in verdicts] == [0, 1, 2]
+    # The sample's games are kept as records, each replaying to its game's length.
+    kept = lab.records(1)
+    assert [r["lab_game_index"] for r in kept] == [0, 1, 2]
+    lengths = lab.columns(1)["length"]
+    assert [sf.from_record(r).move_count for r in kept] == lengths[:3].tolist()
     assert all(isinstance(v["kingmade"], bool) for v in verdicts)
     lab.to_csv(str(tmp_path / "t.csv"))
     lab.to_json(str(tmp_path / "t.json"))
