@@ -435,3 +435,19 @@ def test_ray_matches_local_and_resumes(ray_session: Any, tmp_path: Any) -> None:
     assert columns(resumed) == columns(local)
     with open(out) as f:
         assert len(f.read().splitlines()) == len(lines)
+
+
+def test_interrupt_keeps_finished_chunks(tmp_path: Any) -> None:
+    out = str(tmp_path / "i.jsonl")
+    args: dict[str, Any] = dict(fixed={"size": 3}, games=6, seed=4, chunk=2)
+
+    def stop(done: int, total: int, seconds: float) -> None:
+        if done >= 4:
+            raise KeyboardInterrupt  # as Ctrl-C would, after the second chunk is written
+
+    with pytest.raises(KeyboardInterrupt):
+        sf.lab.evaluate("subsume", out=out, progress=stop, **args)
+    with open(out) as f:
+        assert [json.loads(x)["first"] for x in f.read().splitlines()[1:]] == [0, 2]
+    resumed = sf.lab.evaluate("subsume", out=out, **args)
+    assert columns(resumed) == columns(sf.lab.evaluate("subsume", **args))
