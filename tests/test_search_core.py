@@ -4,7 +4,10 @@ selfplay_games (settings, errors, shapes and dtypes, determinism, pickling, docs
 from __future__ import annotations
 
 import doctest
+import os
 import pickle
+import signal
+import threading
 from typing import Any
 
 import numpy as np
@@ -152,7 +155,8 @@ def test_finished_games_and_wrong_states() -> None:
 def test_agents_pickle_and_repr() -> None:
     agent = sf.MCTS(iterations=300, time=1.5, c=0.5, threads=2, solver=False, seed=9, reuse=True)
     copy = pickle.loads(pickle.dumps(agent))
-    assert copy == agent and repr(copy) == repr(agent)
+    assert copy == agent and repr(copy) == repr(agent) and hash(copy) == hash(agent)
+    assert agent != sf.MCTS(iterations=300)
     assert (copy.iterations, copy.time, copy.c, copy.threads) == (300, 1.5, 0.5, 2)
     assert (copy.solver, copy.seed, copy.reuse) == (False, 9, True)
     assert eval(repr(agent), {"MCTS": sf.MCTS}) == agent
@@ -255,3 +259,16 @@ def test_selfplay_bad_input() -> None:
     for games, seed, temperature in ((-1, 0, 0), (1, -1, 0), (1, 0, -2), (True, 0, 0)):
         with pytest.raises(sf.InvalidOptionError):
             _core.selfplay_games(game, sf.MCTS(iterations=5), games, seed, temperature)
+
+
+def test_ctrl_c_stops_a_long_search() -> None:
+    state = sf.make("windflowers").new_state()
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sf.MCTS(time=30.0).act(state)
+    finally:
+        timer.cancel()
+    # The agent is usable afterwards.
+    assert bool(state.is_legal(sf.MCTS(iterations=50).act(state)))

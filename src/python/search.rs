@@ -1,7 +1,8 @@
 //! Agents (`MCTS`, `RandomAgent`), `SearchResult`, and native matches and self-play.
 
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -112,7 +113,8 @@ fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<u64> {
 /// Each iteration walks down the tree by UCB1 on the mean return of the player who moved into
 /// each node, adds one node, finishes the game with uniformly random moves, and backs up every
 /// player's return. The move played is the most visited root action (ties: higher mean, then
-/// lower action); a proven win is played at once and proven losses are avoided.
+/// lower action); a proven win is played at once and proven losses are avoided. The GIL is
+/// released while it searches, and Ctrl-C stops a long search (KeyboardInterrupt).
 ///
 /// Args:
 ///     iterations: iterations in all (split over the threads), or None for a time budget only.
@@ -151,13 +153,55 @@ pub struct PyMcts {
 }
 
 impl PyMcts {
+    /// Whether a search may take long enough that Ctrl-C should be able to stop it.
+    fn may_run_long(&self) -> bool {
+        self.config.time.is_some_and(|t| t > 0.05)
+            || self.config.iterations.is_none_or(|i| i > 20_000)
+    }
+
+    /// Searches with the GIL released. A search that may run long runs on a helper thread
+    /// while this one wakes every 50 ms to look for Ctrl-C; on it the search is stopped and the
+    /// KeyboardInterrupt raised.
     fn search(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<SearchResult> {
         let (state, history) = state_arg(state)?;
-        py.detach(|| {
+        let run = |stop: Option<&AtomicBool>| {
             let mut agent = self.agent.lock().unwrap_or_else(|e| e.into_inner());
-            agent.search(&state, &history)
+            agent.search_until(&state, &history, stop)
+        };
+        if !self.may_run_long() {
+            return py.detach(|| run(None)).map_err(to_py);
+        }
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let (tx, mut rx) = mpsc::channel();
+            let (stop, run) = (&stop, &run);
+            scope.spawn(move || {
+                // The receiver only goes away once the search is abandoned.
+                let _ = tx.send(run(Some(stop)));
+            });
+            loop {
+                // The receiver is Send but not Sync: it goes into the GIL-free closure and back.
+                let (got, back) = py.detach(move || {
+                    let got = rx.recv_timeout(Duration::from_millis(50));
+                    (got, rx)
+                });
+                rx = back;
+                match got {
+                    Ok(result) => return result.map_err(to_py),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if let Err(e) = py.check_signals() {
+                            stop.store(true, Ordering::Relaxed);
+                            return Err(e);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                            "the search thread ended without a result",
+                        ))
+                    }
+                }
+            }
         })
-        .map_err(to_py)
     }
 }
 
@@ -290,6 +334,10 @@ impl PyMcts {
             .unwrap_or(false)
     }
 
+    fn __hash__(&self) -> u64 {
+        hash_str(&self.__repr__())
+    }
+
     /// Pickles the settings (a kept tree is not saved).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
@@ -312,6 +360,13 @@ impl PyMcts {
             ],
         )
     }
+}
+
+fn hash_str(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
 }
 
 fn py_float(x: f64) -> String {
@@ -377,6 +432,10 @@ impl PyRandomAgent {
             .cast::<PyRandomAgent>()
             .map(|o| o.get().seed == self.seed)
             .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_str(&self.__repr__())
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {

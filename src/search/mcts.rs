@@ -20,6 +20,7 @@
 //! best of them). Selection never enters a child proven lost while another remains; a proven
 //! draw is scored without a playout. The search stops as soon as the root is proven.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::error::{Error, Result};
@@ -196,6 +197,8 @@ pub enum StoppedBy {
     Nodes,
     /// The root was proven won, drawn or lost.
     Proven,
+    /// The caller asked the search to stop (see [`Mcts::search_until`]).
+    Interrupted,
 }
 
 impl StoppedBy {
@@ -206,6 +209,7 @@ impl StoppedBy {
             StoppedBy::Time => "time",
             StoppedBy::Nodes => "nodes",
             StoppedBy::Proven => "proven",
+            StoppedBy::Interrupted => "interrupted",
         }
     }
 }
@@ -318,7 +322,9 @@ struct ThreadOutcome {
 
 /// Budgets and switches shared by the threads of one search.
 #[derive(Clone, Copy)]
-struct Limits {
+struct Limits<'a> {
+    /// Set from outside to end the search early (Ctrl-C).
+    stop: Option<&'a AtomicBool>,
     iterations: u64,
     deadline: Option<Instant>,
     max_nodes: usize,
@@ -352,11 +358,17 @@ impl Tree {
                     stopped: StoppedBy::Iterations,
                 };
             }
-            if let Some(deadline) = lim.deadline {
-                if done % CLOCK_EVERY == 0 && Instant::now() >= deadline {
+            if done % CLOCK_EVERY == 0 {
+                if lim.deadline.is_some_and(|d| Instant::now() >= d) {
                     return ThreadOutcome {
                         iterations: done,
                         stopped: StoppedBy::Time,
+                    };
+                }
+                if lim.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    return ThreadOutcome {
+                        iterations: done,
+                        stopped: StoppedBy::Interrupted,
                     };
                 }
             }
@@ -587,6 +599,7 @@ fn search_typed<R: Rules>(
     cfg: &MctsConfig,
     trees: &mut [Tree],
     started: Instant,
+    stop: Option<&AtomicBool>,
 ) -> Result<SearchResult> {
     let k = trees.len();
     let per_thread_nodes = cfg.max_nodes / k;
@@ -605,6 +618,7 @@ fn search_typed<R: Rules>(
     let solver = cfg.solver_for(root.num_players());
     let seed = position_seed(root, cfg.seed);
     let limits = |t: usize| Limits {
+        stop,
         iterations: if total_iters == u64::MAX {
             u64::MAX
         } else {
@@ -894,6 +908,17 @@ impl Mcts {
     /// Searches `state`, whose game went through `history` from the start (used only for tree
     /// reuse; pass `&[]` when unknown). Fails with [`Error::GameOver`] on a finished game.
     pub fn search(&mut self, state: &State, history: &[u32]) -> Result<SearchResult> {
+        self.search_until(state, history, None)
+    }
+
+    /// [`Mcts::search`] that also ends, within a few iterations, once `stop` is set (its result
+    /// then says [`StoppedBy::Interrupted`]).
+    pub fn search_until(
+        &mut self,
+        state: &State,
+        history: &[u32],
+        stop: Option<&AtomicBool>,
+    ) -> Result<SearchResult> {
         let started = Instant::now();
         check_state(state)?;
         let k = self.config.threads;
@@ -906,7 +931,8 @@ impl Mcts {
                 .map(|_| each_state!(state, s => Tree::new(s)))
                 .collect();
         }
-        let res = each_state!(state, s => search_typed(s, &self.config, &mut trees, started))?;
+        let res =
+            each_state!(state, s => search_typed(s, &self.config, &mut trees, started, stop))?;
         if self.config.reuse {
             self.kept = Some(Box::new(Kept {
                 state: state.clone(),

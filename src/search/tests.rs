@@ -604,3 +604,21 @@ fn three_players_score_each_node_for_its_mover() {
     assert_eq!(r.visits[pass], *fewest, "{:?}", r.visits);
     assert_eq!(r.proven, None);
 }
+
+#[test]
+fn a_stop_flag_ends_the_search() {
+    let g = game("windflowers", &[]);
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let cfg = MctsConfig {
+        iterations: None,
+        time: Some(60.0),
+        threads: 2,
+        ..MctsConfig::default()
+    };
+    let mut agent = Mcts::new(cfg).expect("valid");
+    let r = agent
+        .search_until(&g.new_state(), &[], Some(&stop))
+        .expect("searchable");
+    assert_eq!(r.stopped_by, StoppedBy::Interrupted);
+    assert_eq!(r.iterations, 0);
+}
