@@ -50,3 +50,24 @@ def test_vector_env_step_with_observations(benchmark) -> None:
         return env.num_envs * 4
 
     assert benchmark(run) == 4096
+
+
+def test_mcts_act_from_the_start(benchmark) -> None:
+    """One MCTS decision (1000 iterations, one thread) on each game's default board, through
+    the Python binding; iterations/s is 1000 × len(sf.games()) / the mean time."""
+    agent = sf.MCTS(iterations=1000, seed=0)
+    states = [sf.make(name).new_state() for name in sf.games()]
+
+    def run() -> int:
+        return sum(int(s.is_legal(agent.act(s))) for s in states)
+
+    assert benchmark(run) == len(states)
+
+
+def test_match_mcts_against_random(benchmark) -> None:
+    """A short native match: MCTS(200) against random on The Smallholder, all threads."""
+
+    def run() -> int:
+        return sf.match("smallholder", ["mcts:iterations=200", "random"], games=8, seed=1).n_games
+
+    assert benchmark(run) == 8

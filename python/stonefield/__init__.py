@@ -34,12 +34,15 @@ from ._core import (
     games,
     make,
 )
+from .agents import parse_agent
 from .batch import SimulationResult, simulate
+from .matches import Match, match
 from .options import option_spec
 from .records import from_record, to_record
 from .records import load as load_record
 from .records import save as save_record
 from .render import to_svg
+from .selfplay import SelfPlayData, selfplay
 from .text import board_text
 
 __all__ = [
@@ -48,9 +51,11 @@ __all__ = [
     "IllegalMoveError",
     "InvalidOptionError",
     "MCTS",
+    "Match",
     "RandomAgent",
     "RecordError",
     "SearchResult",
+    "SelfPlayData",
     "SimulationResult",
     "State",
     "StonefieldError",
@@ -61,9 +66,21 @@ __all__ = [
     "games",
     "load_record",
     "make",
+    "match",
     "option_spec",
+    "parse_agent",
     "save_record",
+    "selfplay",
     "simulate",
     "to_record",
     "to_svg",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # stonefield.lab (the variant lab) loads on first use, so `import stonefield` stays light.
+    if name == "lab":
+        import importlib
+
+        return importlib.import_module(".lab", __name__)
+    raise AttributeError(f"module 'stonefield' has no attribute {name!r}")

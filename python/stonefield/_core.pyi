@@ -20,6 +20,8 @@ __all__ = [
     "StonefieldError",
     "__version__",
     "games",
+    "lab_play",
+    "lab_stats",
     "make",
     "option_spec",
     "parse_option",
@@ -38,6 +40,21 @@ class GameOverError(StonefieldError): ...
 class RecordError(StonefieldError): ...
 
 def games() -> list[str]: ...
+def lab_play(
+    game: Game,
+    agents: Sequence[MCTS | RandomAgent],
+    seats: npt.NDArray[np.int64],
+    seed: int,
+    first: int,
+    threads: int | None = None,
+) -> dict[str, Any]: ...
+def lab_stats(
+    game: Game,
+    actions: npt.NDArray[np.uint32],
+    offsets: npt.NDArray[np.int64],
+    values: npt.NDArray[np.float32] | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]: ...
 def make(name: str, /, **options: _OptionValue) -> Game: ...
 def option_spec(name: str) -> list[dict[str, Any]]: ...
 def parse_option(item: str) -> tuple[str, _OptionValue]: ...
@@ -261,6 +278,7 @@ def play_games(
     seats: npt.ArrayLike,
     seed: SupportsIndex,
     threads: SupportsIndex | None = None,
+    first: SupportsIndex | None = None,
 ) -> dict[str, Any]: ...
 def selfplay_games(
     game: Game | str,

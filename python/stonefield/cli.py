@@ -329,14 +329,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--no-browser", action="store_true", help="do not open a browser")
     play.set_defaults(func=_cmd_play, threads=None)
 
-    commands = {"simulate": sim, "bench": bench, "render": render, "play": play}
+    from ._cli_search import add_search_commands
+    from .lab.cli import add_lab_command
+
+    add_search_commands(sub)
+    add_lab_command(sub)
+
+    commands: dict[str, argparse.ArgumentParser] = dict(sub.choices)
     argv = list(sys.argv[1:] if argv is None else argv)
     # Each command parses its own arguments "intermixed", so options may come before or after
     # the flags (`simulate windflowers -n 3 size=5`); argparse cannot do that through
     # subparsers, so the top-level parser only handles what comes before a command.
     if argv and argv[0] in commands:
         command = commands[argv[0]]
-        args = command.parse_intermixed_args(argv[1:])
+        try:
+            args = command.parse_intermixed_args(argv[1:])
+        except TypeError:
+            # argparse refuses intermixed parsing for commands with sub-commands of their own.
+            args = command.parse_args(argv[1:])
     else:
         parser.parse_args(argv)  # --help, --version, or an argparse error (exit 2)
         return 2

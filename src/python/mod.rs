@@ -3,6 +3,7 @@
 //! work. The public Python API is re-exported by `python/stonefield/__init__.py`.
 
 mod game;
+mod lab;
 mod search;
 mod sim;
 
@@ -241,6 +242,8 @@ pub(crate) fn option_to_py<'py>(py: Python<'py>, v: &OptionValue) -> PyResult<Bo
 mod _core {
     #[pymodule_export]
     use super::game::{games, make, option_spec, parse_option, PyGame, PyState};
+    #[pymodule_export]
+    use super::lab::{lab_play, lab_stats};
     #[pymodule_export]
     use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]

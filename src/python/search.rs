@@ -613,6 +613,10 @@ fn chunked<T: Send>(
 /// `returns`, `ranks` float64 (games, players), `scores` float64 (games, players) or None,
 /// `truncated` bool (games,), and `seconds`.
 ///
+/// `first` (default 0) is the index of the first of these games in a longer run: row i of
+/// `seats` is then game `first + i` and draws from (seed, first + i), so a run cut into parts
+/// (for example to report progress) plays exactly the games of one call.
+///
 /// >>> import numpy as np, stonefield as sf
 /// >>> from stonefield._core import play_games
 /// >>> agents = [sf.MCTS(iterations=50), sf.RandomAgent()]
@@ -620,7 +624,7 @@ fn chunked<T: Send>(
 /// >>> out["returns"].shape, len(out["offsets"])
 /// ((2, 2), 3)
 #[pyfunction]
-#[pyo3(signature = (game, agents, seats, seed, threads = None))]
+#[pyo3(signature = (game, agents, seats, seed, threads = None, first = None))]
 pub fn play_games<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -628,7 +632,14 @@ pub fn play_games<'py>(
     seats: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
     threads: Option<Bound<'py, PyAny>>,
+    first: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    // A caller that runs a long match in parts (to show progress) passes the index of each
+    // part's first game, so game i still draws from the streams of (seed, i).
+    let offset = opt(&first)
+        .map(|v| int_arg("first", v, 0, u64::MAX / 2))
+        .transpose()?
+        .unwrap_or(0);
     let game = game_arg(game)?;
     let agents: Vec<Agent> = agents
         .try_iter()?
@@ -683,8 +694,10 @@ pub fn play_games<'py>(
     let records = chunked(py, games, start_chunk, |first, count| {
         let seats = &flat[first * n..(first + count) * n];
         match &pool {
-            Some(p) => p.install(|| play_range(&game, &agents, seats, seed, first as u64, true)),
-            None => play_range(&game, &agents, seats, seed, first as u64, false),
+            Some(p) => {
+                p.install(|| play_range(&game, &agents, seats, seed, offset + first as u64, true))
+            }
+            None => play_range(&game, &agents, seats, seed, offset + first as u64, false),
         }
     })?;
     let mut actions = Vec::new();

@@ -2,6 +2,7 @@
 
 pub mod batch;
 pub mod playout;
+pub mod stats;
 pub mod vector;
 
 pub use batch::{simulate, Batch};

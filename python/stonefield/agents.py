@@ -1,0 +1,191 @@
+"""Agents by name: the agent strings of the command line, the lab and the play page.
+
+An agent string is a name, optionally followed by a colon and comma-separated ``key=value``
+settings::
+
+    random                      a RandomAgent (seed 0)
+    random:seed=3
+    mcts                        MCTS with 1000 iterations
+    mcts:iterations=2000,c=1.0,threads=2,time=0.5,solver=false
+
+``mcts`` takes the keyword arguments of :class:`stonefield.MCTS` (``iterations``, ``time``,
+``c``, ``threads``, ``solver``, ``seed``, ``max_nodes``, ``reuse``); without ``iterations`` or
+``time`` it gets 1000 iterations. ``random`` takes ``seed``. Booleans are ``true`` or ``false``;
+``iterations=none`` or ``time=none`` removes that budget. Every mistake raises
+:class:`stonefield.InvalidOptionError` with a one-line message naming what is allowed.
+
+>>> parse_agent("mcts:iterations=2000,c=1.0")
+MCTS(iterations=2000, time=None, c=1.0, threads=1, solver=None, seed=0, max_nodes=10000000, reuse=False)
+>>> parse_agent("random:seed=3")
+RandomAgent(seed=3)
+>>> agent_string(parse_agent("mcts:time=0.5,solver=false"))
+'mcts:time=0.5,solver=false'
+>>> parse_agent("alphazero")
+Traceback (most recent call last):
+...
+stonefield.InvalidOptionError: unknown agent "alphazero"; agents: random, mcts (e.g. mcts:iterations=2000,c=1.0)
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Union, runtime_checkable
+
+from ._core import MCTS, InvalidOptionError, RandomAgent, State
+
+__all__ = ["Agent", "NativeAgent", "agent_string", "is_native", "parse_agent"]
+
+#: Agents whose whole games run in Rust.
+NativeAgent = Union[MCTS, RandomAgent]
+
+#: Iterations of a bare ``mcts`` (no budget given).
+DEFAULT_ITERATIONS = 1000
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with ``act(state) -> int`` (a legal action for ``state.current_player``)."""
+
+    def act(self, state: State) -> int: ...
+
+
+def _int(text: str) -> int:
+    return int(text)
+
+
+def _float(text: str) -> float:
+    return float(text)
+
+
+def _bool(text: str) -> bool:
+    low = text.lower()
+    if low not in ("true", "false"):
+        raise ValueError
+    return low == "true"
+
+
+def _optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def inner(text: str) -> Any:
+        return None if text.lower() == "none" else parse(text)
+
+    return inner
+
+
+# Per agent name: its settings, each with a parser and the words for its error message.
+_SETTINGS: dict[str, dict[str, tuple[Callable[[str], Any], str]]] = {
+    "random": {"seed": (_int, "an integer ≥ 0")},
+    "mcts": {
+        "iterations": (_optional(_int), "an integer ≥ 1 or none"),
+        "time": (_optional(_float), "seconds > 0 or none"),
+        "c": (_float, "a number ≥ 0"),
+        "threads": (_int, "an integer from 1 to 256"),
+        "solver": (_optional(_bool), "true, false or none"),
+        "seed": (_int, "an integer ≥ 0"),
+        "max_nodes": (_int, "an integer"),
+        "reuse": (_bool, "true or false"),
+    },
+}
+
+_EXAMPLE = "mcts:iterations=2000,c=1.0"
+
+
+def parse_agent(text: str) -> NativeAgent:
+    """Builds the agent an agent string names.
+
+    Args:
+        text: ``NAME`` or ``NAME:key=value,key=value`` (see the module documentation).
+
+    Returns:
+        A :class:`stonefield.MCTS` or :class:`stonefield.RandomAgent`.
+
+    Raises:
+        InvalidOptionError: an unknown name or setting, a malformed value, or settings the
+            agent rejects (the message names what is allowed).
+        TypeError: ``text`` is not a string.
+
+    >>> parse_agent("mcts:iterations=50,threads=2").threads
+    2
+    >>> parse_agent("mcts:iters=50")
+    Traceback (most recent call last):
+    ...
+    stonefield.InvalidOptionError: agent "mcts:iters=50": unknown setting "iters"; mcts takes iterations, time, c, threads, solver, seed, max_nodes, reuse
+    >>> parse_agent("random:seed=x")
+    Traceback (most recent call last):
+    ...
+    stonefield.InvalidOptionError: agent "random:seed=x": seed must be an integer ≥ 0, got "x"
+    """  # noqa: E501
+    if not isinstance(text, str):
+        raise TypeError(f"an agent string is a str, got {type(text).__name__}")
+    name, sep, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if name not in _SETTINGS:
+        raise InvalidOptionError(
+            f'unknown agent "{name}"; agents: {", ".join(_SETTINGS)} (e.g. {_EXAMPLE})'
+        )
+    allowed = _SETTINGS[name]
+    settings: dict[str, Any] = {}
+    for item in rest.split(",") if sep and rest.strip() else []:
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key:
+            raise InvalidOptionError(
+                f'agent "{text}": expected key=value, got "{item.strip()}" (e.g. {_EXAMPLE})'
+            )
+        key = key.lower().replace("-", "_")
+        if key not in allowed:
+            raise InvalidOptionError(
+                f'agent "{text}": unknown setting "{key}"; {name} takes {", ".join(allowed)}'
+            )
+        if key in settings:
+            raise InvalidOptionError(f'agent "{text}": setting "{key}" is given twice')
+        parse, words = allowed[key]
+        try:
+            settings[key] = parse(value)
+        except ValueError:
+            raise InvalidOptionError(
+                f'agent "{text}": {key} must be {words}, got "{value}"'
+            ) from None
+    try:
+        if name == "random":
+            return RandomAgent(**settings)
+        if "iterations" not in settings and "time" not in settings:
+            settings["iterations"] = DEFAULT_ITERATIONS
+        return MCTS(**settings)
+    except InvalidOptionError as e:
+        raise InvalidOptionError(f'agent "{text}": {e}') from None
+
+
+def is_native(agent: object) -> bool:
+    """Whether whole games of this agent can run in Rust (an MCTS or a RandomAgent).
+
+    >>> import stonefield as sf
+    >>> is_native(sf.MCTS(iterations=10)), is_native(object())
+    (True, False)
+    """
+    return isinstance(agent, (MCTS, RandomAgent))
+
+
+def agent_string(agent: object) -> str:
+    """A short name for an agent: the agent string of a native agent (settings that differ
+    from the defaults), else the ``name`` attribute or the class name of a Python agent.
+
+    >>> import stonefield as sf
+    >>> agent_string(sf.MCTS(iterations=500, seed=2)), agent_string(sf.RandomAgent())
+    ('mcts:iterations=500,seed=2', 'random')
+    """
+    if isinstance(agent, RandomAgent):
+        return "random" if agent.seed == 0 else f"random:seed={agent.seed}"
+    if isinstance(agent, MCTS):
+        default = MCTS(iterations=1)
+        parts = []
+        for key in _SETTINGS["mcts"]:
+            value = getattr(agent, key)
+            if key == "iterations":
+                # A bare "mcts" means 1000 iterations, and no iterations with a time budget.
+                if value is None or (value == DEFAULT_ITERATIONS and agent.time is None):
+                    continue
+            elif value == getattr(default, key):
+                continue
+            shown = "none" if value is None else str(value).lower()
+            parts.append(f"{key}={shown}")
+        return "mcts" + (":" + ",".join(parts) if parts else "")
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) else type(agent).__name__

@@ -1,0 +1,399 @@
+"""``evaluate`` and the :class:`Lab` it returns."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from .._core import Game
+from ..matches import _derived_seed, _seated
+from . import metrics as M
+from .run import (
+    Plan,
+    ProgressFn,
+    execute,
+    gather,
+    make_plan,
+    print_progress,
+    records,
+    seating,
+    skill_agents,
+)
+
+#: King-making: decisions of the last-placed player examined per game (the latest ones), and
+#: alternatives tried per decision.
+KM_DECISIONS = 3
+KM_ALTERNATIVES = 4
+
+
+class Lab:
+    """The results of :func:`evaluate`: per-variant metrics, tables, files and a report.
+
+    Attributes:
+        plan: The resolved arguments, variants and agents.
+        entries: Every chunk of the results file (the source of truth).
+    """
+
+    def __init__(self, plan: Plan, entries: list[dict[str, Any]]) -> None:
+        self.plan = plan
+        self.entries = entries
+        self._columns = gather(plan, entries)
+        self._skill = gather(plan, entries, "skill") if plan.skill else None
+        self._metrics: list[dict[str, M.Metric]] | None = None
+
+    @property
+    def game(self) -> str:
+        return self.plan.game
+
+    @property
+    def variants(self) -> list[dict[str, Any]]:
+        """The varied options of each variant, in grid order."""
+        return [dict(v.varied) for v in self.plan.variants]
+
+    def columns(self, variant: int) -> dict[str, Any]:
+        """A variant's per-game facts (numpy columns, one row per game, in game order)."""
+        return self._columns[variant]
+
+    def kingmaking_games(self, variant: int) -> list[dict[str, Any]]:
+        """The king-making verdicts of a variant's sampled games."""
+        out: list[dict[str, Any]] = []
+        for e in self.entries:
+            if e.get("kind") == "kingmaking" and e["variant"] == variant:
+                out.extend(e["games"])
+        return out
+
+    def records(self, variant: int) -> list[dict[str, Any]]:
+        """Game records (the JSON record format) of the games whose actions the results file
+        keeps: those with a repeated position and the king-making sample."""
+        from ..records import to_record
+
+        game = self.plan.variants[variant].game
+        out: list[dict[str, Any]] = []
+        for index, r in sorted(records(self.entries, variant).items()):
+            state = game.new_state()
+            for a in r["actions"]:
+                state.apply(int(a))
+            rec = to_record(state)
+            rec["lab_game_index"] = index
+            out.append(rec)
+        return out
+
+    def metrics(self) -> list[dict[str, M.Metric]]:
+        """Per variant, metric name → :class:`~stonefield.lab.metrics.Metric`."""
+        if self._metrics is None:
+            out: list[dict[str, M.Metric]] = []
+            for v in self.plan.variants:
+                cols = self._columns[v.index]
+                if cols["length"] is None:
+                    out.append({})
+                    continue
+                m = M.variant_metrics(cols, v.game.num_players)
+                if v.game.num_players >= 3 and self.plan.kingmaking:
+                    flags = [bool(g["kingmade"]) for g in self.kingmaking_games(v.index)]
+                    m["kingmaking"] = M.kingmaking_metric(flags)
+                if self._skill is not None and self._skill[v.index]["returns"] is not None:
+                    m["skill"] = M.skill_metric(self._strong_scores(v.index))
+                out.append(m)
+            self._metrics = out
+        return self._metrics
+
+    def _strong_scores(self, variant: int) -> np.ndarray:
+        assert self._skill is not None
+        cols = self._skill[variant]
+        n = self.plan.variants[variant].game.num_players
+        returns = cols["returns"].reshape(-1, n)
+        count = returns.shape[0]
+        seats = seating(self.plan, self.plan.variants[variant], "skill", 0, count)
+        strong = np.argmin(seats, axis=1)
+        return M.seat_scores(returns[np.arange(count), strong])
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One flat dict per variant: its options, games, and for every metric its value and
+        95 % interval (``name``, ``name_low``, ``name_high``)."""
+        out = []
+        for v, m in zip(self.plan.variants, self.metrics()):
+            cols = self._columns[v.index]
+            row: dict[str, Any] = {"variant": v.label, **v.varied}
+            row["games"] = 0 if cols["length"] is None else int(cols["length"].size)
+            for name, metric in m.items():
+                row[name] = metric.value
+                row[f"{name}_low"] = metric.low
+                row[f"{name}_high"] = metric.high
+            out.append(row)
+        return out
+
+    def table(self, metrics: Sequence[str] | None = None) -> str:
+        """A printable table: one row per variant, each metric with its 95 % interval.
+
+        Args:
+            metrics: The metric names to show (default: every metric).
+        """
+        all_metrics = self.metrics()
+        names: list[str] = []
+        for m in all_metrics:
+            names.extend(k for k in m if k not in names)
+        if metrics is not None:
+            unknown = [k for k in metrics if k not in names]
+            if unknown:
+                raise _core.InvalidOptionError(
+                    f"unknown metric {unknown[0]!r}; metrics: {', '.join(names)}"
+                )
+            names = list(metrics)
+        labels = [v.label for v in self.plan.variants]
+        width = max(len("metric"), *(len(n) for n in names))
+        cols = [max(24, len(lab)) for lab in labels]
+        head = f"{'metric':<{width}}  " + "  ".join(f"{lab:>{w}}" for lab, w in zip(labels, cols))
+        games = [str(0 if c["length"] is None else c["length"].size) for c in self._columns]
+        lines = [
+            f"{self.plan.game}: {', '.join(a for a in self.plan.header()['agents'])}, "
+            f"seed {self.plan.seed}",
+            head,
+            f"{'games':<{width}}  " + "  ".join(f"{g:>{w}}" for g, w in zip(games, cols)),
+        ]
+        for name in names:
+            cells = [str(m.get(name, M.NAN_METRIC)) for m in all_metrics]
+            lines.append(f"{name:<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, cols)))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def to_csv(self, path: str) -> None:
+        """Writes :meth:`rows` as CSV (one row per variant)."""
+        rows = self.rows()
+        fields: list[str] = []
+        for r in rows:
+            fields.extend(k for k in r if k not in fields)
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=fields)
+            w.writeheader()
+            for r in rows:
+                w.writerow(r)
+
+    def to_json(self, path: str) -> None:
+        """Writes the arguments and :meth:`rows` as JSON (NaN written as null)."""
+
+        def clean(x: Any) -> Any:
+            return None if isinstance(x, float) and math.isnan(x) else x
+
+        data = {
+            "arguments": self.plan.header(),
+            "variants": [{k: clean(v) for k, v in r.items()} for r in self.rows()],
+        }
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1)
+
+    def to_pandas(self) -> Any:
+        """:meth:`rows` as a pandas DataFrame (pandas is imported only here)."""
+        try:
+            import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+        except ImportError:
+            raise ImportError("to_pandas needs pandas: pip install pandas") from None
+        return pd.DataFrame(self.rows())
+
+    def report(self, directory: str) -> str:
+        """Writes ``report.md``, a self-contained ``report.html`` and the plots (PNG) into
+        ``directory``; returns the path of report.md. Needs matplotlib (``stonefield[lab]``)."""
+        from .report import write_report
+
+        return write_report(self, directory)
+
+
+def _continue(game: Game, state: Any, players: list[Any]) -> frozenset[int]:
+    """Plays ``state`` to the end with ``players`` (one per seat); the winners' set."""
+    while (p := state.current_player) is not None:
+        state.apply(int(players[p].act(state.copy())))
+    ranks = state.ranks()
+    if state.truncated or ranks is None:
+        return frozenset()
+    best = float(np.min(ranks))
+    return frozenset(int(p) for p in np.flatnonzero(ranks == best))
+
+
+def kingmaking_verdicts(
+    plan: Plan, variant: int, recs: dict[int, dict[str, Any]], ranks: np.ndarray
+) -> list[dict[str, Any]]:
+    """Judges the sampled games of a 3–4 player variant (see the package docs for the exact
+    procedure)."""
+    v = plan.variants[variant]
+    game = v.game
+    n = game.num_players
+    verdicts = []
+    for index in sorted(recs):
+        if index >= plan.kingmaking:
+            continue
+        actions = [int(a) for a in recs[index]["actions"]]
+        final = ranks[index]
+        worst = float(final.max())
+        if worst == float(final.min()):
+            verdicts.append({"index": index, "kingmade": False, "why": "no last player"})
+            continue
+        lasts = [int(p) for p in np.flatnonzero(final == worst)]
+        seats = seating(plan, v, "games", index, 1)[0]
+
+        def fresh_players(seats: np.ndarray = seats, index: int = index) -> list[Any]:
+            return [
+                _seated(plan.agents[int(a)], _derived_seed(plan.seed, index, j))
+                for j, a in enumerate(seats)
+            ]
+
+        state = game.new_state()
+        movers = []
+        for a in actions:
+            movers.append(state.current_player)
+            state.apply(a)
+        found: dict[str, Any] = {"index": index, "kingmade": False}
+        for last in lasts:
+            mine = [k for k, m in enumerate(movers) if m == last][-KM_DECISIONS:]
+            for k in reversed(mine):
+                before = game.new_state()
+                for a in actions[:k]:
+                    before.apply(a)
+                legal = [int(a) for a in before.legal_actions() if int(a) != actions[k]]
+                if not legal:
+                    continue
+                pick = np.unique(np.linspace(0, len(legal) - 1, KM_ALTERNATIVES).round())
+                actual = before.copy()
+                actual.apply(actions[k])
+                base = _continue(game, actual, fresh_players())
+                for j in pick.astype(int):
+                    alt = before.copy()
+                    alt.apply(legal[j])
+                    won = _continue(game, alt, fresh_players())
+                    if won != base and last not in won and last not in base:
+                        found = {
+                            "index": index,
+                            "kingmade": True,
+                            "player": last,
+                            "move": k,
+                            "alternative": legal[j],
+                            "winners": sorted(base),
+                            "winners_after": sorted(won),
+                        }
+                        break
+                if found["kingmade"]:
+                    break
+            if found["kingmade"]:
+                break
+        verdicts.append(found)
+    del n
+    return verdicts
+
+
+def evaluate(
+    game: str,
+    vary: Mapping[str, Sequence[Any]] | None = None,
+    fixed: dict[str, Any] | None = None,
+    agents: Any = None,
+    games: int = 100,
+    seed: int = 0,
+    backend: str = "local",
+    out: str | None = None,
+    *,
+    address: str | None = None,
+    chunk: int | None = None,
+    threads: int | None = None,
+    kingmaking: int | None = None,
+    skill: int = 0,
+    cpus_per_task: int = 1,
+    progress: bool | ProgressFn = False,
+) -> Lab:
+    """Plays every variant of a grid and returns its metrics (see :mod:`stonefield.lab`).
+
+    Args:
+        game: A game id.
+        vary: Option name → values; the variants are the cartesian product.
+        fixed: Options shared by every variant.
+        agents: One agent (or agent string) for every seat, or one per seat; default random.
+        games: Games per variant (> 0).
+        seed: Game i of every variant draws from the streams of (seed, i).
+        backend: ``"local"`` (Rust over the local cores) or ``"ray"``.
+        out: The results file (JSON lines). Each finished chunk is appended and flushed; a
+            rerun with the same arguments resumes it; other arguments are refused.
+        address: Ray cluster address (``"auto"``, ``host:port``); default: a local Ray.
+        chunk: Games per chunk (default 2000 with random agents, 32 with search).
+        threads: Threads for the local backend (default all cores).
+        kingmaking: For 3–4 players, how many games per variant to judge for king-making
+            (default 10; 0 turns it off).
+        skill: Games per variant of MCTS with 4× the iterations against the base agent.
+        cpus_per_task: Ray: CPUs each chunk task asks for (and the threads it plays on).
+        progress: True for the command line's progress bar, or a callable
+            ``progress(done, total, seconds)``.
+
+    Returns:
+        A :class:`Lab`.
+
+    >>> import stonefield as sf
+    >>> lab = sf.lab.evaluate("subsume", vary={"size": [3, 4]}, games=20, seed=1)
+    >>> [row["games"] for row in lab.rows()]
+    [20, 20]
+    >>> 0.0 <= lab.rows()[0]["balance"] <= 1.0
+    True
+    """
+    plan = make_plan(
+        game, vary, fixed, agents, games, seed, 10 if kingmaking is None else kingmaking, skill
+    )
+    report: ProgressFn | None
+    if progress is True:
+        report = _notebook_progress() or print_progress
+    elif callable(progress):
+        report = progress
+    else:
+        report = None
+    entries = execute(plan, out, backend, address, chunk, threads, report, cpus_per_task)
+    lab = Lab(plan, entries)
+    if plan.kingmaking and any(v.game.num_players >= 3 for v in plan.variants):
+        _add_kingmaking(lab, out)
+    return lab
+
+
+def _add_kingmaking(lab: Lab, out: str | None) -> None:
+    plan = lab.plan
+    judged = {e["variant"] for e in lab.entries if e.get("kind") == "kingmaking"}
+    for v in plan.variants:
+        if v.index in judged or v.game.num_players < 3:
+            continue
+        ranks = lab.columns(v.index)["ranks"].reshape(-1, v.game.num_players)
+        games = kingmaking_verdicts(plan, v.index, records(lab.entries, v.index), ranks)
+        entry = {"kind": "kingmaking", "variant": v.index, "games": games}
+        lab.entries.append(entry)
+        if out is not None:
+            with open(out, "a", encoding="utf-8") as f:
+                f.write(json.dumps(entry, separators=(",", ":")) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+    lab._metrics = None
+
+
+def _notebook_progress() -> ProgressFn | None:
+    """A tqdm.auto bar when running inside a notebook with tqdm installed, else None."""
+    try:
+        from IPython import get_ipython  # type: ignore[import-not-found]
+
+        if get_ipython() is None or "IPKernelApp" not in get_ipython().config:
+            return None
+        from tqdm.auto import tqdm  # type: ignore[import-untyped]
+    except Exception:
+        return None
+    bar: Any = None
+
+    def update(done: int, total: int, seconds: float) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=total, unit="game")
+        bar.n = done
+        bar.refresh()
+        if done >= total:
+            bar.close()
+
+    return update
+
+
+__all__ = ["Lab", "evaluate", "skill_agents"]

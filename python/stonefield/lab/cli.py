@@ -1,0 +1,159 @@
+"""``stonefield lab``: the variant lab from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .._core import StonefieldError, games
+
+
+def _value(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _pair(text: str, many: bool) -> tuple[str, Any]:
+    key, eq, value = text.partition("=")
+    if not eq or not key or not value:
+        form = "KEY=V1,V2,..." if many else "KEY=VALUE"
+        raise argparse.ArgumentTypeError(f"expected {form}, got {text!r}")
+    key = key.replace("-", "_")
+    if many:
+        return key, [_value(v) for v in value.split(",")]
+    return key, _value(value)
+
+
+def add_lab_command(sub: Any) -> None:
+    """Adds ``lab`` to the subcommands."""
+    from .studies import STUDIES
+
+    p = sub.add_parser(
+        "lab",
+        help="evaluate rule variants by self-play (metrics, report, Ray)",
+        description="Plays every variant of a grid with the given agents and prints one row"
+        " per variant with every metric and its 95%% interval. `stonefield lab GAME --vary"
+        " KEY=V1,V2 ...` runs a grid; `stonefield lab study NAME` (or --study NAME) runs a"
+        f" ready-made study: {', '.join(STUDIES)}.",
+    )
+    p.add_argument("target", nargs="?", help="a game id, or 'study'")
+    p.add_argument("name", nargs="?", help="the study name after 'study'")
+    p.add_argument("--study", help="a study name")
+    p.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        type=lambda t: _pair(t, True),
+        metavar="KEY=V1,V2",
+        help="an option to vary (repeatable; the grid is the product)",
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=lambda t: _pair(t, False),
+        metavar="KEY=VALUE",
+        help="an option shared by every variant (repeatable)",
+    )
+    p.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="AGENT",
+        help="random or mcts:iterations=N,... (once for every seat, or once per seat)",
+    )
+    # Its own dest: the top-level parser checks a plain `games` against negatives.
+    p.add_argument(
+        "--games",
+        "-n",
+        dest="lab_games",
+        metavar="N",
+        type=int,
+        default=None,
+        help="games per variant",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the run's seed")
+    p.add_argument("--iterations", type=int, default=None, help="studies: MCTS iterations")
+    p.add_argument("--backend", choices=("local", "ray"), default="local")
+    p.add_argument("--address", default=None, help="Ray address (host:port or auto)")
+    p.add_argument("--threads", type=int, default=None, help="local threads (default: all)")
+    p.add_argument("--cpus-per-task", type=int, default=1, help="Ray: CPUs (threads) per task")
+    p.add_argument("--chunk", type=int, default=None, help="games per chunk")
+    p.add_argument("--kingmaking", type=int, default=None, help="games judged (3-4 players)")
+    p.add_argument("--skill", type=int, default=0, help="games of 4x iterations vs base")
+    p.add_argument("--out", default=None, help="results file (JSON lines; resumable)")
+    p.add_argument("--report", default=None, help="directory for report.md/.html and plots")
+    p.add_argument("--csv", default=None, help="write the table as CSV")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_lab, parser=p, threads=None)
+
+
+def _cmd_lab(args: argparse.Namespace) -> int:
+    from ._lab import evaluate
+    from .studies import study
+
+    parser: argparse.ArgumentParser = args.parser
+    study_name = args.study
+    if args.target == "study":
+        if args.name is None:
+            parser.error("give the study's name: stonefield lab study NAME")
+        study_name = args.name
+    elif args.name is not None:
+        parser.error(f"unexpected argument {args.name!r}")
+    if args.lab_games is not None and args.lab_games <= 0:
+        parser.error(f"--games must be positive, got {args.lab_games}")
+    try:
+        if study_name is not None:
+            lab = study(
+                study_name,
+                args.lab_games,
+                iterations=args.iterations,
+                seed=args.seed,
+                out=args.out,
+                backend=args.backend,
+                address=args.address,
+                progress=not args.quiet,
+            )
+        else:
+            if args.target is None:
+                parser.error("give a game id or 'study NAME'")
+            if args.target not in games():
+                parser.error(f"unknown game {args.target!r}; games: {', '.join(games())}")
+            agents: Any = args.agent or None
+            if agents is not None and len(agents) == 1:
+                agents = agents[0]
+            lab = evaluate(
+                args.target,
+                vary=dict(args.vary),
+                fixed=dict(args.option),
+                agents=agents,
+                games=100 if args.lab_games is None else args.lab_games,
+                seed=args.seed,
+                backend=args.backend,
+                out=args.out,
+                address=args.address,
+                chunk=args.chunk,
+                threads=args.threads,
+                kingmaking=args.kingmaking,
+                skill=args.skill,
+                cpus_per_task=args.cpus_per_task,
+                progress=not args.quiet,
+            )
+    except (StonefieldError, ConnectionError, ImportError) as e:
+        print(f"stonefield lab: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("stonefield lab: interrupted; finished chunks are kept", file=sys.stderr)
+        return 130
+    print(lab.table())
+    if args.csv:
+        lab.to_csv(args.csv)
+    if args.report:
+        path = lab.report(args.report)
+        print(f"report: {path}", file=sys.stderr)
+    return 0

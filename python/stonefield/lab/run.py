@@ -1,0 +1,649 @@
+"""Running a lab: the grid of variants, the results file, and the local and Ray backends."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import math
+import os
+import socket
+import sys
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+from .._core import Game, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError
+from ..agents import agent_string, is_native, parse_agent
+from ..matches import _derived_seed, _seated
+
+#: Format tag of the first line of a results file.
+FORMAT = "stonefield-lab/1"
+
+#: Columns of the per-game facts kept in the results file.
+COLUMNS = (
+    "length",
+    "turns",
+    "multi_choice",
+    "repeated",
+    "branching_sum",
+    "coverage",
+    "lead_change",
+    "drama",
+    "decisiveness",
+    "threshold",
+    "stability",
+    "top_tied",
+    "truncated",
+    "pie",
+    "branching_bins",
+    "returns",
+    "ranks",
+    "scores",
+)
+
+_DTYPES: dict[str, Any] = {
+    "length": np.uint32,
+    "turns": np.uint32,
+    "multi_choice": np.uint32,
+    "repeated": np.uint32,
+    "top_tied": np.bool_,
+    "truncated": np.bool_,
+    "pie": np.int8,
+}
+
+
+@dataclass
+class Variant:
+    """One cell of the grid: its varied options and every option of the game it makes."""
+
+    index: int
+    varied: dict[str, Any]
+    options: dict[str, Any]
+    game: Game
+
+    @property
+    def label(self) -> str:
+        """``key=value`` pairs of the varied options (the game's name for a one-cell grid)."""
+        if not self.varied:
+            return self.game.name
+        return ", ".join(f"{k}={v}" for k, v in self.varied.items())
+
+
+@dataclass
+class Chunk:
+    """A block of consecutive games of one variant (``kind`` "games" or "skill")."""
+
+    variant: int
+    kind: str
+    first: int
+    count: int
+
+
+@dataclass
+class Plan:
+    """What a lab plays: resolved arguments, the variants and the agents."""
+
+    game: str
+    vary: dict[str, list[Any]]
+    fixed: dict[str, Any]
+    variants: list[Variant]
+    agents: list[Any]
+    games: int
+    seed: int
+    kingmaking: int
+    skill: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def header(self) -> dict[str, Any]:
+        """The arguments as the first line of the results file records them."""
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "vary": self.vary,
+            "fixed": self.fixed,
+            "agents": [agent_string(a) + _seed_suffix(a) for a in self.agents],
+            "games": self.games,
+            "seed": self.seed,
+            "kingmaking": self.kingmaking,
+            "skill": self.skill,
+            "variants": [v.options for v in self.variants],
+        }
+
+    @property
+    def players(self) -> int:
+        return self.variants[0].game.num_players
+
+
+def _seed_suffix(agent: Any) -> str:
+    # agent_string leaves out a zero seed; the results file must tell agents apart exactly.
+    seed = getattr(agent, "seed", None)
+    if not isinstance(seed, int) or "seed=" in agent_string(agent):
+        return ""
+    return f"#seed={seed}"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.bool_,)):
+        return bool(value)
+    return value
+
+
+def make_plan(
+    game: str,
+    vary: Mapping[str, Sequence[Any]] | None,
+    fixed: dict[str, Any] | None,
+    agents: Any,
+    games: int,
+    seed: int,
+    kingmaking: int,
+    skill: int,
+) -> Plan:
+    """Checks the arguments and expands the grid (the cartesian product of ``vary``)."""
+    if not isinstance(game, str) or game not in _core.games():
+        raise InvalidOptionError(f"unknown game {game!r}; games: {', '.join(_core.games())}")
+    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
+        raise InvalidOptionError(f"games must be a positive integer, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidOptionError(f"seed must be an integer ≥ 0, got {seed!r}")
+    for name, value in (("kingmaking", kingmaking), ("skill", skill)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidOptionError(f"{name} must be an integer ≥ 0, got {value!r}")
+    vary = dict(vary or {})
+    fixed = dict(fixed or {})
+    for key, values in vary.items():
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise InvalidOptionError(f"vary[{key!r}] must be a list of values, got {values!r}")
+        if len(values) == 0:
+            raise InvalidOptionError(f"vary[{key!r}] is empty: the grid has no variants")
+        if key in fixed:
+            raise InvalidOptionError(f"option {key!r} is both varied and fixed")
+    keys = list(vary)
+    variants = []
+    for i, combo in enumerate(itertools.product(*(vary[k] for k in keys))):
+        varied = {k: _jsonable(v) for k, v in zip(keys, combo)}
+        given = {**{k: _jsonable(v) for k, v in fixed.items()}, **varied}
+        g = _core.make(game, **given)
+        variants.append(Variant(i, varied, dict(g.options), g))
+    players = {v.game.num_players for v in variants}
+    if len(players) > 1 and not (agents is None or _single_agent(agents)):
+        raise InvalidOptionError(
+            "the variants have different player counts; give one agent for every seat"
+        )
+    agent_list = _agents(agents, min(players))
+    return Plan(
+        game,
+        {k: [_jsonable(v) for v in vs] for k, vs in vary.items()},
+        {k: _jsonable(v) for k, v in fixed.items()},
+        variants,
+        agent_list,
+        games,
+        seed,
+        kingmaking,
+        skill,
+    )
+
+
+def _single_agent(agents: Any) -> bool:
+    return isinstance(agents, str) or hasattr(agents, "act")
+
+
+def _agents(agents: Any, players: int) -> list[Any]:
+    if agents is None:
+        return [_core.RandomAgent()]
+    if _single_agent(agents):
+        agents = [agents]
+    out = []
+    for a in agents:
+        a = parse_agent(a) if isinstance(a, str) else a
+        if not callable(getattr(a, "act", None)):
+            raise InvalidOptionError(f"an agent needs an act(state) method, got {a!r}")
+        out.append(a)
+    if len(out) not in (1, players):
+        raise InvalidOptionError(
+            f"give one agent for every seat or one per seat ({players}), got {len(out)}"
+        )
+    return out
+
+
+def seating(plan: Plan, variant: Variant, kind: str, first: int, count: int) -> Any:
+    """The agent index in each seat of games ``first .. first + count``.
+
+    "games": one agent everywhere, or agent j in seat j. "skill": agents [strong, base], the
+    strong one in seat ``i mod n`` of game i (every seat equally often).
+    """
+    n = variant.game.num_players
+    if kind == "skill":
+        seats = np.ones((count, n), dtype=np.int64)
+        idx = np.arange(first, first + count)
+        seats[np.arange(count), idx % n] = 0
+        return seats
+    if len(plan.agents) == 1:
+        return np.zeros((count, n), dtype=np.int64)
+    return np.tile(np.arange(n, dtype=np.int64), (count, 1))
+
+
+def skill_agents(plan: Plan) -> list[Any]:
+    """[MCTS with 4× the base's iterations, the base MCTS]."""
+    base = plan.agents[0]
+    if not isinstance(base, _core.MCTS) or base.iterations is None:
+        base = _core.MCTS(iterations=100)
+    settings = {
+        k: getattr(base, k)
+        for k in ("iterations", "time", "c", "threads", "solver", "seed", "max_nodes", "reuse")
+    }
+    strong = _core.MCTS(**{**settings, "iterations": 4 * int(settings["iterations"])})
+    return [strong, base]
+
+
+def run_chunk(
+    game: Game,
+    agents: list[Any],
+    seats: npt.NDArray[np.int64],
+    seed: int,
+    first: int,
+    threads: int | None,
+    label: str,
+) -> dict[str, Any]:
+    """Plays one chunk and returns its per-game columns (native agents in Rust, others in
+    Python on this thread)."""
+    if all(is_native(a) for a in agents):
+        return dict(_core.lab_play(game, agents, seats, seed, first, threads))
+    return _play_python(game, agents, seats, seed, first, threads, label)
+
+
+def _play_python(
+    game: Game,
+    agents: list[Any],
+    seats: npt.NDArray[np.int64],
+    seed: int,
+    first: int,
+    threads: int | None,
+    label: str,
+) -> dict[str, Any]:
+    actions: list[int] = []
+    offsets = [0]
+    for k in range(seats.shape[0]):
+        i = first + k
+        players = [_seated(agents[a], _derived_seed(seed, i, j)) for j, a in enumerate(seats[k])]
+        state = game.new_state()
+        while (p := state.current_player) is not None:
+            who = agent_string(agents[int(seats[k, p])])
+            try:
+                action = players[p].act(state.copy())
+            except Exception as e:
+                raise StonefieldError(
+                    f"variant {label}: agent {who} raised in game {i} (move {state.move_count})"
+                    f" of {game.name}: {type(e).__name__}: {e}"
+                ) from e
+            try:
+                state.apply(int(action))
+            except (StonefieldError, TypeError, ValueError) as e:
+                raise IllegalMoveError(
+                    f"variant {label}: agent {who} played {action!r} in game {i}"
+                    f" (move {state.move_count}) of {game.name}, which is not legal: {e}"
+                ) from None
+        actions.extend(state.history)
+        offsets.append(len(actions))
+    acts = np.array(actions, dtype=np.uint32)
+    offs = np.array(offsets, dtype=np.int64)
+    out = dict(_core.lab_stats(game, acts, offs, None, threads))
+    out.update(actions=acts, offsets=offs, values=np.full(acts.size, np.nan, np.float32))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The results file
+
+
+def encode_chunk(
+    chunk: Chunk, seed: int, cols: dict[str, Any], keep: Callable[[int], bool]
+) -> dict[str, Any]:
+    """A chunk's entry: its place, its per-game facts (numpy columns; :func:`_listed` makes
+    them JSON) and the action lists of the games ``keep`` names or that repeat a position."""
+    records = []
+    offsets = cols["offsets"]
+    repeated = np.flatnonzero(np.asarray(cols["repeated"]) > 0).tolist()
+    wanted = [k for k in range(chunk.count) if keep(chunk.first + k)]
+    for k in sorted(set(wanted) | set(repeated)):
+        a, b = int(offsets[k]), int(offsets[k + 1])
+        values = cols["values"][a:b].tolist()
+        records.append(
+            {
+                "index": chunk.first + k,
+                "actions": cols["actions"][a:b].tolist(),
+                "values": [None if math.isnan(x) else x for x in values],
+            }
+        )
+    return {
+        "kind": chunk.kind,
+        "variant": chunk.variant,
+        "first": chunk.first,
+        "count": chunk.count,
+        "seed": seed,
+        "stats": {name: cols.get(name) for name in COLUMNS},
+        "records": records,
+    }
+
+
+def _listed(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry with numpy columns turned into lists (Python's float repr round-trips)."""
+    stats = {k: None if v is None else np.asarray(v).tolist() for k, v in entry["stats"].items()}
+    return {**entry, "stats": stats}
+
+
+def decode_stats(stats: dict[str, Any]) -> dict[str, Any]:
+    """A chunk's facts as numpy columns."""
+    out: dict[str, Any] = {}
+    for name in COLUMNS:
+        v = stats.get(name)
+        if v is None:
+            out[name] = None
+        else:
+            out[name] = np.asarray(v, dtype=_DTYPES.get(name, np.float64))
+    return out
+
+
+def read_results(path: str, header: dict[str, Any]) -> list[dict[str, Any]]:
+    """The lines of an existing results file after checking its header against ``header``.
+
+    A truncated last line (an interrupted write) is dropped with a warning; a file written by
+    other arguments is refused.
+    """
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    entries: list[dict[str, Any]] = []
+    for i, line in enumerate(lines):
+        try:
+            entries.append(json.loads(line))
+        except json.JSONDecodeError:
+            if i == len(lines) - 1 and not text.endswith("\n"):
+                warnings.warn(
+                    f"{path}: the last line is incomplete (an interrupted run); it is ignored"
+                    " and its games are played again",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
+                _truncate_to(path, len("\n".join(lines[:i])) + (1 if i else 0))
+                break
+            raise RecordError(f"{path}: line {i + 1} is not valid JSON") from None
+    if not entries:
+        return []
+    found = entries[0]
+    if found.get("format") != FORMAT:
+        raise RecordError(f"{path} is not a stonefield lab results file")
+    if found != header:
+        diffs = [
+            f"{k}: {found.get(k)!r} in the file, {header.get(k)!r} now"
+            for k in header
+            if found.get(k) != header.get(k)
+        ]
+        raise InvalidOptionError(
+            f"{path} holds results of other arguments ({'; '.join(diffs)}); give the same"
+            " arguments to resume it, or another file"
+        )
+    return entries[1:]
+
+
+def _truncate_to(path: str, size: int) -> None:
+    with open(path, "r+b") as f:
+        f.truncate(size)
+
+
+def missing_chunks(plan: Plan, done: list[dict[str, Any]], chunk_size: int) -> list[Chunk]:
+    """The chunks still to play: per variant and kind, the game ranges no finished chunk holds,
+    cut into pieces of at most ``chunk_size``."""
+    have: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    for e in done:
+        if e.get("kind") in ("games", "skill"):
+            have.setdefault((e["variant"], e["kind"]), []).append(
+                (e["first"], e["first"] + e["count"])
+            )
+    todo = []
+    for v in plan.variants:
+        kinds = [("games", plan.games)]
+        if plan.skill:
+            kinds.append(("skill", plan.skill))
+        for kind, total in kinds:
+            covered = np.zeros(total, dtype=np.bool_)
+            for a, b in have.get((v.index, kind), []):
+                covered[a:b] = True
+            i = 0
+            while i < total:
+                if covered[i]:
+                    i += 1
+                    continue
+                j = i
+                while j < total and not covered[j] and j - i < chunk_size:
+                    j += 1
+                todo.append(Chunk(v.index, kind, i, j - i))
+                i = j
+    return todo
+
+
+# ---------------------------------------------------------------------------------------------
+# Backends
+
+
+def check_address(address: str, timeout: float = 3.0) -> None:
+    """Fails within ``timeout`` seconds when a ``host:port`` Ray address does not answer."""
+    if address == "auto":
+        return
+    target = address.split("://", 1)[-1]
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise InvalidOptionError(
+            f"a Ray address is host:port, ray://host:port or 'auto', got {address!r}"
+        )
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise ConnectionError(
+            f"no Ray cluster answers at {address} ({e}); start one with `ray start --head`"
+        ) from None
+
+
+def ray_init(address: str | None) -> Any:
+    """Connects to (or starts) Ray; an unreachable address fails within seconds."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError('the Ray backend needs ray: pip install "stonefield[ray]"') from None
+    if ray.is_initialized():
+        return ray
+    if address is not None:
+        check_address(address)
+    # Quiet, dashboard-less start; a local cluster of recent Ray versions sets up its own
+    # authentication token, which the driver started here receives.
+    try:
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+        )
+    except ConnectionError as e:
+        raise ConnectionError(
+            f"could not join the Ray cluster at {address}: {e}. A cluster with token"
+            " authentication (the default for local clusters since Ray 2.59) needs its token"
+            " here too: set RAY_AUTH_TOKEN or copy its token file (see `ray get-auth-token`)"
+        ) from None
+    return ray
+
+
+def _ray_task(
+    game_name: str,
+    options: dict[str, Any],
+    agents: list[Any],
+    seats: npt.NDArray[np.int64],
+    seed: int,
+    first: int,
+    label: str,
+) -> dict[str, Any]:
+    import ray
+
+    resources: dict[str, float] = ray.get_runtime_context().get_assigned_resources()  # type: ignore[no-untyped-call]
+    cpus = resources.get("CPU", 1.0)
+    threads = max(1, int(cpus))
+    game = _core.make(game_name, **options)
+    return run_chunk(game, agents, seats, seed, first, threads, label)
+
+
+ProgressFn = Callable[[int, int, float], None]
+
+
+def execute(
+    plan: Plan,
+    out: str | None,
+    backend: str,
+    address: str | None,
+    chunk_size: int | None,
+    threads: int | None,
+    progress: ProgressFn | None,
+    cpus_per_task: int = 1,
+) -> list[dict[str, Any]]:
+    """Plays every missing chunk, appending each finished one to ``out``; returns all chunk
+    entries (old and new). Ctrl-C stops after writing the chunks that have finished."""
+    header = plan.header()
+    done: list[dict[str, Any]] = []
+    if out is not None and os.path.exists(out) and os.path.getsize(out) > 0:
+        done = read_results(out, header)
+    elif out is not None:
+        parent = os.path.dirname(os.path.abspath(out))
+        os.makedirs(parent, exist_ok=True)
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header, separators=(",", ":")) + "\n")
+    if chunk_size is None:
+        searching = any(not isinstance(a, _core.RandomAgent) for a in plan.agents)
+        chunk_size = 32 if searching or plan.skill else 2000
+    if chunk_size < 1:
+        raise InvalidOptionError(f"chunk must be at least 1, got {chunk_size}")
+    if cpus_per_task < 1:
+        raise InvalidOptionError(f"cpus_per_task must be at least 1, got {cpus_per_task}")
+    todo = missing_chunks(plan, done, chunk_size)
+    total = sum(c.count for c in todo)
+
+    sink = open(out, "a", encoding="utf-8") if out is not None else None
+    finished = 0
+    started = time.monotonic()
+
+    def keep_first(chunk: Chunk) -> int:
+        # Game 0 of every variant is kept for the report's board picture; 3–4 player variants
+        # also keep the king-making sample.
+        many = plan.variants[chunk.variant].game.num_players >= 3
+        return max(1, plan.kingmaking if many else 0)
+
+    def record(chunk: Chunk, cols: dict[str, Any]) -> None:
+        nonlocal finished
+        entry = encode_chunk(
+            chunk, plan.seed, cols, lambda i: chunk.kind == "games" and i < keep_first(chunk)
+        )
+        done.append(entry)
+        if sink is not None:
+            line = json.dumps(_listed(entry), separators=(",", ":"))
+            sink.write(line + "\n")
+            sink.flush()
+            os.fsync(sink.fileno())
+        finished += chunk.count
+        if progress is not None:
+            progress(finished, total, time.monotonic() - started)
+
+    def agents_for(chunk: Chunk) -> list[Any]:
+        return skill_agents(plan) if chunk.kind == "skill" else plan.agents
+
+    try:
+        if backend == "local":
+            for chunk in todo:
+                v = plan.variants[chunk.variant]
+                seats = seating(plan, v, chunk.kind, chunk.first, chunk.count)
+                cols = run_chunk(
+                    v.game, agents_for(chunk), seats, plan.seed, chunk.first, threads, v.label
+                )
+                record(chunk, cols)
+        elif backend == "ray":
+            ray = ray_init(address)
+            task = ray.remote(num_cpus=cpus_per_task, max_retries=0)(_ray_task)
+            pending = {}
+            for chunk in todo:
+                v = plan.variants[chunk.variant]
+                seats = seating(plan, v, chunk.kind, chunk.first, chunk.count)
+                ref = task.remote(
+                    plan.game,
+                    v.options,
+                    agents_for(chunk),
+                    seats,
+                    plan.seed,
+                    chunk.first,
+                    v.label,
+                )
+                pending[ref] = chunk
+            try:
+                while pending:
+                    ready, _ = ray.wait(list(pending), num_returns=1)
+                    for ref in ready:
+                        chunk = pending.pop(ref)
+                        record(chunk, ray.get(ref))
+            except BaseException:
+                for ref in pending:
+                    ray.cancel(ref, force=True)
+                raise
+        else:
+            raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
+    finally:
+        if sink is not None:
+            sink.close()
+    return done
+
+
+def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> list[dict[str, Any]]:
+    """Per variant, its games' columns in game order (each game once)."""
+    by_variant: list[list[dict[str, Any]]] = [[] for _ in plan.variants]
+    for e in entries:
+        if e.get("kind") == kind:
+            by_variant[e["variant"]].append(e)
+    out = []
+    for chunks in by_variant:
+        chunks.sort(key=lambda e: e["first"])
+        parts = [decode_stats(e["stats"]) for e in chunks]
+        cols: dict[str, Any] = {}
+        for name in COLUMNS:
+            vals = [p[name] for p in parts if p[name] is not None]
+            cols[name] = np.concatenate(vals) if vals else None
+        out.append(cols)
+    return out
+
+
+def records(entries: list[dict[str, Any]], variant: int) -> dict[int, dict[str, Any]]:
+    """The action lists kept for a variant's games, by game index."""
+    out = {}
+    for e in entries:
+        if e.get("kind") == "games" and e["variant"] == variant:
+            for r in e.get("records", []):
+                out[int(r["index"])] = r
+    return out
+
+
+def print_progress(done: int, total: int, seconds: float) -> None:
+    """The command line's progress bar, with an estimate of the time left."""
+    if total == 0:
+        return
+    frac = done / total
+    left = seconds / frac - seconds if frac > 0 else float("nan")
+    bar = "#" * int(30 * frac)
+    eta = f"{left:6.0f} s left" if math.isfinite(left) else ""
+    sys.stderr.write(f"\r[{bar:<30}] {done}/{total} games {eta}")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

@@ -1,0 +1,267 @@
+"""Self-play training data: positions, search policies and final returns as numpy arrays.
+
+>>> import stonefield as sf
+>>> d = sf.selfplay("subsume", sf.MCTS(iterations=50), games=2, seed=3, temperature_moves=2,
+...                 size=3)
+>>> d.observations.dtype.name, d.policies.dtype.name, d.players.dtype.name
+('float32', 'float32', 'int8')
+>>> len(d) == d.observations.shape[0] == d.policies.shape[0] == int(d.offsets[-1])
+True
+>>> d.num_games
+2
+>>> d  # doctest: +ELLIPSIS
+<SelfPlayData subsume: 2 games, ... positions>
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._core import Game, RecordError, StonefieldError
+from .agents import parse_agent
+from .matches import _count_arg, _game_arg, _seed_arg, _threads_arg
+from .records import to_record
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "SelfPlayData", "selfplay"]
+
+#: The ``format`` entry of a saved file.
+FORMAT = "stonefield-selfplay"
+#: The version of the saved layout this module writes and reads.
+FORMAT_VERSION = 1
+
+# Array fields: dtype and number of dimensions.
+_ARRAYS: dict[str, tuple[type[np.generic], int]] = {
+    "observations": (np.float32, 3),
+    "policies": (np.float32, 2),
+    "players": (np.int8, 1),
+    "returns": (np.float32, 2),
+    "game_index": (np.uint32, 1),
+    "actions": (np.uint32, 1),
+    "offsets": (np.int64, 1),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class SelfPlayData:
+    """Positions from self-play games, one row per decision.
+
+    Attributes:
+        game: The game played.
+        observations: float32 (positions, planes, sites): ``State.observation()`` before each
+            decision, from the view of the player to move.
+        policies: float32 (positions, num_actions): root visit fractions of the search.
+        players: int8 (positions,): the player to move.
+        returns: float32 (positions, num_players): the final returns of the position's game.
+        game_index: uint32 (positions,): the game each position comes from.
+        actions: uint32: every game's actions, concatenated.
+        offsets: int64 (games + 1,): game ``i`` is ``actions[offsets[i]:offsets[i + 1]]``.
+    """
+
+    game: Game
+    observations: npt.NDArray[np.float32]
+    policies: npt.NDArray[np.float32]
+    players: npt.NDArray[np.int8]
+    returns: npt.NDArray[np.float32]
+    game_index: npt.NDArray[np.uint32]
+    actions: npt.NDArray[np.uint32]
+    offsets: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.players.shape[0])
+
+    def __repr__(self) -> str:
+        return f"<SelfPlayData {self.game.name}: {self.num_games} games, {len(self)} positions>"
+
+    @property
+    def num_games(self) -> int:
+        """The number of games."""
+        return int(self.offsets.shape[0]) - 1
+
+    def game_actions(self, index: int) -> list[int]:
+        """The actions of game ``index``."""
+        lo, hi = int(self.offsets[index]), int(self.offsets[index + 1])
+        return [int(a) for a in self.actions[lo:hi]]
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every game as a record in the JSON record format of :mod:`stonefield.records`."""
+        out = []
+        for i in range(self.num_games):
+            state = self.game.new_state()
+            for a in self.game_actions(i):
+                state.apply(a)
+            out.append(to_record(state))
+        return out
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the data to one ``.npz`` file (uncompressed; numpy adds ``.npz`` to a path
+        without it). The game and its options are stored with it as JSON text."""
+        header = json.dumps(
+            {
+                "format": FORMAT,
+                "format_version": FORMAT_VERSION,
+                "game": self.game.name,
+                "options": dict(self.game.options),
+            }
+        )
+        arrays = {k: getattr(self, k) for k in _ARRAYS}
+        np.savez(path, header=np.array(header), **arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str] | BinaryIO) -> SelfPlayData:
+        """Reads a file written by :meth:`save`, checking every array's dtype and shape.
+
+        Args:
+            path: The file, or a binary file object open for reading.
+
+        Raises:
+            RecordError: the file is not such a file, or its arrays disagree with each other
+                or with the game (the message starts with the path and names the entry).
+            OSError: the file cannot be read.
+
+        >>> import io
+        >>> SelfPlayData.load(io.BytesIO(b"not a zip"))
+        Traceback (most recent call last):
+        ...
+        stonefield.RecordError: <BytesIO>: not a self-play .npz file (...)
+        """
+        if isinstance(path, (str, os.PathLike)):
+            where = os.fspath(path)
+        else:
+            where = str(getattr(path, "name", f"<{type(path).__name__}>"))
+        try:
+            loaded = np.load(path, allow_pickle=False)
+            if not isinstance(loaded, np.lib.npyio.NpzFile):
+                raise ValueError("a single .npy array")
+            with loaded:
+                data = {k: loaded[k] for k in loaded.files}
+        except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as e:
+            raise RecordError(f"{where}: not a self-play .npz file ({e})") from None
+        try:
+            return cls._from_arrays(data)
+        except RecordError as e:
+            raise RecordError(f"{where}: {e}") from None
+
+    @classmethod
+    def _from_arrays(cls, data: dict[str, np.ndarray]) -> SelfPlayData:
+        missing = [k for k in ("header", *_ARRAYS) if k not in data]
+        if missing:
+            raise RecordError(
+                f"missing entries {missing}; a self-play file has header, {', '.join(_ARRAYS)}"
+            )
+        game = _header_game(data["header"])
+        for key, (dtype, ndim) in _ARRAYS.items():
+            a = data[key]
+            if a.dtype != dtype or a.ndim != ndim:
+                raise RecordError(
+                    f'entry "{key}": expected {np.dtype(dtype).name} with {ndim} dimension(s),'
+                    f" got {a.dtype.name} with shape {a.shape}"
+                )
+        positions = data["players"].shape[0]
+        planes, sites = game.observation_shape
+        expected = {
+            "observations": (positions, planes, sites),
+            "policies": (positions, game.num_actions),
+            "returns": (positions, game.num_players),
+            "game_index": (positions,),
+        }
+        for key, shape in expected.items():
+            if data[key].shape != shape:
+                raise RecordError(
+                    f'entry "{key}": expected shape {shape} for {positions} positions of'
+                    f" {game.name}, got {data[key].shape}"
+                )
+        offsets, actions = data["offsets"], data["actions"]
+        if (
+            offsets.shape[0] < 1
+            or offsets[0] != 0
+            or (np.diff(offsets) < 0).any()
+            or offsets[-1] != actions.shape[0]
+        ):
+            raise RecordError(
+                f'entry "offsets": expected 0, then non-decreasing, ending at the'
+                f" {actions.shape[0]} actions"
+            )
+        n_games = offsets.shape[0] - 1
+        if positions and int(data["game_index"].max()) >= n_games:
+            raise RecordError(f'entry "game_index": values must be below the {n_games} games')
+        if (actions >= game.num_actions).any():
+            raise RecordError(f'entry "actions": values must be below {game.num_actions}')
+        players = data["players"]
+        if ((players < 0) | (players >= game.num_players)).any():
+            raise RecordError(f'entry "players": values must be 0 to {game.num_players - 1}')
+        return cls(game=game, **{k: data[k] for k in _ARRAYS})
+
+
+def _header_game(header: np.ndarray) -> Game:
+    try:
+        meta = json.loads(str(header[()]))
+    except (ValueError, TypeError, IndexError) as e:
+        raise RecordError(f'entry "header": not JSON text ({e})') from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise RecordError(f'entry "header": expected format "{FORMAT}"')
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise RecordError(
+            f'entry "header": this stonefield reads format_version {FORMAT_VERSION},'
+            f" got {meta.get('format_version')!r}"
+        )
+    name, options = meta.get("game"), meta.get("options")
+    if not isinstance(name, str) or not isinstance(options, dict):
+        raise RecordError('entry "header": needs "game" (a string) and "options" (an object)')
+    try:
+        return _core.make(name, **options)
+    except (StonefieldError, TypeError) as e:
+        raise RecordError(f'entry "header": {e}') from None
+
+
+def selfplay(
+    game: Game | str,
+    agent: Any,
+    *,
+    games: int = 100,
+    seed: int = 0,
+    temperature_moves: int = 0,
+    threads: int | None = None,
+    **options: Any,
+) -> SelfPlayData:
+    """Plays ``games`` games of ``agent`` against itself in Rust and records every decision.
+
+    The first ``temperature_moves`` actions of each game are drawn in proportion to the root
+    visits, the rest are the agent's own choice; game ``i`` draws from random streams derived
+    from ``(seed, i)``, so the data are the same whatever the thread count. Games run in
+    parallel with the GIL released; Ctrl-C stops between games.
+
+    Args:
+        game: A :class:`Game`, or a game id with ``options`` as keyword arguments.
+        agent: A :class:`stonefield.MCTS`, or an ``mcts`` agent string.
+        games: Number of games (≥ 1).
+        seed: The seed (0 to 2**64 − 1).
+        temperature_moves: Actions per game drawn in proportion to visits (≥ 0).
+        threads: Worker threads; None uses every core.
+        **options: Game options when ``game`` is an id.
+
+    Raises:
+        InvalidOptionError: a bad count, seed or agent string.
+        TypeError: the agent is not an MCTS, or an argument has the wrong type.
+    """
+    game = _game_arg(game, options)
+    if isinstance(agent, str):
+        agent = parse_agent(agent)
+    if not isinstance(agent, _core.MCTS):
+        raise TypeError(
+            f"self-play takes a stonefield.MCTS (its visit counts are the policies), got"
+            f" {type(agent).__name__}"
+        )
+    games = _count_arg("games", games, 1)
+    seed = _seed_arg(seed)
+    temperature_moves = _count_arg("temperature_moves", temperature_moves, 0)
+    threads = _threads_arg(threads)
+    raw = _core.selfplay_games(game, agent, games, seed, temperature_moves, threads=threads)
+    return SelfPlayData(game=game, **{k: raw[k] for k in _ARRAYS})

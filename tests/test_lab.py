@@ -1,0 +1,453 @@
+"""The variant lab: metrics against hand-computed values, determinism, resumable files, bad
+input, reports, the command line, the studies and the Ray backend."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import stonefield as sf
+from stonefield import _core
+from stonefield.lab import metrics as M
+from stonefield.lab.cli import add_lab_command  # noqa: F401  (the CLI module imports cleanly)
+from stonefield.lab.run import check_address
+
+# Windflowers on the 4 × 4 square grid: sites 0..15, action 16 passes.
+SMALL = {"grid": "square", "size": 3}
+PASS = 16
+
+
+def stats_of(game: Any, games: list[list[int]]) -> dict[str, Any]:
+    actions = np.array([a for g in games for a in g], dtype=np.uint32)
+    offsets = np.cumsum([0] + [len(g) for g in games]).astype(np.int64)
+    return dict(_core.lab_stats(game, actions, offsets))
+
+
+# ---------------------------------------------------------------------------------------------
+# Metrics on constructed games
+
+
+def test_two_player_metrics_by_hand() -> None:
+    game = sf.make("windflowers", max_moves=5, **SMALL)
+    cols = stats_of(
+        game,
+        [
+            [0, PASS, PASS],  # player 0 alone wins
+            [PASS, PASS],  # a draw by the rules: 0–0, tie-breaks leave it tied
+            [0, 1, 2, 3, 4],  # the move cap: truncated
+            [PASS, 0, PASS, PASS],  # player 1 alone wins
+        ],
+    )
+    m = M.variant_metrics(cols, 2)
+    # w per game: (1, 0), (½, ½), (½, ½), (0, 1).
+    assert m["seat_score_0"].value == 0.5 and m["seat_score_1"].value == 0.5
+    assert m["advantage"].value == 0.5
+    assert m["balance"].value == 1.0
+    assert m["completion"].value == 0.5
+    assert m["drawishness"].value == 0.25
+    assert m["truncation"].value == 0.25
+    # Raw scores tie for first only in the 0–0 game, which stays tied.
+    assert m["tiebreak_reach"].value == 0.25
+    assert m["tiebreak_unresolved"].value == 0.25
+    # Lengths 3, 2, 5, 4.
+    assert m["length_mean"].value == 3.5
+    assert m["length_median"].value == 3.5
+    assert m["length_p10"].value == pytest.approx(2.3)
+    assert m["length_p90"].value == pytest.approx(4.7)
+    assert m["turns_mean"].value == 3.5
+    # t interval: s = sqrt(5/3), t(3) = 3.182.
+    half = 3.182446 * math.sqrt(5 / 3) / 2
+    assert m["length_mean"].low == pytest.approx(3.5 - half, abs=2e-3)
+    # Wilson interval of ½ over 4 games.
+    lo, hi = M.wilson_interval(0.5, 4)
+    assert (m["seat_score_0"].low, m["seat_score_0"].high) == pytest.approx((lo, hi))
+    assert m["repeated_games"].value == 0.0 and m["repetition"].value == 0.0
+    # Game 1 (one stone then passes): 17 + 16 + 16 legal actions, all decisions real choices.
+    assert cols["branching_sum"][0] == 49.0
+    assert m["decision_moves"].value == 1.0
+    assert cols["coverage"].tolist() == [1 / 16, 0.0, 5 / 16, 1 / 16]
+    assert m["coverage"].value == pytest.approx((1 + 0 + 5 + 1) / 64)
+    assert "pie_swap" not in m
+
+
+def test_three_and_four_player_outcomes_by_hand() -> None:
+    cols: dict[str, Any] = {
+        "returns": np.array([[1.0, 0.0, -1.0], [0.5, 0.5, -1.0], [0.0, 0.0, 0.0]]),
+        "ranks": np.array([[1.0, 2.0, 3.0], [1.5, 1.5, 3.0], [2.0, 2.0, 2.0]]),
+        "truncated": np.array([False, False, True]),
+        "scores": None,
+        "top_tied": np.zeros(3, bool),
+        "length": np.array([10, 20, 30], np.uint32),
+        "turns": np.array([10, 20, 30], np.uint32),
+        "branching_sum": np.array([50.0, 100.0, 150.0]),
+        "multi_choice": np.array([10, 10, 30], np.uint32),
+        "coverage": np.array([0.5, 0.5, 1.0]),
+        "repeated": np.array([0, 2, 0], np.uint32),
+        "lead_change": np.array([0.1, 0.2, 0.3]),
+        "drama": np.zeros(3),
+        "decisiveness": np.ones(3),
+        "stability": np.zeros(3),
+        "pie": np.full(3, -1, np.int8),
+    }
+    m = M.variant_metrics(cols, 3)
+    # w: (1, ½, 0), (¾, ¾, 0), (½, ½, ½); seat means ¾, 7/12, 1/6.
+    assert m["seat_score_0"].value == pytest.approx(0.75)
+    assert m["seat_score_1"].value == pytest.approx(7 / 12)
+    assert m["seat_score_2"].value == pytest.approx(1 / 6)
+    assert m["balance"].value == pytest.approx(1 - (0.75 - 1 / 6))
+    assert [m[k].value for k in ("completion", "drawishness", "truncation")] == pytest.approx(
+        [1 / 3, 1 / 3, 1 / 3]
+    )
+    assert math.isnan(m["tiebreak_reach"].value)
+    assert m["branching"].value == 5.0
+    assert m["decision_moves"].value == pytest.approx(50 / 60)
+    assert m["repetition"].value == pytest.approx(2 / 60)
+    assert m["repeated_games"].value == pytest.approx(1 / 3)
+    assert m["lead_change"].value == pytest.approx(0.2)
+
+    four = {
+        **cols,
+        "returns": np.array([[1.0, 1 / 3, -1 / 3, -1.0]]),
+        "ranks": np.array([[1.0, 2.0, 3.0, 4.0]]),
+        "truncated": np.array([False]),
+    }
+    four = {
+        k: (v[:1] if isinstance(v, np.ndarray) and k not in ("returns", "ranks") else v)
+        for k, v in four.items()
+    }
+    m4 = M.variant_metrics(four, 4)
+    assert [m4[f"seat_score_{p}"].value for p in range(4)] == pytest.approx(
+        [1.0, 2 / 3, 1 / 3, 0.0]
+    )
+    assert m4["balance"].value == pytest.approx(0.0)
+
+
+def test_evaluation_metrics_follow_ludii_definitions() -> None:
+    # Values (the mover's root value) for a won game: see src/sim/stats.rs for the rows.
+    game = sf.make("windflowers", **SMALL)
+    d = _core.lab_stats(
+        game,
+        np.array([0, PASS, PASS], np.uint32),
+        np.array([0, 3], np.int64),
+        np.array([-0.5, -0.25, 0.75], np.float32),
+    )
+    # e rows (−½, ½), (¼, −¼), (¾, −¾), (1, −1): the lead changes once in 3 moves; the
+    # winner trails by 1 at one position of 4; the loser's best is ½, first passed at s2.
+    assert d["lead_change"][0] == pytest.approx(1 / 3)
+    assert d["drama"][0] == pytest.approx(0.25)
+    assert d["decisiveness"][0] == pytest.approx(2 / 3)
+    e0 = np.array([-0.5, 0.25, 0.75, 1.0])
+    assert d["stability"][0] == pytest.approx(e0.var())  # both players have the same variance
+
+
+def test_faraday_pie_metrics() -> None:
+    game = sf.make("faraday", grid="square_omni", order=3)
+    n = game.num_sites
+    games = []
+    for seed in range(12):
+        st = game.new_state()
+        while not st.is_terminal():
+            st.apply(st.random_action(seed=seed * 1000 + st.move_count))
+        games.append(st.history)
+    cols = stats_of(game, games)
+    swaps = [2 * n + 2 in g for g in games]
+    assert cols["pie"].tolist() == [1 if s else 0 for s in swaps]
+    m = M.variant_metrics(cols, 2)
+    assert m["pie_swap"].value == pytest.approx(np.mean(swaps))
+    w = (cols["returns"] + 1) / 2
+    sw = np.array(swaps)
+    if sw.any():
+        assert m["seat_score_0_swap"].value == pytest.approx(w[sw, 0].mean())
+    if (~sw).any():
+        assert m["seat_score_1_accept"].value == pytest.approx(w[~sw, 1].mean())
+
+
+def test_intervals() -> None:
+    assert M.t_quantile(4) == pytest.approx(2.776, abs=1e-3)
+    assert M.t_quantile(30) == pytest.approx(2.042, abs=1e-3)
+    m = M.mean([2.0, 4.0])
+    assert (m.low, m.high) == pytest.approx((3 - 12.7062, 3 + 12.7062), abs=1e-3)
+    r = M.ratio([1, 2, 3], [1, 1, 1])
+    # Residuals −1, 0, 1: sd 1, so the half-width is t(2) / √3.
+    assert r.value == 2.0 and r.interval == "delta"
+    assert (r.low, r.high) == pytest.approx((2 - 4.3027 / 3**0.5, 2 + 4.3027 / 3**0.5))
+    b = M.balance_metric(np.array([[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]))
+    # Seat 0 leads; per-game 1 − (w0 − w1): 0, 1, 0.
+    assert b.value == pytest.approx(1 / 3) and b.interval == "t"
+    # The t interval, 1/3 ± 4.3027 · sd / √3 with sd = √(1/3), is cut to [0, 1].
+    assert (b.low, b.high) == (0.0, 1.0)
+    b = M.balance_metric(np.array([[1.0, 0.0]] * 6 + [[0.0, 1.0]] * 4 + [[0.5, 0.5]] * 2))
+    # Seat means 7/12 and 5/12; per game 1 − (w0 − w1) is 0 (×6), 2 (×4), 1 (×2).
+    x = np.array([0.0] * 6 + [2.0] * 4 + [1.0] * 2)
+    half = 2.2010 * x.std(ddof=1) / 12**0.5
+    assert b.value == pytest.approx(5 / 6)
+    assert (b.low, b.high) == pytest.approx((5 / 6 - half, 1.0))
+
+
+# ---------------------------------------------------------------------------------------------
+# Runs
+
+
+def columns(lab: Any) -> list[dict[str, list[Any]]]:
+    return [
+        {k: (None if v is None else v.tolist()) for k, v in lab.columns(i).items()}
+        for i in range(len(lab.variants))
+    ]
+
+
+def test_same_seed_same_numbers_whatever_chunking_and_threads() -> None:
+    args: dict[str, Any] = dict(
+        vary={"size": [3, 4]}, agents=sf.MCTS(iterations=8), games=9, seed=3
+    )
+    a = sf.lab.evaluate("subsume", chunk=2, threads=1, **args)
+    b = sf.lab.evaluate("subsume", chunk=9, threads=2, **args)
+    assert columns(a) == columns(b)
+    assert a.rows() == b.rows()
+    # Search values drive the evaluation metrics: MCTS games differ from the heuristic.
+    assert np.isfinite(a.columns(0)["lead_change"]).all()
+
+
+def test_resume_truncated_line_and_mismatch(tmp_path: Any) -> None:
+    out = str(tmp_path / "r.jsonl")
+    args: dict[str, Any] = dict(
+        vary={"players": [2, 3]}, fixed=SMALL, games=12, seed=5, chunk=4, kingmaking=2
+    )
+    full = sf.lab.evaluate("windflowers", **args)
+    sf.lab.evaluate("windflowers", out=out, **args)
+    with open(out) as f:
+        lines = f.read().splitlines()
+    # header + 6 chunks + king-making for the 3-player variant
+    assert json.loads(lines[0])["format"] == "stonefield-lab/1"
+    assert sum(json.loads(x).get("kind") == "games" for x in lines[1:]) == 6
+    # Keep the header and two chunks, and half of a third line: an interrupted run.
+    with open(out, "w") as f:
+        f.write("\n".join(lines[:3]) + "\n" + lines[3][: len(lines[3]) // 2])
+    with pytest.warns(RuntimeWarning, match="incomplete"):
+        resumed = sf.lab.evaluate("windflowers", out=out, **args)
+    assert columns(resumed) == columns(full)
+    assert resumed.rows() == full.rows()
+    # A rerun plays nothing and reads the same numbers.
+    again = sf.lab.evaluate("windflowers", out=out, **args)
+    assert again.rows() == full.rows()
+    with pytest.raises(sf.InvalidOptionError, match="other arguments.*games: 12"):
+        sf.lab.evaluate("windflowers", out=out, **{**args, "games": 13})
+
+
+def test_python_agents_and_their_errors(tmp_path: Any) -> None:
+    class First:
+        def act(self, state: Any) -> int:
+            return int(state.legal_actions()[0])
+
+    lab = sf.lab.evaluate("subsume", fixed={"size": 3}, agents=First(), games=3)
+    assert lab.rows()[0]["games"] == 3
+
+    class Breaks:
+        starts = 0  # games begun, counted at their first move
+
+        def act(self, state: Any) -> int:
+            if state.move_count == 0:
+                Breaks.starts += 1
+                if Breaks.starts == 3:
+                    raise RuntimeError("boom")
+            return int(state.legal_actions()[0])
+
+    out = str(tmp_path / "p.jsonl")
+    with pytest.raises(
+        sf.StonefieldError, match=r"variant size=3: agent Breaks raised in game 2.*boom"
+    ):
+        sf.lab.evaluate("subsume", vary={"size": [3]}, agents=Breaks(), games=4, chunk=1, out=out)
+    with open(out) as f:
+        kept = [json.loads(x) for x in f.read().splitlines()[1:]]
+    assert [e["first"] for e in kept] == [0, 1]
+
+    class Cheats:
+        def act(self, state: Any) -> int:
+            return 10**6
+
+    with pytest.raises(sf.IllegalMoveError, match="agent Cheats played 1000000 in game 0"):
+        sf.lab.evaluate("subsume", fixed={"size": 3}, agents=Cheats(), games=1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"game": "chess"}, "unknown game"),
+        ({"game": "subsume", "vary": {"size": []}}, "empty"),
+        ({"game": "subsume", "vary": {"colour": ["red"]}}, "colour"),
+        ({"game": "subsume", "vary": {"size": [99]}}, "size"),
+        ({"game": "subsume", "games": 0}, "positive"),
+        ({"game": "subsume", "games": -3}, "positive"),
+        ({"game": "subsume", "agents": "alphazero"}, "alphazero"),
+        ({"game": "subsume", "backend": "spark"}, "backend"),
+    ],
+)
+def test_bad_input(kwargs: dict[str, Any], match: str) -> None:
+    with pytest.raises(sf.InvalidOptionError, match=match):
+        sf.lab.evaluate(**{"games": 1, **kwargs})
+
+
+def test_unknown_metric_and_study() -> None:
+    lab = sf.lab.evaluate("subsume", fixed={"size": 3}, games=2)
+    with pytest.raises(sf.InvalidOptionError, match="unknown metric 'fun'"):
+        lab.table(["fun"])
+    with pytest.raises(sf.InvalidOptionError, match="unknown study"):
+        sf.lab.study("nope")
+
+
+def test_unreachable_ray_address_fails_fast() -> None:
+    started = time.monotonic()
+    with pytest.raises(ConnectionError, match="no Ray cluster"):
+        check_address("127.0.0.1:1", timeout=2.0)
+    assert time.monotonic() - started < 10
+    with pytest.raises(sf.InvalidOptionError, match="host:port"):
+        check_address("nowhere")
+
+
+# ---------------------------------------------------------------------------------------------
+# Outputs
+
+
+def test_outputs_and_report(tmp_path: Any) -> None:
+    lab = sf.lab.evaluate(
+        "windflowers", vary={"players": [2, 3]}, fixed=SMALL, games=10, seed=2, kingmaking=3
+    )
+    text = lab.table()
+    assert "seat_score_0" in text and "players=3" in text and "kingmaking" in text
+    verdicts = lab.kingmaking_games(1)
+    assert [v["index"] for v in verdicts] == [0, 1, 2]
+    # The sample's games are kept as records, each replaying to its game's length.
+    kept = lab.records(1)
+    assert [r["lab_game_index"] for r in kept] == [0, 1, 2]
+    lengths = lab.columns(1)["length"]
+    assert [sf.from_record(r).move_count for r in kept] == lengths[:3].tolist()
+    assert all(isinstance(v["kingmade"], bool) for v in verdicts)
+    lab.to_csv(str(tmp_path / "t.csv"))
+    lab.to_json(str(tmp_path / "t.json"))
+    data = json.loads((tmp_path / "t.json").read_text())
+    assert [r["players"] for r in data["variants"]] == [2, 3]
+    df = lab.to_pandas()
+    assert list(df["players"]) == [2, 3] and "balance_low" in df.columns
+    path = lab.report(str(tmp_path / "rep"))
+    files = set(os.listdir(tmp_path / "rep"))
+    assert {
+        "report.md",
+        "report.html",
+        "seat_scores.png",
+        "lengths.png",
+        "branching.png",
+        "lead_drama.png",
+        "board_0.svg",
+        "board_1.svg",
+    } <= files
+    html = (tmp_path / "rep" / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 4 and html.count("<svg") == 2
+    assert 'src="http' not in html and "seat_scores.png" not in html.replace(
+        'alt="seat_scores.png"', ""
+    )
+    assert "![Seat scores](seat_scores.png)" in Path(path).read_text()
+
+
+def test_cli(tmp_path: Any, capsys: Any) -> None:
+    from stonefield.cli import main
+
+    out = str(tmp_path / "c.jsonl")
+    argv = [
+        "lab",
+        "windflowers",
+        "--vary",
+        "players=2,3",
+        "--option",
+        "grid=square",
+        "--option",
+        "size=3",
+        "--agent",
+        "random",
+        "--games",
+        "6",
+        "--out",
+        out,
+        "--report",
+        str(tmp_path / "rep"),
+        "-q",
+    ]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "players=2" in printed and "balance" in printed
+    assert (tmp_path / "rep" / "report.html").exists()
+    assert main([*argv[:-7], "--games", "7", "--out", out, "-q"]) == 2
+    assert "other arguments" in capsys.readouterr().err
+    assert main(["lab", "study", "subsume-sizes", "--games", "2", "--iterations", "0", "-q"]) == 0
+    with pytest.raises(SystemExit):
+        main(["lab", "windflowers", "--vary", "players"])
+
+
+def test_skill_gradient() -> None:
+    lab = sf.lab.evaluate(
+        "subsume", fixed={"size": 3}, agents=sf.MCTS(iterations=4), games=2, skill=6, seed=1
+    )
+    m = lab.metrics()[0]["skill"]
+    assert m.n == 6 and 0.0 <= m.value <= 1.0
+
+
+@pytest.mark.parametrize("name", sorted(sf.lab.STUDIES))
+def test_studies_run_at_tiny_scale(name: str, tmp_path: Any) -> None:
+    lab = sf.lab.study(name, games=2, iterations=0, report=str(tmp_path / name))
+    assert all(r["games"] == 2 for r in lab.rows())
+    assert (tmp_path / name / "report.md").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Ray
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Any:
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_matches_local_and_resumes(ray_session: Any, tmp_path: Any) -> None:
+    args: dict[str, Any] = dict(
+        vary={"size": [3, 4]}, agents=sf.MCTS(iterations=6), games=6, seed=9, chunk=2
+    )
+    local = sf.lab.evaluate("subsume", **args)
+    remote = sf.lab.evaluate("subsume", backend="ray", **args)
+    assert columns(remote) == columns(local)
+    assert remote.rows() == local.rows()
+
+    out = str(tmp_path / "ray.jsonl")
+    sf.lab.evaluate("subsume", backend="ray", out=out, **args)
+    with open(out) as f:
+        lines = f.read().splitlines()
+    with open(out, "w") as f:
+        f.write("\n".join(lines[: 1 + len(lines[1:]) // 2]) + "\n")
+    resumed = sf.lab.evaluate("subsume", backend="ray", out=out, **args)
+    assert columns(resumed) == columns(local)
+    with open(out) as f:
+        assert len(f.read().splitlines()) == len(lines)
+
+
+def test_interrupt_keeps_finished_chunks(tmp_path: Any) -> None:
+    out = str(tmp_path / "i.jsonl")
+    args: dict[str, Any] = dict(fixed={"size": 3}, games=6, seed=4, chunk=2)
+
+    def stop(done: int, total: int, seconds: float) -> None:
+        if done >= 4:
+            raise KeyboardInterrupt  # as Ctrl-C would, after the second chunk is written
+
+    with pytest.raises(KeyboardInterrupt):
+        sf.lab.evaluate("subsume", out=out, progress=stop, **args)
+    with open(out) as f:
+        assert [json.loads(x)["first"] for x in f.read().splitlines()[1:]] == [0, 2]
+    resumed = sf.lab.evaluate("subsume", out=out, **args)
+    assert columns(resumed) == columns(sf.lab.evaluate("subsume", **args))
