@@ -104,9 +104,11 @@ fn a_node_is_24_bytes() {
 fn takes_a_win_at_once() {
     // (game, actions, the winning move, whether plain UCT without the solver must find it too)
     let cases: Vec<(Game, Vec<u32>, u32, bool)> = vec![
-        // Smallholder, hex3, Black (X) to move. Black's 2 leaves White no placement: White's
-        // empty cells all lie in Black's territory or break the smallest-group rule; Black
-        // has 9 placements and only this one wins now (checked exhaustively below).
+        // Smallholder, hex3, Black (X) to move. White's stones 0, 4, 9, 10 and 13 form one
+        // group, which is playable, so under the nibbler rules (one playable group: create
+        // only) White may only start a new group, on an empty cell touching no White stone.
+        // Of the nine empty cells only 2 is such a cell (1, 3, 6, 8, 12, 14, 15 and 17 all
+        // touch the group), so Black's 2 leaves White no placement and White loses.
         //   16   X . X
         //   12  . O . .
         //    7 X . O O X
@@ -246,15 +248,20 @@ fn keeps_the_won_ending() {
             vec![10, 9, 5, 1, 12, 6, 0, 13, 2, 11, 9, 5, 7],
             vec![8],
         ),
-        // Faraday hex order 3 in the placement phase (the pie offer 38, 2, 30 and the accept
-        // 39 came first), player 1 in the middle of a run of placements: only 13 keeps the
-        // largest group winning.
+        // Faraday hex order 3 (19 sites: 38 passes in the offer, 39 accepts it). Player 0
+        // offered a pass, a player-0 stone on 2 and a player-1 stone on 11 (action 30);
+        // player 1 accepted and moved first. Turns are runs of placements (player 1: 5;
+        // player 0: 15, 4, 6; player 1: 3, 18, 1; player 0: 17, 7, 0), so a node's mover is
+        // not always the other player. Player 1 now starts a run with 5 choices at 2 to 2 in
+        // largest groups: only 13 keeps a won game.
         (
             game("faraday", &[("order", 3i64.into())]),
             vec![38, 2, 30, 39, 5, 15, 4, 6, 3, 18, 1, 17, 7, 0],
             vec![13],
         ),
-        // Faraday again, player 0 to move with 4 placements: only 12 wins.
+        // Faraday again: offer stones for player 1 on 11 and 15 and for player 0 on 6,
+        // accepted; runs 5 / 4, 14, 10 / 3, 13, 9. Player 0 starts a run with 4 placements
+        // at 3 to 3: only 12 wins.
         (
             game("faraday", &[("order", 3i64.into())]),
             vec![30, 6, 34, 39, 5, 4, 14, 10, 3, 13, 9],
