@@ -63,7 +63,7 @@ pub fn lab_stats<'py>(
             }
         })
         .map_err(to_py)?;
-    to_dict(py, &stats, game.num_players(), game.new_state_has_scores())
+    to_dict(py, &stats, game.num_players(), game.has_scores())
 }
 
 /// Plays games `first .. first + len(seats)` of a run between native agents and returns their
@@ -172,7 +172,7 @@ pub fn lab_play<'py>(
             block *= 2;
         }
     }
-    let d = to_dict(py, &stats, n, game.new_state_has_scores())?;
+    let d = to_dict(py, &stats, n, game.has_scores())?;
     d.set_item("actions", PyArray1::from_vec(py, actions))?;
     d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
     d.set_item("values", PyArray1::from_vec(py, values))?;

@@ -44,6 +44,7 @@ use rayon::prelude::*;
 use crate::algo::groups::largest_components;
 use crate::algo::FloodScratch;
 use crate::error::{Error, Result};
+use crate::games::faraday::Phase;
 use crate::games::{Game, Rules, State};
 
 /// Number of progress bins for the branching factor over the game.
@@ -155,7 +156,14 @@ fn hash_position(cells: &[i8], extra: u8) -> u64 {
 fn position_extra(state: &State) -> u8 {
     let mover = state.current_player().map_or(255u8, |p| p as u8);
     match state {
-        State::Faraday(s) => mover ^ ((s.pie_actions_left() as u8) << 4) ^ (s.phase() << 6),
+        State::Faraday(s) => {
+            let phase: u8 = match s.phase() {
+                Phase::Offer { .. } => 0,
+                Phase::Choice => 1,
+                Phase::Placement => 2,
+            };
+            mover ^ ((s.pie_actions_left() as u8) << 4) ^ (phase << 6)
+        }
         _ => mover,
     }
 }
