@@ -217,7 +217,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
 def _mid_game(game: _core.Game) -> _core.State:
     """A position halfway through a typical random game (fixed seeds, so always the same)."""
-    from .simulate import simulate
+    from .batch import simulate
 
     half = int(simulate(game, 64, seed=0, threads=1).lengths.mean()) // 2
     state = game.new_state()
