@@ -140,3 +140,16 @@ def test_the_batch_module_and_the_simulate_function() -> None:
     assert isinstance(module, types.ModuleType)
     assert module.simulate is sf.simulate and callable(sf.simulate)
     assert sf.simulate("subsume", 2, seed=1).n_games == 2
+
+
+def test_cli_help_lists_every_declared_option(capsys: pytest.CaptureFixture[str]) -> None:
+    from stonefield.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    out = capsys.readouterr().out
+    for game in sf.games():
+        assert f"  {game}:" in out
+        for o in sf.option_spec(game):
+            assert f"    {o['name']}=" in out
+    assert "grid=trisquare_omni|trisquare|hex_limping|hex|hex_omni|square_omni [hex]" in out

@@ -65,6 +65,25 @@ def _parse_options(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def _options_help() -> str:
+    """Every game's options with their allowed values and defaults, from the declarations."""
+    from .options import option_spec
+
+    lines = ["game options (key=value, default in brackets):"]
+    for game in _core.games():
+        lines.append(f"  {game}:")
+        for o in option_spec(game):
+            if o["kind"] == "choice":
+                allowed = "|".join(v["name"] for v in o["values"] or [])
+            elif o["kind"] == "int":
+                allowed = f"{o['min']}..{o['max']}"
+            else:
+                allowed = "true|false"
+            default = "by board" if o["default"] is None else str(o["default"]).lower()
+            lines.append(f"    {o['name']}={allowed} [{default}]")
+    return "\n".join(lines)
+
+
 class _Progress:
     """A progress bar on stderr for runs longer than a second."""
 
@@ -264,7 +283,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"stonefield {_core.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sim = sub.add_parser("simulate", help="play random games and summarise the results")
+    sim = sub.add_parser(
+        "simulate",
+        help="play random games and summarise the results",
+        epilog=_options_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sim.add_argument("game", choices=_core.games(), help="game id")
     sim.add_argument("options", nargs="*", help="game options as key=value (e.g. grid=hex)")
     sim.add_argument(
@@ -281,7 +305,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_cmd_simulate)
 
-    bench = sub.add_parser("bench", help="measure random playouts per second")
+    bench = sub.add_parser(
+        "bench",
+        help="measure random playouts per second",
+        epilog=_options_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     bench.add_argument("game", nargs="?", help="one game id (default: every game's defaults)")
     bench.add_argument("options", nargs="*", help="game options as key=value")
     bench.add_argument("--seconds", type=_seconds, default=2.0, help="time per measurement")

@@ -638,7 +638,7 @@ impl Rules for State {
     /// (phase 1). Plane 6: offer actions player 0 still has, divided by 3. Plane 7: 1 when a
     /// surplus-charge placement is owed.
     fn observation_planes(&self) -> usize {
-        8
+        self.cfg.observation_planes()
     }
 
     fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {

@@ -397,16 +397,16 @@ macro_rules! named_enum {
 }
 pub use named_enum;
 
-/// Reads user options for one game: each getter takes one option (or its default), checks it,
-/// and [`OptionReader::finish`] rejects any option the game does not know.
-pub struct OptionReader<'a> {
+/// Checks user options one at a time for [`Resolved::new`]: each getter takes one option and checks
+/// its kind and value, and `finish` rejects any option the game does not know.
+struct OptionReader<'a> {
     game: &'static str,
     given: &'a [(String, OptionValue)],
     known: Vec<&'static str>,
 }
 
 impl<'a> OptionReader<'a> {
-    pub fn new(game: &'static str, given: &'a [(String, OptionValue)]) -> OptionReader<'a> {
+    fn new(game: &'static str, given: &'a [(String, OptionValue)]) -> OptionReader<'a> {
         OptionReader {
             game,
             given,
@@ -423,13 +423,8 @@ impl<'a> OptionReader<'a> {
             .map(|(_, v)| v)
     }
 
-    /// Whether the user gave this option.
-    pub fn given(&self, name: &str) -> bool {
-        self.given.iter().any(|(k, _)| k == name)
-    }
-
     /// A string option restricted to `allowed`; `None` when not given.
-    pub fn choice_opt(
+    fn choice_opt(
         &mut self,
         name: &'static str,
         allowed: &[&'static str],
@@ -451,18 +446,8 @@ impl<'a> OptionReader<'a> {
         }
     }
 
-    /// A string option restricted to `allowed`, with a default.
-    pub fn choice(
-        &mut self,
-        name: &'static str,
-        allowed: &[&'static str],
-        default: &'static str,
-    ) -> Result<&'static str> {
-        Ok(self.choice_opt(name, allowed)?.unwrap_or(default))
-    }
-
     /// An integer option in `lo..=hi`; `None` when not given.
-    pub fn int_opt(&mut self, name: &'static str, lo: i64, hi: i64) -> Result<Option<i64>> {
+    fn int_opt(&mut self, name: &'static str, lo: i64, hi: i64) -> Result<Option<i64>> {
         let game = self.game;
         match self.raw(name) {
             None => Ok(None),
@@ -473,18 +458,8 @@ impl<'a> OptionReader<'a> {
         }
     }
 
-    /// An integer option in `lo..=hi`, with a default.
-    pub fn int(&mut self, name: &'static str, lo: i64, hi: i64, default: i64) -> Result<i64> {
-        Ok(self.int_opt(name, lo, hi)?.unwrap_or(default))
-    }
-
-    /// A boolean option, with a default.
-    pub fn boolean(&mut self, name: &'static str, default: bool) -> Result<bool> {
-        Ok(self.boolean_opt(name)?.unwrap_or(default))
-    }
-
     /// A boolean option; `None` when not given.
-    pub fn boolean_opt(&mut self, name: &'static str) -> Result<Option<bool>> {
+    fn boolean_opt(&mut self, name: &'static str) -> Result<Option<bool>> {
         let game = self.game;
         match self.raw(name) {
             None => Ok(None),
@@ -496,7 +471,7 @@ impl<'a> OptionReader<'a> {
     }
 
     /// Fails on any given option that no getter asked for, naming the options the game has.
-    pub fn finish(self) -> Result<()> {
+    fn finish(self) -> Result<()> {
         for (k, _) in self.given {
             if !self.known.iter().any(|n| n == k) {
                 let mut names = self.known.clone();

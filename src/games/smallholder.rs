@@ -839,7 +839,7 @@ impl Rules for State {
     /// and the opponent's territory. Planes 5 and 6: the viewer's and the opponent's stones in
     /// blocked groups.
     fn observation_planes(&self) -> usize {
-        7
+        self.cfg.observation_planes()
     }
 
     fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {

@@ -388,7 +388,7 @@ impl Rules for State {
     /// Planes 0–2: the viewer's stones, the opponent's, empty sites. Plane 3: the empty cells
     /// surrounded by a loop (closed to both players). Plane 4: the perimeter ring.
     fn observation_planes(&self) -> usize {
-        5
+        self.cfg.observation_planes()
     }
 
     fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {

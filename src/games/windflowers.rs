@@ -794,7 +794,7 @@ impl Rules for State {
     /// sites; plane n + 1: every site holds the number of consecutive passes so far divided by
     /// the number of players (the game ends when it reaches 1).
     fn observation_planes(&self) -> usize {
-        self.cfg.players + 2
+        self.cfg.observation_planes()
     }
 
     fn write_observation_for(&self, viewer: usize, out: &mut [f32]) {
