@@ -313,7 +313,7 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
 ///
 /// # Adding a game
 /// 1. Write `src/games/<game>.rs`: the rules as its module doc, `RULES_VERSION`, `OPTIONS` (the
-///    option table, with [`named_enum!`] for named values), a `Config` with `new(&[(String,
+///    option table, with `named_enum!` for named values), a `Config` with `new(&[(String,
 ///    OptionValue)]) -> Result<Config>` resolving them through [`options::Resolved`] and
 ///    implementing [`GameConfig`], and a `State` with `new(Arc<Config>)`, `config()` and
 ///    [`Rules`].
