@@ -7,12 +7,14 @@ use std::time::{Duration, Instant};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::game::{PyGame, PyState};
-use super::{to_py, InvalidOptionError};
+use super::{
+    as_invalid_option, is_bool, setting_arg, threads_arg, to_py, InvalidOptionError, MAX_THREADS,
+};
 use crate::games::{Game, Rules};
-use crate::search::mcts::{random_agent_action, MAX_THREADS};
+use crate::search::mcts::random_agent_action;
 use crate::search::play::{play_range, selfplay_games as selfplay_range};
 use crate::search::{Agent, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES};
 use crate::sim::batch::thread_pool;
@@ -30,26 +32,6 @@ fn describe(v: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "object".into());
     let r = v.repr().map(|r| r.to_string()).unwrap_or_default();
     format!("{ty} {r}")
-}
-
-/// An integer setting in `min..=max`: Python ints and numpy integers; not bools, not floats.
-fn int_arg(name: &str, v: &Bound<'_, PyAny>, min: u64, max: u64) -> PyResult<u64> {
-    let range = if max == u64::MAX {
-        format!("an integer from {min} to 2**64 - 1")
-    } else {
-        format!("an integer from {min} to {max}")
-    };
-    if v.is_instance_of::<PyBool>() || v.is_instance_of::<PyFloat>() || !v.hasattr("__index__")? {
-        return Err(bad(format!("{name} must be {range}, got {}", describe(v))));
-    }
-    let i: i128 = match v.call_method0("__index__")?.extract() {
-        Ok(i) => i,
-        Err(_) => return Err(bad(format!("{name} must be {range}, got {}", describe(v)))),
-    };
-    if i < i128::from(min) || i > i128::from(max) {
-        return Err(bad(format!("{name} must be {range}, got {i}")));
-    }
-    Ok(i as u64)
 }
 
 /// A real setting (int or float, not bool), finite and ≥ `min` (> `min` when `strict`).
@@ -73,12 +55,7 @@ fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResul
 
 /// A bool setting: True or False (numpy bools too), nothing else.
 fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let is_bool = v.is_instance_of::<PyBool>()
-        || v.get_type()
-            .name()
-            .map(|n| n == "bool_" || n == "bool")
-            .unwrap_or(false);
-    if !is_bool {
+    if !is_bool(v) {
         return Err(bad(format!(
             "{name} must be True or False, got {}",
             describe(v)
@@ -101,11 +78,6 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
     })?;
     let s = s.borrow();
     Ok((s.session.state().clone(), s.session.history().to_vec()))
-}
-
-/// A seed: an integer from 0 to 2**64 − 1.
-fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<u64> {
-    int_arg("seed", v, 0, u64::MAX)
 }
 
 /// Monte Carlo tree search (UCT) run in Rust, with MCTS-Solver for two-player games.
@@ -223,7 +195,7 @@ impl PyMcts {
     ) -> PyResult<PyMcts> {
         let config = MctsConfig {
             iterations: opt(&iterations)
-                .map(|v| int_arg("iterations", v, 1, u64::MAX))
+                .map(|v| setting_arg(v, "iterations", 1, u64::MAX))
                 .transpose()?,
             time: opt(&time)
                 .map(|v| real_arg("time", v, 0.0, true))
@@ -233,13 +205,16 @@ impl PyMcts {
                 .transpose()?
                 .unwrap_or(DEFAULT_C),
             threads: opt(&threads)
-                .map(|v| int_arg("threads", v, 1, MAX_THREADS as u64))
+                .map(|v| setting_arg(v, "threads", 1, MAX_THREADS))
                 .transpose()?
                 .unwrap_or(1) as usize,
             solver: opt(&solver).map(|v| bool_arg("solver", v)).transpose()?,
-            seed: opt(&seed).map(seed_arg).transpose()?.unwrap_or(0),
+            seed: opt(&seed)
+                .map(|v| setting_arg(v, "seed", 0, u64::MAX))
+                .transpose()?
+                .unwrap_or(0),
             max_nodes: opt(&max_nodes)
-                .map(|v| int_arg("max_nodes", v, 1, u32::MAX as u64))
+                .map(|v| setting_arg(v, "max_nodes", 1, u32::MAX.into()))
                 .transpose()?
                 .map_or(DEFAULT_MAX_NODES, |n| n as usize),
             reuse: opt(&reuse)
@@ -405,7 +380,10 @@ impl PyRandomAgent {
     #[pyo3(signature = (seed = None))]
     fn new(seed: Option<Bound<'_, PyAny>>) -> PyResult<PyRandomAgent> {
         Ok(PyRandomAgent {
-            seed: opt(&seed).map(seed_arg).transpose()?.unwrap_or(0),
+            seed: opt(&seed)
+                .map(|v| setting_arg(v, "seed", 0, u64::MAX))
+                .transpose()?
+                .unwrap_or(0),
         })
     }
 
@@ -571,12 +549,6 @@ fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
     )))
 }
 
-fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    threads
-        .map(|t| int_arg("threads", t, 1, MAX_THREADS as u64).map(|t| t as usize))
-        .transpose()
-}
-
 /// Runs `work(first, count)` over `total` items in chunks with the GIL released, checking for
 /// Ctrl-C between chunks; chunks grow while they take under a tenth of a second.
 fn chunked<T: Send>(
@@ -637,7 +609,7 @@ pub fn play_games<'py>(
     // A caller that runs a long match in parts (to show progress) passes the index of each
     // part's first game, so game i still draws from the streams of (seed, i).
     let offset = opt(&first)
-        .map(|v| int_arg("first", v, 0, u64::MAX / 2))
+        .map(|v| setting_arg(v, "first", 0, u64::MAX / 2))
         .transpose()?
         .unwrap_or(0);
     let game = game_arg(game)?;
@@ -646,8 +618,8 @@ pub fn play_games<'py>(
         .enumerate()
         .map(|(i, a)| agent_arg(i, &a?))
         .collect::<PyResult<_>>()?;
-    let seed = seed_arg(seed)?;
-    let threads = threads_arg(opt(&threads))?;
+    let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
+    let threads = threads_arg(opt(&threads)).map_err(|e| as_invalid_option(py, e))?;
     let n = game.num_players();
     let not_ints =
         || PyTypeError::new_err("seats must be a 2-D integer array (games, num_players)");
@@ -781,10 +753,11 @@ pub fn selfplay_games<'py>(
             )))
         }
     };
-    let games = int_arg("games", games, 0, u32::MAX as u64)? as usize;
-    let seed = seed_arg(seed)?;
-    let temperature_moves = int_arg("temperature_moves", temperature_moves, 0, u32::MAX as u64)?;
-    let threads = threads_arg(opt(&threads))?;
+    let games = setting_arg(games, "games", 0, u32::MAX.into())? as usize;
+    let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
+    let temperature_moves =
+        setting_arg(temperature_moves, "temperature_moves", 0, u32::MAX.into())?;
+    let threads = threads_arg(opt(&threads)).map_err(|e| as_invalid_option(py, e))?;
     let pool = match threads {
         Some(1) => None,
         t => Some(thread_pool(t).map_err(bad)?),
