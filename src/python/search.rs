@@ -15,8 +15,10 @@ use super::{
 };
 use crate::games::{Game, Rules};
 use crate::search::mcts::random_agent_action;
-use crate::search::play::{play_range, selfplay_games as selfplay_range};
-use crate::search::{Agent, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES};
+use crate::search::play::{play_range_map, selfplay_games as selfplay_range};
+use crate::search::{
+    Agent, GameRecord, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES,
+};
 use crate::sim::batch::thread_pool;
 
 fn bad(msg: String) -> PyErr {
@@ -574,6 +576,122 @@ fn chunked<T: Send>(
     Ok(out)
 }
 
+/// The arguments of a native run (`play_games`, `lab_play`): the game, its agents, each game's
+/// seating (`games × num_players` agent indices), the seed and the thread pool.
+pub(crate) struct NativeRun {
+    pub(crate) game: Game,
+    agents: Vec<Agent>,
+    seats: Vec<usize>,
+    seed: u64,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl NativeRun {
+    /// Checks and converts the arguments: every refusal of a value is an InvalidOptionError, a
+    /// wrong kind of game, agent or seating array a TypeError.
+    pub(crate) fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        agents: &Bound<'_, PyAny>,
+        seats: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<NativeRun> {
+        let game = game_arg(game)?;
+        let agents: Vec<Agent> = agents
+            .try_iter()?
+            .enumerate()
+            .map(|(i, a)| agent_arg(i, &a?))
+            .collect::<PyResult<_>>()?;
+        let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
+        let threads = threads_arg(threads).map_err(|e| as_invalid_option(py, e))?;
+        let n = game.num_players();
+        let not_ints =
+            || PyTypeError::new_err("seats must be a 2-D integer array (games, num_players)");
+        let np = py.import("numpy")?;
+        let arr = np
+            .call_method1("asarray", (seats,))
+            .map_err(|_| not_ints())?;
+        let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+        if kind != "i" && kind != "u" || arr.getattr("ndim")?.extract::<usize>()? != 2 {
+            return Err(not_ints());
+        }
+        let arr = arr.call_method1("astype", ("int64",))?;
+        let seats: PyReadonlyArray2<'_, i64> = arr.extract().map_err(|_| not_ints())?;
+        if seats.shape()[1] != n {
+            return Err(bad(format!(
+                "seats must have {n} columns (one per player), got shape {:?}",
+                seats.shape()
+            )));
+        }
+        let seats: Vec<usize> = seats
+            .as_array()
+            .iter()
+            .map(|&a| {
+                if a < 0 || a as usize >= agents.len() {
+                    Err(bad(format!(
+                        "seats name agent {a}; agents are 0..{}",
+                        agents.len()
+                    )))
+                } else {
+                    Ok(a as usize)
+                }
+            })
+            .collect::<PyResult<_>>()?;
+        if agents.is_empty() {
+            return Err(bad("native games need at least one agent".into()));
+        }
+        let pool = match threads {
+            Some(1) => None,
+            t => Some(thread_pool(t).map_err(bad)?),
+        };
+        Ok(NativeRun {
+            game,
+            agents,
+            seats,
+            seed,
+            pool,
+        })
+    }
+
+    /// How many games the seating holds.
+    pub(crate) fn games(&self) -> usize {
+        self.seats.len() / self.game.num_players()
+    }
+
+    /// Plays games `first..first + games()` of the run with the GIL released, Ctrl-C stopping
+    /// between chunks, and returns `each` of every game's record (computed on the thread that
+    /// played it).
+    pub(crate) fn play<T: Send>(
+        &self,
+        py: Python<'_>,
+        first: u64,
+        each: impl Fn(GameRecord) -> crate::Result<T> + Sync,
+    ) -> PyResult<Vec<T>> {
+        let n = self.game.num_players();
+        let start_chunk = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
+        chunked(py, self.games(), start_chunk, |done, count| {
+            let seats = &self.seats[done * n..(done + count) * n];
+            let (game, agents, each) = (&self.game, &self.agents[..], &each);
+            let run = |parallel| {
+                play_range_map(
+                    game,
+                    agents,
+                    seats,
+                    self.seed,
+                    first + done as u64,
+                    parallel,
+                    each,
+                )
+            };
+            match &self.pool {
+                Some(p) => p.install(|| run(true)),
+                None => run(false),
+            }
+        })
+    }
+}
+
 /// Plays whole games between native agents in Rust, on `threads` threads (all cores when None)
 /// with the GIL released; Ctrl-C stops between games.
 ///
@@ -608,70 +726,14 @@ pub fn play_games<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     // A caller that runs a long match in parts (to show progress) passes the index of each
     // part's first game, so game i still draws from the streams of (seed, i).
-    let offset = opt(&first)
+    let first = opt(&first)
         .map(|v| setting_arg(v, "first", 0, u64::MAX / 2))
         .transpose()?
         .unwrap_or(0);
-    let game = game_arg(game)?;
-    let agents: Vec<Agent> = agents
-        .try_iter()?
-        .enumerate()
-        .map(|(i, a)| agent_arg(i, &a?))
-        .collect::<PyResult<_>>()?;
-    let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
-    let threads = threads_arg(opt(&threads)).map_err(|e| as_invalid_option(py, e))?;
-    let n = game.num_players();
-    let not_ints =
-        || PyTypeError::new_err("seats must be a 2-D integer array (games, num_players)");
-    let np = py.import("numpy")?;
-    let arr = np
-        .call_method1("asarray", (seats,))
-        .map_err(|_| not_ints())?;
-    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
-    if kind != "i" && kind != "u" || arr.getattr("ndim")?.extract::<usize>()? != 2 {
-        return Err(not_ints());
-    }
-    let arr = arr.call_method1("astype", ("int64",))?;
-    let seats: PyReadonlyArray2<'_, i64> = arr.extract().map_err(|_| not_ints())?;
-    if seats.shape()[1] != n {
-        return Err(bad(format!(
-            "seats must have {n} columns (one per player), got shape {:?}",
-            seats.shape()
-        )));
-    }
-    let games = seats.shape()[0];
-    let flat: Vec<usize> = seats
-        .as_array()
-        .iter()
-        .map(|&a| {
-            if a < 0 || a as usize >= agents.len() {
-                Err(bad(format!(
-                    "seats name agent {a}; agents are 0..{}",
-                    agents.len()
-                )))
-            } else {
-                Ok(a as usize)
-            }
-        })
-        .collect::<PyResult<_>>()?;
-    if agents.is_empty() {
-        return Err(bad("play_games needs at least one agent".into()));
-    }
-    let pool = match threads {
-        Some(1) => None,
-        t => Some(thread_pool(t).map_err(bad)?),
-    };
+    let run = NativeRun::new(py, game, agents, seats, seed, opt(&threads))?;
+    let (game, games, n) = (&run.game, run.games(), run.game.num_players());
     let started = Instant::now();
-    let start_chunk = pool.as_ref().map_or(1, |p| p.current_num_threads());
-    let records = chunked(py, games, start_chunk, |first, count| {
-        let seats = &flat[first * n..(first + count) * n];
-        match &pool {
-            Some(p) => {
-                p.install(|| play_range(&game, &agents, seats, seed, offset + first as u64, true))
-            }
-            None => play_range(&game, &agents, seats, seed, offset + first as u64, false),
-        }
-    })?;
+    let records = run.play(py, first, Ok)?;
     let mut actions = Vec::new();
     let mut offsets = vec![0i64];
     let mut movers = Vec::new();
