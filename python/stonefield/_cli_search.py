@@ -256,6 +256,19 @@ def _cmd_bench_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_option_flag(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--option KEY=VALUE`` (repeatable), collected as ``(key, value)`` pairs in ``options``."""
+    parser.add_argument(
+        "--option",
+        dest="options",
+        type=_option_arg,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=help,
+    )
+
+
 def add_search_commands(sub: Any) -> None:
     """Adds ``match`` and ``analyse``, and ``--search`` to ``bench``, to the subcommands."""
     m = sub.add_parser(
@@ -279,15 +292,7 @@ def add_search_commands(sub: Any) -> None:
         default=None,
         help="threads (default: all)",
     )
-    m.add_argument(
-        "--option",
-        dest="options",
-        type=_option_arg,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option (repeatable), e.g. --option players=3",
-    )
+    _add_option_flag(m, "a game option (repeatable), e.g. --option players=3")
     m.add_argument("--records", metavar="FILE.jsonl", help="write every game's record, one a line")
     m.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     m.set_defaults(func=_cmd_match, parser=m)
@@ -300,15 +305,7 @@ def add_search_commands(sub: Any) -> None:
         f" actions. The agent defaults to {DEFAULT_ANALYSE_AGENT}.",
     )
     a.add_argument("game", choices=_core.games(), help="game id")
-    a.add_argument(
-        "--option",
-        dest="options",
-        type=_option_arg,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option (repeatable)",
-    )
+    _add_option_flag(a, "a game option (repeatable)")
     a.add_argument("--record", metavar="FILE", help="a game record (JSON); its last position")
     a.add_argument("--agent", type=_agent_arg, default=None, metavar="AGENT", help="mcts:...")
     a.add_argument(
