@@ -85,7 +85,7 @@ def test_match_with_three_players(capsys: pytest.CaptureFixture[str]) -> None:
         (["match", "subsume", "alphago", "random"], 'unknown agent "alphago"'),
         (["match", "subsume", "random"], "takes 2 agents"),
         (["match", "subsume", "random", "random", "--games", "0"], "at least 1"),
-        (["match", "subsume", "random", "random", "--games", "x"], "expected an integer"),
+        (["match", "subsume", "random", "random", "--games", "x"], "games must be an integer"),
         (["match", "subsume", "random", "random", "--seed", "-1"], "--seed"),
         (["match", "subsume", "random", "random", "--seed", str(2**64)], "--seed"),
         (["match", "subsume", "random", "random", "--threads", "0"], "--threads"),

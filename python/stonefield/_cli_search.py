@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from . import _core
 from .agents import NativeAgent, agent_string, parse_agent
-from .cli import _parse_options, _Progress
+from .cli import _MAX_SEED, _MAX_THREADS, _int_in, _option_arg, _parse_options, _Progress
 from .matches import match
 
 #: The agent ``analyse`` uses without ``--agent``.
@@ -31,42 +31,6 @@ def _agent_arg(text: str) -> NativeAgent:
         return parse_agent(text)
     except _core.InvalidOptionError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _option_arg(text: str) -> tuple[str, Any]:
-    """argparse type: one ``KEY=VALUE`` game option."""
-    key, eq, _ = text.partition("=")
-    if not eq or not key:
-        raise argparse.ArgumentTypeError(f"expected a game option as KEY=VALUE, got {text!r}")
-    try:
-        ((k, v),) = _parse_options([text]).items()
-    except (SystemExit, Exception) as e:
-        # _parse_options reports a bad option by exiting or raising, depending on its caller;
-        # here argparse must report it, naming the argument.
-        raise argparse.ArgumentTypeError(str(e).removeprefix("stonefield: ")) from None
-    return k, v
-
-
-def _positive(text: str) -> int:
-    """argparse type: an integer ≥ 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    """argparse type: a seed, 0 to 2**64 − 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 2**64 - 1, got {value}")
-    return value
 
 
 def _fail(args: argparse.Namespace, message: str) -> NoReturn:
@@ -292,6 +256,19 @@ def _cmd_bench_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_option_flag(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--option KEY=VALUE`` (repeatable), collected as ``(key, value)`` pairs in ``options``."""
+    parser.add_argument(
+        "--option",
+        dest="options",
+        type=_option_arg,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=help,
+    )
+
+
 def add_search_commands(sub: Any) -> None:
     """Adds ``match`` and ``analyse``, and ``--search`` to ``bench``, to the subcommands."""
     m = sub.add_parser(
@@ -305,18 +282,17 @@ def add_search_commands(sub: Any) -> None:
     )
     m.add_argument("game", choices=_core.games(), help="game id")
     m.add_argument("agents", nargs="+", type=_agent_arg, metavar="AGENT", help="one per player")
-    m.add_argument("--games", "-n", type=_positive, default=100, help="number of games")
-    m.add_argument("--seed", type=_seed, default=0, help="match seed")
-    m.add_argument("--threads", type=_positive, default=None, help="threads (default: all)")
     m.add_argument(
-        "--option",
-        dest="options",
-        type=_option_arg,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option (repeatable), e.g. --option players=3",
+        "--games", "-n", type=_int_in(1, None, "games"), default=100, help="number of games"
     )
+    m.add_argument("--seed", type=_int_in(0, _MAX_SEED, "seed"), default=0, help="match seed")
+    m.add_argument(
+        "--threads",
+        type=_int_in(1, _MAX_THREADS, "threads"),
+        default=None,
+        help="threads (default: all)",
+    )
+    _add_option_flag(m, "a game option (repeatable), e.g. --option players=3")
     m.add_argument("--records", metavar="FILE.jsonl", help="write every game's record, one a line")
     m.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     m.set_defaults(func=_cmd_match, parser=m)
@@ -329,18 +305,12 @@ def add_search_commands(sub: Any) -> None:
         f" actions. The agent defaults to {DEFAULT_ANALYSE_AGENT}.",
     )
     a.add_argument("game", choices=_core.games(), help="game id")
-    a.add_argument(
-        "--option",
-        dest="options",
-        type=_option_arg,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option (repeatable)",
-    )
+    _add_option_flag(a, "a game option (repeatable)")
     a.add_argument("--record", metavar="FILE", help="a game record (JSON); its last position")
     a.add_argument("--agent", type=_agent_arg, default=None, metavar="AGENT", help="mcts:...")
-    a.add_argument("--top", type=_positive, default=10, help="actions to list (default 10)")
+    a.add_argument(
+        "--top", type=_int_in(1, None, "top"), default=10, help="actions to list (default 10)"
+    )
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.set_defaults(func=_cmd_analyse, parser=a, threads=None)
 

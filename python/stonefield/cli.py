@@ -28,13 +28,17 @@ _MAX_THREADS = 256
 _MAX_SIZE = 100_000
 
 
-def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
+    """argparse type: an integer from ``low`` to ``high`` (no upper bound when None)."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{what} must be an integer, got {text!r}") from None
-        if not low <= value <= high:
+        if high is None and value < low:
+            raise argparse.ArgumentTypeError(f"{what} must be at least {low}, got {text}")
+        if high is not None and not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, got {text}")
         return value
 
@@ -63,6 +67,17 @@ def _parse_options(items: Sequence[str]) -> dict[str, Any]:
             raise _UsageError(str(e)) from None
         out[key] = value
     return out
+
+
+def _option_arg(text: str) -> tuple[str, Any]:
+    """argparse type: one ``KEY=VALUE`` game option, read as :func:`_parse_options` reads it."""
+    key, eq, _ = text.partition("=")
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"expected a game option as KEY=VALUE, got {text!r}")
+    try:
+        return _core.parse_option(text)
+    except _core.StonefieldError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _options_help() -> str:

@@ -1,17 +1,14 @@
 //! The variant lab's per-game facts for Python: `_core.lab_stats` replays finished games and
 //! returns their summaries as numpy arrays (see `crate::sim::stats` for the definitions).
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rayon::prelude::*;
 
 use super::game::PyGame;
-use super::search::{PyMcts, PyRandomAgent};
-use super::to_py;
-use crate::search::play::play_game;
-use crate::search::Agent;
+use super::search::NativeRun;
+use super::{setting_arg, threads_arg, to_py};
 use crate::sim::batch::thread_pool;
 use crate::sim::stats::{game_stats, game_stats_batch, GameStats, BINS};
 
@@ -34,13 +31,9 @@ pub fn lab_stats<'py>(
     actions: PyReadonlyArray1<'py, u32>,
     offsets: PyReadonlyArray1<'py, i64>,
     values: Option<PyReadonlyArray1<'py, f32>>,
-    threads: Option<usize>,
+    threads: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
+    let threads = threads_arg(threads.as_ref())?;
     let game = game.game.clone();
     let actions = actions.as_slice()?.to_vec();
     let offsets = offsets.as_slice()?.to_vec();
@@ -78,101 +71,32 @@ pub fn lab_stats<'py>(
 #[pyo3(signature = (game, agents, seats, seed, first, threads = None))]
 pub fn lab_play<'py>(
     py: Python<'py>,
-    game: &PyGame,
-    agents: Vec<Bound<'py, PyAny>>,
-    seats: PyReadonlyArray2<'py, i64>,
-    seed: u64,
-    first: u64,
-    threads: Option<usize>,
+    game: &Bound<'py, PyAny>,
+    agents: &Bound<'py, PyAny>,
+    seats: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    first: &Bound<'py, PyAny>,
+    threads: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
-    let game = game.game.clone();
-    let n = game.num_players();
-    let agents: Vec<Agent> = agents
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            if let Ok(m) = a.cast::<PyMcts>() {
-                Ok(Agent::Mcts(m.get().config.clone()))
-            } else if a.cast::<PyRandomAgent>().is_ok() {
-                Ok(Agent::Random {
-                    seed: a.getattr("seed")?.extract()?,
-                })
-            } else {
-                Err(PyTypeError::new_err(format!(
-                    "agent {i}: native games take stonefield.MCTS and stonefield.RandomAgent"
-                )))
-            }
-        })
-        .collect::<PyResult<_>>()?;
-    if seats.shape()[1] != n {
-        return Err(PyValueError::new_err(format!(
-            "seats must have {n} columns, got shape {:?}",
-            seats.shape()
-        )));
-    }
-    let flat: Vec<usize> = seats
-        .as_array()
-        .iter()
-        .map(|&a| {
-            usize::try_from(a)
-                .ok()
-                .filter(|&a| a < agents.len())
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "seat names agent {a}; agents are 0..{}",
-                        agents.len()
-                    ))
-                })
-        })
-        .collect::<PyResult<_>>()?;
-    let games = flat.len() / n;
-    let pool = match threads {
-        Some(1) => None,
-        t => Some(thread_pool(t).map_err(PyValueError::new_err)?),
-    };
-    let mut stats: Vec<GameStats> = Vec::with_capacity(games);
+    let first = setting_arg(first, "first", 0, u64::MAX / 2)?;
+    let run = NativeRun::new(py, game, agents, seats, seed, threads.as_ref())?;
+    let game = &run.game;
+    let played = run.play(py, first, |rec| {
+        let searched = rec.values.iter().all(|v| v.is_finite());
+        let st = game_stats(game, &rec.actions, searched.then_some(&rec.values[..]))?;
+        Ok((rec.actions, rec.values, st))
+    })?;
+    let mut stats: Vec<GameStats> = Vec::with_capacity(played.len());
     let mut actions: Vec<u32> = Vec::new();
     let mut offsets: Vec<i64> = vec![0];
     let mut values: Vec<f32> = Vec::new();
-    let mut done = 0usize;
-    let mut block = pool.as_ref().map_or(1, |p| p.current_num_threads());
-    while done < games {
-        let end = (done + block).min(games);
-        let t0 = std::time::Instant::now();
-        let one = |i: usize| {
-            let rec = play_game(
-                &game,
-                &agents,
-                &flat[i * n..(i + 1) * n],
-                seed,
-                first + i as u64,
-            )?;
-            let searched = rec.values.iter().all(|v| v.is_finite());
-            let st = game_stats(&game, &rec.actions, searched.then_some(&rec.values[..]))?;
-            Ok((rec.actions, rec.values, st))
-        };
-        let out: crate::Result<Vec<_>> = py.detach(|| match &pool {
-            Some(p) => p.install(|| (done..end).into_par_iter().map(one).collect()),
-            None => (done..end).map(one).collect(),
-        });
-        for (a, v, st) in out.map_err(to_py)? {
-            actions.extend_from_slice(&a);
-            values.extend_from_slice(&v);
-            offsets.push(actions.len() as i64);
-            stats.push(st);
-        }
-        done = end;
-        py.check_signals()?;
-        if t0.elapsed().as_secs_f64() < 0.1 {
-            block *= 2;
-        }
+    for (a, v, st) in played {
+        actions.extend_from_slice(&a);
+        values.extend_from_slice(&v);
+        offsets.push(actions.len() as i64);
+        stats.push(st);
     }
-    let d = to_dict(py, &stats, n, game.has_scores())?;
+    let d = to_dict(py, &stats, game.num_players(), game.has_scores())?;
     d.set_item("actions", PyArray1::from_vec(py, actions))?;
     d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
     d.set_item("values", PyArray1::from_vec(py, values))?;

@@ -109,17 +109,27 @@ pub(crate) fn int_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64
 /// A non-negative integer argument at most `max` (seeds, counts, indices, players). Out of
 /// range is a StonefieldError naming the range, not an OverflowError.
 pub(crate) fn uint_arg(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
+    range_arg(obj, what, 0, max)
+}
+
+/// An integer argument from `min` to `max`, refused as [`uint_arg`] refuses.
+fn range_arg(obj: &Bound<'_, PyAny>, what: &str, min: u64, max: u64) -> PyResult<u64> {
     if is_bool(obj) || obj.is_instance_of::<PyFloat>() {
         return Err(not_an_integer(obj, what)?);
     }
     let out_of_range = || -> PyResult<PyErr> {
+        let max = if max == u64::MAX {
+            "2**64 - 1".to_string()
+        } else {
+            max.to_string()
+        };
         Ok(StonefieldError::new_err(format!(
-            "{what} must be an integer from 0 to {max}, got {}",
+            "{what} must be an integer from {min} to {max}, got {}",
             obj.repr()?
         )))
     };
     match obj.extract::<u64>() {
-        Ok(v) if v <= max => Ok(v),
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
         Ok(_) => Err(out_of_range()?),
         Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
             Err(out_of_range()?)
@@ -139,10 +149,8 @@ pub(crate) fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     uint_arg(obj, "seed", u64::MAX)
 }
 
-/// Most worker threads a call may ask for. Each call builds its own pool, so a huge count costs
-/// seconds of thread creation for nothing (the work never has more than a few hundred parallel
-/// pieces worth spreading); the cap turns a typo into a clear error instead.
-pub(crate) const MAX_THREADS: u64 = 256;
+/// Most worker threads a call may ask for (the core's cap, see [`crate::sim::batch::MAX_THREADS`]).
+pub(crate) const MAX_THREADS: u64 = crate::sim::batch::MAX_THREADS as u64;
 
 /// A thread count: `None` (every core) or 1 to [`MAX_THREADS`].
 pub(crate) fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
@@ -156,6 +164,25 @@ pub(crate) fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usi
         ));
     }
     Ok(Some(t as usize))
+}
+
+/// A setting of an agent or of a native match or self-play run (iterations, seeds, threads, game
+/// counts) from `min` to `max`. These document every refusal, a bool or a float included, as an
+/// InvalidOptionError: the error of [`range_arg`] is re-raised as one, with the same message.
+pub(crate) fn setting_arg(obj: &Bound<'_, PyAny>, what: &str, min: u64, max: u64) -> PyResult<u64> {
+    range_arg(obj, what, min, max).map_err(|e| as_invalid_option(obj.py(), e))
+}
+
+/// A TypeError or plain StonefieldError from the argument helpers as an InvalidOptionError;
+/// any other error (one raised by `__index__` itself, say) unchanged.
+pub(crate) fn as_invalid_option(py: Python<'_>, e: PyErr) -> PyErr {
+    let refused = e.is_instance_of::<pyo3::exceptions::PyTypeError>(py)
+        || e.get_type(py).is(py.get_type::<StonefieldError>());
+    if refused {
+        InvalidOptionError::new_err(e.value(py).to_string())
+    } else {
+        e
+    }
 }
 
 /// Converts Python keyword options to core option values (bool before int: bool is an int).

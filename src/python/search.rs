@@ -7,14 +7,18 @@ use std::time::{Duration, Instant};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::game::{PyGame, PyState};
-use super::{to_py, InvalidOptionError};
+use super::{
+    as_invalid_option, is_bool, setting_arg, threads_arg, to_py, InvalidOptionError, MAX_THREADS,
+};
 use crate::games::{Game, Rules};
-use crate::search::mcts::{random_agent_action, MAX_THREADS};
-use crate::search::play::{play_range, selfplay_games as selfplay_range};
-use crate::search::{Agent, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES};
+use crate::search::mcts::random_agent_action;
+use crate::search::play::{play_range_map, selfplay_games as selfplay_range};
+use crate::search::{
+    Agent, GameRecord, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES,
+};
 use crate::sim::batch::thread_pool;
 
 fn bad(msg: String) -> PyErr {
@@ -30,26 +34,6 @@ fn describe(v: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "object".into());
     let r = v.repr().map(|r| r.to_string()).unwrap_or_default();
     format!("{ty} {r}")
-}
-
-/// An integer setting in `min..=max`: Python ints and numpy integers; not bools, not floats.
-fn int_arg(name: &str, v: &Bound<'_, PyAny>, min: u64, max: u64) -> PyResult<u64> {
-    let range = if max == u64::MAX {
-        format!("an integer from {min} to 2**64 - 1")
-    } else {
-        format!("an integer from {min} to {max}")
-    };
-    if v.is_instance_of::<PyBool>() || v.is_instance_of::<PyFloat>() || !v.hasattr("__index__")? {
-        return Err(bad(format!("{name} must be {range}, got {}", describe(v))));
-    }
-    let i: i128 = match v.call_method0("__index__")?.extract() {
-        Ok(i) => i,
-        Err(_) => return Err(bad(format!("{name} must be {range}, got {}", describe(v)))),
-    };
-    if i < i128::from(min) || i > i128::from(max) {
-        return Err(bad(format!("{name} must be {range}, got {i}")));
-    }
-    Ok(i as u64)
 }
 
 /// A real setting (int or float, not bool), finite and ≥ `min` (> `min` when `strict`).
@@ -73,12 +57,7 @@ fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResul
 
 /// A bool setting: True or False (numpy bools too), nothing else.
 fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let is_bool = v.is_instance_of::<PyBool>()
-        || v.get_type()
-            .name()
-            .map(|n| n == "bool_" || n == "bool")
-            .unwrap_or(false);
-    if !is_bool {
+    if !is_bool(v) {
         return Err(bad(format!(
             "{name} must be True or False, got {}",
             describe(v)
@@ -101,11 +80,6 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
     })?;
     let s = s.borrow();
     Ok((s.session.state().clone(), s.session.history().to_vec()))
-}
-
-/// A seed: an integer from 0 to 2**64 − 1.
-fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<u64> {
-    int_arg("seed", v, 0, u64::MAX)
 }
 
 /// Monte Carlo tree search (UCT) run in Rust, with MCTS-Solver for two-player games.
@@ -223,7 +197,7 @@ impl PyMcts {
     ) -> PyResult<PyMcts> {
         let config = MctsConfig {
             iterations: opt(&iterations)
-                .map(|v| int_arg("iterations", v, 1, u64::MAX))
+                .map(|v| setting_arg(v, "iterations", 1, u64::MAX))
                 .transpose()?,
             time: opt(&time)
                 .map(|v| real_arg("time", v, 0.0, true))
@@ -233,13 +207,16 @@ impl PyMcts {
                 .transpose()?
                 .unwrap_or(DEFAULT_C),
             threads: opt(&threads)
-                .map(|v| int_arg("threads", v, 1, MAX_THREADS as u64))
+                .map(|v| setting_arg(v, "threads", 1, MAX_THREADS))
                 .transpose()?
                 .unwrap_or(1) as usize,
             solver: opt(&solver).map(|v| bool_arg("solver", v)).transpose()?,
-            seed: opt(&seed).map(seed_arg).transpose()?.unwrap_or(0),
+            seed: opt(&seed)
+                .map(|v| setting_arg(v, "seed", 0, u64::MAX))
+                .transpose()?
+                .unwrap_or(0),
             max_nodes: opt(&max_nodes)
-                .map(|v| int_arg("max_nodes", v, 1, u32::MAX as u64))
+                .map(|v| setting_arg(v, "max_nodes", 1, u32::MAX.into()))
                 .transpose()?
                 .map_or(DEFAULT_MAX_NODES, |n| n as usize),
             reuse: opt(&reuse)
@@ -405,7 +382,10 @@ impl PyRandomAgent {
     #[pyo3(signature = (seed = None))]
     fn new(seed: Option<Bound<'_, PyAny>>) -> PyResult<PyRandomAgent> {
         Ok(PyRandomAgent {
-            seed: opt(&seed).map(seed_arg).transpose()?.unwrap_or(0),
+            seed: opt(&seed)
+                .map(|v| setting_arg(v, "seed", 0, u64::MAX))
+                .transpose()?
+                .unwrap_or(0),
         })
     }
 
@@ -571,12 +551,6 @@ fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
     )))
 }
 
-fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    threads
-        .map(|t| int_arg("threads", t, 1, MAX_THREADS as u64).map(|t| t as usize))
-        .transpose()
-}
-
 /// Runs `work(first, count)` over `total` items in chunks with the GIL released, checking for
 /// Ctrl-C between chunks; chunks grow while they take under a tenth of a second.
 fn chunked<T: Send>(
@@ -600,6 +574,122 @@ fn chunked<T: Send>(
         }
     }
     Ok(out)
+}
+
+/// The arguments of a native run (`play_games`, `lab_play`): the game, its agents, each game's
+/// seating (`games × num_players` agent indices), the seed and the thread pool.
+pub(crate) struct NativeRun {
+    pub(crate) game: Game,
+    agents: Vec<Agent>,
+    seats: Vec<usize>,
+    seed: u64,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl NativeRun {
+    /// Checks and converts the arguments: every refusal of a value is an InvalidOptionError, a
+    /// wrong kind of game, agent or seating array a TypeError.
+    pub(crate) fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        agents: &Bound<'_, PyAny>,
+        seats: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<NativeRun> {
+        let game = game_arg(game)?;
+        let agents: Vec<Agent> = agents
+            .try_iter()?
+            .enumerate()
+            .map(|(i, a)| agent_arg(i, &a?))
+            .collect::<PyResult<_>>()?;
+        let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
+        let threads = threads_arg(threads).map_err(|e| as_invalid_option(py, e))?;
+        let n = game.num_players();
+        let not_ints =
+            || PyTypeError::new_err("seats must be a 2-D integer array (games, num_players)");
+        let np = py.import("numpy")?;
+        let arr = np
+            .call_method1("asarray", (seats,))
+            .map_err(|_| not_ints())?;
+        let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+        if kind != "i" && kind != "u" || arr.getattr("ndim")?.extract::<usize>()? != 2 {
+            return Err(not_ints());
+        }
+        let arr = arr.call_method1("astype", ("int64",))?;
+        let seats: PyReadonlyArray2<'_, i64> = arr.extract().map_err(|_| not_ints())?;
+        if seats.shape()[1] != n {
+            return Err(bad(format!(
+                "seats must have {n} columns (one per player), got shape {:?}",
+                seats.shape()
+            )));
+        }
+        let seats: Vec<usize> = seats
+            .as_array()
+            .iter()
+            .map(|&a| {
+                if a < 0 || a as usize >= agents.len() {
+                    Err(bad(format!(
+                        "seats name agent {a}; agents are 0..{}",
+                        agents.len()
+                    )))
+                } else {
+                    Ok(a as usize)
+                }
+            })
+            .collect::<PyResult<_>>()?;
+        if agents.is_empty() {
+            return Err(bad("native games need at least one agent".into()));
+        }
+        let pool = match threads {
+            Some(1) => None,
+            t => Some(thread_pool(t).map_err(bad)?),
+        };
+        Ok(NativeRun {
+            game,
+            agents,
+            seats,
+            seed,
+            pool,
+        })
+    }
+
+    /// How many games the seating holds.
+    pub(crate) fn games(&self) -> usize {
+        self.seats.len() / self.game.num_players()
+    }
+
+    /// Plays games `first..first + games()` of the run with the GIL released, Ctrl-C stopping
+    /// between chunks, and returns `each` of every game's record (computed on the thread that
+    /// played it).
+    pub(crate) fn play<T: Send>(
+        &self,
+        py: Python<'_>,
+        first: u64,
+        each: impl Fn(GameRecord) -> crate::Result<T> + Sync,
+    ) -> PyResult<Vec<T>> {
+        let n = self.game.num_players();
+        let start_chunk = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
+        chunked(py, self.games(), start_chunk, |done, count| {
+            let seats = &self.seats[done * n..(done + count) * n];
+            let (game, agents, each) = (&self.game, &self.agents[..], &each);
+            let run = |parallel| {
+                play_range_map(
+                    game,
+                    agents,
+                    seats,
+                    self.seed,
+                    first + done as u64,
+                    parallel,
+                    each,
+                )
+            };
+            match &self.pool {
+                Some(p) => p.install(|| run(true)),
+                None => run(false),
+            }
+        })
+    }
 }
 
 /// Plays whole games between native agents in Rust, on `threads` threads (all cores when None)
@@ -636,70 +726,14 @@ pub fn play_games<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     // A caller that runs a long match in parts (to show progress) passes the index of each
     // part's first game, so game i still draws from the streams of (seed, i).
-    let offset = opt(&first)
-        .map(|v| int_arg("first", v, 0, u64::MAX / 2))
+    let first = opt(&first)
+        .map(|v| setting_arg(v, "first", 0, u64::MAX / 2))
         .transpose()?
         .unwrap_or(0);
-    let game = game_arg(game)?;
-    let agents: Vec<Agent> = agents
-        .try_iter()?
-        .enumerate()
-        .map(|(i, a)| agent_arg(i, &a?))
-        .collect::<PyResult<_>>()?;
-    let seed = seed_arg(seed)?;
-    let threads = threads_arg(opt(&threads))?;
-    let n = game.num_players();
-    let not_ints =
-        || PyTypeError::new_err("seats must be a 2-D integer array (games, num_players)");
-    let np = py.import("numpy")?;
-    let arr = np
-        .call_method1("asarray", (seats,))
-        .map_err(|_| not_ints())?;
-    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
-    if kind != "i" && kind != "u" || arr.getattr("ndim")?.extract::<usize>()? != 2 {
-        return Err(not_ints());
-    }
-    let arr = arr.call_method1("astype", ("int64",))?;
-    let seats: PyReadonlyArray2<'_, i64> = arr.extract().map_err(|_| not_ints())?;
-    if seats.shape()[1] != n {
-        return Err(bad(format!(
-            "seats must have {n} columns (one per player), got shape {:?}",
-            seats.shape()
-        )));
-    }
-    let games = seats.shape()[0];
-    let flat: Vec<usize> = seats
-        .as_array()
-        .iter()
-        .map(|&a| {
-            if a < 0 || a as usize >= agents.len() {
-                Err(bad(format!(
-                    "seats name agent {a}; agents are 0..{}",
-                    agents.len()
-                )))
-            } else {
-                Ok(a as usize)
-            }
-        })
-        .collect::<PyResult<_>>()?;
-    if agents.is_empty() {
-        return Err(bad("play_games needs at least one agent".into()));
-    }
-    let pool = match threads {
-        Some(1) => None,
-        t => Some(thread_pool(t).map_err(bad)?),
-    };
+    let run = NativeRun::new(py, game, agents, seats, seed, opt(&threads))?;
+    let (game, games, n) = (&run.game, run.games(), run.game.num_players());
     let started = Instant::now();
-    let start_chunk = pool.as_ref().map_or(1, |p| p.current_num_threads());
-    let records = chunked(py, games, start_chunk, |first, count| {
-        let seats = &flat[first * n..(first + count) * n];
-        match &pool {
-            Some(p) => {
-                p.install(|| play_range(&game, &agents, seats, seed, offset + first as u64, true))
-            }
-            None => play_range(&game, &agents, seats, seed, offset + first as u64, false),
-        }
-    })?;
+    let records = run.play(py, first, Ok)?;
     let mut actions = Vec::new();
     let mut offsets = vec![0i64];
     let mut movers = Vec::new();
@@ -781,10 +815,11 @@ pub fn selfplay_games<'py>(
             )))
         }
     };
-    let games = int_arg("games", games, 0, u32::MAX as u64)? as usize;
-    let seed = seed_arg(seed)?;
-    let temperature_moves = int_arg("temperature_moves", temperature_moves, 0, u32::MAX as u64)?;
-    let threads = threads_arg(opt(&threads))?;
+    let games = setting_arg(games, "games", 0, u32::MAX.into())? as usize;
+    let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
+    let temperature_moves =
+        setting_arg(temperature_moves, "temperature_moves", 0, u32::MAX.into())?;
+    let threads = threads_arg(opt(&threads)).map_err(|e| as_invalid_option(py, e))?;
     let pool = match threads {
         Some(1) => None,
         t => Some(thread_pool(t).map_err(bad)?),

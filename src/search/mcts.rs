@@ -26,6 +26,7 @@ use std::time::Instant;
 use crate::error::{Error, Result};
 use crate::games::{each_state, returns_from_ranks_into, Game, Rules, State};
 use crate::rng::Rng;
+use crate::sim::batch::MAX_THREADS;
 
 /// The default exploration constant: √2, the UCB1 constant for returns in [−1, 1] as Ludii uses.
 pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
@@ -35,9 +36,6 @@ pub const DEFAULT_MAX_NODES: usize = 10_000_000;
 
 /// The fewest nodes a tree may be limited to (per thread).
 pub const MIN_NODES_PER_THREAD: usize = 1024;
-
-/// The most threads one search may use.
-pub const MAX_THREADS: usize = 256;
 
 /// Bytes per tree node.
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();

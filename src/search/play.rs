@@ -159,16 +159,30 @@ pub fn play_range(
     first: u64,
     parallel: bool,
 ) -> Result<Vec<GameRecord>> {
+    play_range_map(game, agents, seats, seed, first, parallel, Ok)
+}
+
+/// [`play_range`] with `each` applied to every game's record on the thread that played it (the
+/// variant lab turns records into statistics there).
+pub fn play_range_map<T: Send>(
+    game: &Game,
+    agents: &[Agent],
+    seats: &[usize],
+    seed: u64,
+    first: u64,
+    parallel: bool,
+    each: impl Fn(GameRecord) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
     let count = check_run(game, agents, seats)?;
     let n = game.num_players();
     let one = |i: usize| {
-        play_game(
+        each(play_game(
             game,
             agents,
             &seats[i * n..(i + 1) * n],
             seed,
             first + i as u64,
-        )
+        )?)
     };
     if parallel {
         (0..count).into_par_iter().map(one).collect()

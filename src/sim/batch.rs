@@ -167,6 +167,12 @@ fn zeroed<T: Clone>(n: usize, value: T) -> Result<Vec<T>, TryReserveError> {
     Ok(v)
 }
 
+/// Most worker threads one call may ask for (a simulation, a match, one search). Each call builds
+/// its own threads, so a huge count costs seconds of thread creation for nothing (the work never
+/// has more than a few hundred parallel pieces worth spreading); the cap turns a typo into a clear
+/// error instead.
+pub const MAX_THREADS: usize = 256;
+
 /// A rayon pool of `threads` threads (all cores when `None`).
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
     let mut b = rayon::ThreadPoolBuilder::new();

@@ -7,26 +7,19 @@ import sys
 from typing import Any
 
 from .._core import StonefieldError, games
-
-
-def _value(text: str) -> Any:
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    try:
-        return int(text)
-    except ValueError:
-        return text
+from ..cli import _MAX_SEED, _MAX_THREADS, _int_in, _option_arg
 
 
 def _pair(text: str, many: bool) -> tuple[str, Any]:
+    """argparse type: ``KEY=VALUE`` (or ``KEY=V1,V2,...`` when ``many``), each value read as
+    every game option of the command line is (:func:`stonefield.cli._option_arg`)."""
     key, eq, value = text.partition("=")
     if not eq or not key or not value:
         form = "KEY=V1,V2,..." if many else "KEY=VALUE"
         raise argparse.ArgumentTypeError(f"expected {form}, got {text!r}")
-    key = key.replace("-", "_")
-    if many:
-        return key, [_value(v) for v in value.split(",")]
-    return key, _value(value)
+    pairs = [_option_arg(f"{key}={v}") for v in (value.split(",") if many else [value])]
+    values = [v for _, v in pairs]
+    return pairs[0][0], values if many else values[0]
 
 
 def add_lab_command(sub: Any) -> None:
@@ -73,15 +66,20 @@ def add_lab_command(sub: Any) -> None:
         "-n",
         dest="lab_games",
         metavar="N",
-        type=int,
+        type=_int_in(1, None, "games"),
         default=None,
         help="games per variant",
     )
-    p.add_argument("--seed", type=int, default=0, help="the run's seed")
+    p.add_argument("--seed", type=_int_in(0, _MAX_SEED, "seed"), default=0, help="the run's seed")
     p.add_argument("--iterations", type=int, default=None, help="studies: MCTS iterations")
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--address", default=None, help="Ray address (host:port or auto)")
-    p.add_argument("--threads", type=int, default=None, help="local threads (default: all)")
+    p.add_argument(
+        "--threads",
+        type=_int_in(1, _MAX_THREADS, "threads"),
+        default=None,
+        help="local threads (default: all)",
+    )
     p.add_argument("--cpus-per-task", type=int, default=1, help="Ray: CPUs (threads) per task")
     p.add_argument("--chunk", type=int, default=None, help="games per chunk")
     p.add_argument("--kingmaking", type=int, default=None, help="games judged (3-4 players)")
@@ -105,8 +103,6 @@ def _cmd_lab(args: argparse.Namespace) -> int:
         study_name = args.name
     elif args.name is not None:
         parser.error(f"unexpected argument {args.name!r}")
-    if args.lab_games is not None and args.lab_games <= 0:
-        parser.error(f"--games must be positive, got {args.lab_games}")
     try:
         if study_name is not None:
             lab = study(
