@@ -214,6 +214,41 @@ def test_same_seed_same_numbers_whatever_chunking_and_threads() -> None:
     assert np.isfinite(a.columns(0)["lead_change"]).all()
 
 
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("windflowers", {}),
+        ("windflowers", {"players": 4, "grid": "hex", "size": 3, "scoring": "largest_group"}),
+        ("smallholder", {}),
+        ("faraday", {"order": 4, "scoring": "special"}),
+        ("subsume", {"size": 4}),
+    ],
+)
+def test_random_games_measured_in_play_equal_the_replayed_match(
+    game: str, options: dict[str, Any]
+) -> None:
+    """Random agents take the one-pass path (facts gathered while playing); it must play the
+    games ``play_games`` plays and report what replaying them reports, column for column."""
+    g = sf.make(game, **options)
+    n = g.num_players
+    agents = [sf.RandomAgent(seed=1), sf.RandomAgent(seed=2)]
+    seats = np.array([[(i + j) % 2 for j in range(n)] for i in range(300)], dtype=np.int64)
+    fused = _core.lab_play(g, agents, seats, 11, 40, 2, 45)
+    played = _core.play_games(g, agents, seats, 11, first=40)
+    replayed = _core.lab_stats(g, played["actions"], played["offsets"])
+    for name, column in replayed.items():
+        if column is None:
+            assert fused[name] is None
+        else:
+            np.testing.assert_array_equal(fused[name], column, err_msg=name)
+    np.testing.assert_array_equal(fused["returns"], played["returns"])
+    # Kept: the games numbered below 45 (here 40..44), with their actions.
+    assert fused["kept"].tolist() == [40, 41, 42, 43, 44]
+    lo, hi = played["offsets"][0], played["offsets"][5]
+    np.testing.assert_array_equal(fused["actions"], played["actions"][lo:hi])
+    assert np.isnan(fused["values"]).all() and fused["values"].size == hi - lo
+
+
 def test_resume_truncated_line_and_mismatch(tmp_path: Any) -> None:
     out = str(tmp_path / "r.jsonl")
     args: dict[str, Any] = dict(

@@ -47,6 +47,7 @@ def lab_play(
     seed: int,
     first: int,
     threads: int | None = None,
+    keep: int = 0,
 ) -> dict[str, Any]: ...
 def lab_stats(
     game: Game,

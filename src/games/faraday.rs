@@ -789,6 +789,62 @@ impl Rules for State {
         let p = self.to_move as usize;
         Some(self.legal.get(p, rng.below(self.legal.len(p))))
     }
+
+    fn random_action_counted(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<(usize, usize)> {
+        if self.over {
+            return None;
+        }
+        if self.phase == Phase::Placement && !self.forced {
+            let p = self.to_move as usize;
+            let count = self.legal.len(p);
+            return Some((self.legal.get(p, rng.below(count)), count));
+        }
+        let action = self.random_action(rng, buf)?;
+        Some((action, self.legal_count(buf)))
+    }
+
+    /// Nothing is ever removed.
+    fn sites_stay_occupied(&self) -> bool {
+        true
+    }
+
+    /// The offer actions left and the phase: the choice to accept keeps board and mover but
+    /// ends the pie.
+    fn position_phase(&self) -> u8 {
+        let phase: u8 = match self.phase {
+            Phase::Offer { .. } => 0,
+            Phase::Choice => 1,
+            Phase::Placement => 2,
+        };
+        phase | self.phase.offer_actions_left() << 2
+    }
+
+    /// Each player's score as [`State::score_values`] counts it (the special scorings'
+    /// products over [`Rules::heuristic_scale`]'s sites² / 4), the fills in `scratch`.
+    fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
+        let cfg = &self.cfg;
+        let mut g = [0usize; 2];
+        largest_components(&cfg.board, cfg.group, &self.cells, scratch, &mut g);
+        let v = if cfg.scoring.is_special() {
+            [
+                g[0] * self.stones[1] as usize,
+                g[1] * self.stones[0] as usize,
+            ]
+        } else {
+            g
+        };
+        out[0] = v[0] as u32;
+        out[1] = v[1] as u32;
+    }
+
+    fn heuristic_scale(&self) -> (f64, u32) {
+        let sites = self.cells.len();
+        if self.cfg.scoring.is_special() {
+            ((sites * sites) as f64 / 4.0, (sites * sites / 4) as u32)
+        } else {
+            (sites as f64, sites as u32)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -34,8 +34,9 @@
 use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
-use super::{ranks_from_values_into, GameConfig, Rules};
+use super::{ranks_from_values_into, GameConfig, Observer, Rules};
 use crate::algo::bits::{at_width, each_width, Bits, NeighborMasks, PerWidth, Width};
+use crate::algo::FloodScratch;
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -316,10 +317,38 @@ impl<const K: usize> Pos<K> {
     /// A uniformly random legal action of player p: a site, or `None` for a pass.
     #[inline]
     fn draw(&self, p: usize, rng: &mut Rng) -> Option<usize> {
+        self.draw_counted(p, rng).0
+    }
+
+    /// [`Pos::draw`] and the number of legal actions it chose among (the sites and the pass).
+    #[inline]
+    fn draw_counted(&self, p: usize, rng: &mut Rng) -> (Option<usize>, usize) {
         let legal = self.legal(p);
         let count = legal.count();
         // r = count, one past the last legal site, is the pass.
-        legal.nth(rng.below(count + 1))
+        (legal.nth(rng.below(count + 1)), count + 1)
+    }
+
+    /// A hash of every player's stones and `tag` (see [`Rules::position_key`]): one multiply
+    /// per word by a constant of its own, all independent. The lab confirms matches exactly, so
+    /// the hash only has to make them rare.
+    #[inline]
+    fn key(&self, tag: u64) -> u64 {
+        const M: [u64; 4] = [
+            0x9E37_79B9_7F4A_7C15,
+            0xBF58_476D_1CE4_E5B9,
+            0x94D0_49BB_1331_11EB,
+            0xD6E8_FEB8_6659_FD93,
+        ];
+        let mut h = tag.wrapping_mul(0xA076_1D64_78BD_642F);
+        for (p, set) in self.owned.iter().enumerate() {
+            for (i, &w) in set.0.iter().enumerate() {
+                h ^= (w ^ (i as u64) << 58)
+                    .wrapping_mul(M[p])
+                    .rotate_left(17 * i as u32);
+            }
+        }
+        h ^ (h >> 29)
     }
 
     /// Puts player p's stone on `site`, replacing whatever stood there, keeping the counts and
@@ -720,6 +749,86 @@ impl Rules for State {
         let n = self.cfg.board.num_sites();
         let drawn = each_width!(&self.core, pos => pos.draw(self.turn.to_move, rng));
         Some(drawn.unwrap_or(n))
+    }
+
+    #[inline]
+    fn random_action_counted(&self, rng: &mut Rng, _buf: &mut Vec<u32>) -> Option<(usize, usize)> {
+        if self.turn.over {
+            return None;
+        }
+        let n = self.cfg.board.num_sites();
+        let (drawn, count) =
+            each_width!(&self.core, pos => pos.draw_counted(self.turn.to_move, rng));
+        Some((drawn.unwrap_or(n), count))
+    }
+
+    fn legal_count(&self, _buf: &mut Vec<u32>) -> usize {
+        if self.turn.over {
+            return 0;
+        }
+        each_width!(&self.core, pos => pos.legal(self.turn.to_move).count() + 1)
+    }
+
+    #[inline]
+    fn position_key(&self) -> u64 {
+        let tag = if self.turn.over {
+            255
+        } else {
+            self.turn.to_move as u64
+        };
+        each_width!(&self.core, pos => pos.key(tag))
+    }
+
+    /// Stones are replaced, never removed.
+    fn sites_stay_occupied(&self) -> bool {
+        true
+    }
+
+    /// Each player's base score (stones or largest group; at most the number of sites).
+    #[inline]
+    fn heuristic_into(&self, _scratch: &mut FloodScratch, out: &mut [u32]) {
+        if self.cfg.scoring == Scoring::Stones {
+            each_width!(&self.core, pos => out.copy_from_slice(&pos.stones[..out.len()]));
+            return;
+        }
+        let base = each_width!(&self.core, pos => pos.base_scores(&self.cfg));
+        for (o, &b) in out.iter_mut().zip(&base) {
+            *o = b as u32;
+        }
+    }
+
+    /// The same draws as [`Rules::random_action`], with the board's width chosen once per game.
+    fn random_game_observed<O: Observer>(
+        &mut self,
+        rngs: &mut [Rng],
+        _buf: &mut Vec<u32>,
+        _scratch: &mut FloodScratch,
+        obs: &mut O,
+    ) {
+        let (cfg, turn) = (&*self.cfg, &mut self.turn);
+        let (n, sites) = (cfg.players, cfg.board.num_sites());
+        let stones = cfg.scoring == Scoring::Stones;
+        each_width!(&mut self.core, pos => {
+            let mut k = [0u32; 4];
+            while !turn.over {
+                let p = turn.to_move;
+                let (drawn, count) = pos.draw_counted(p, &mut rngs[p]);
+                if stones {
+                    k = pos.stones;
+                } else {
+                    for (kp, b) in k.iter_mut().zip(pos.base_scores(cfg)) {
+                        *kp = b as u32;
+                    }
+                }
+                obs.decision(p, count, drawn.unwrap_or(sites) as u32, &k);
+                if let Some(site) = drawn {
+                    pos.put(n, site, p);
+                }
+                turn.advance(cfg, drawn.is_some());
+                let tag = if turn.over { 255 } else { turn.to_move as u64 };
+                obs.position(pos.key(tag), &pos.cells.as_flattened()[..sites]);
+            }
+        });
     }
 
     /// The same draws as [`Rules::random_action`], with the board's width chosen once per game

@@ -10,7 +10,7 @@ use super::game::PyGame;
 use super::search::NativeRun;
 use super::{setting_arg, threads_arg, to_py};
 use crate::sim::batch::thread_pool;
-use crate::sim::stats::{game_stats, game_stats_batch, GameStats, BINS};
+use crate::sim::stats::{game_stats_batch, Columns, BINS};
 
 /// Replays games and returns their per-game facts.
 ///
@@ -56,19 +56,27 @@ pub fn lab_stats<'py>(
             }
         })
         .map_err(to_py)?;
-    to_dict(py, &stats, game.num_players(), game.has_scores())
+    let d = to_dict(py, stats, game.has_scores())?;
+    for key in ["kept", "actions", "offsets", "values"] {
+        d.del_item(key)?;
+    }
+    Ok(d)
 }
 
 /// Plays games `first .. first + len(seats)` of a run between native agents and returns their
-/// per-game facts (as [`lab_stats`]) together with `actions` uint32, `offsets` int64 and
-/// `values` float32 (the mover's root value, NaN for agents that do not search).
+/// per-game facts (as [`lab_stats`]) together with the games it keeps: `kept` int64 (their
+/// indices in the run), and their `actions` uint32, `offsets` int64 and `values` float32 (the
+/// mover's root value, NaN for agents that do not search). Kept are the games with an index
+/// below `keep` and every game with a repeated position.
 ///
 /// Game i draws from the streams of (seed, i), exactly as `play_games` plays it, so a run cut
-/// into chunks at any points gives the same games. The evaluation metrics use a game's search
-/// values when every decision of it has one, else the heuristic. The GIL is released; Ctrl-C
+/// into chunks at any points gives the same games. With random agents only, each game is
+/// measured while it is played; otherwise it is replayed, and the evaluation metrics use its
+/// search values when every decision has one, else the heuristic. The GIL is released; Ctrl-C
 /// stops between blocks of games.
 #[pyfunction]
-#[pyo3(signature = (game, agents, seats, seed, first, threads = None))]
+#[pyo3(signature = (game, agents, seats, seed, first, threads = None, keep = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn lab_play<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -77,81 +85,58 @@ pub fn lab_play<'py>(
     seed: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
     threads: Option<Bound<'py, PyAny>>,
+    keep: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let first = setting_arg(first, "first", 0, u64::MAX / 2)?;
+    let keep = match &keep {
+        Some(k) => setting_arg(k, "keep", 0, u64::MAX)?,
+        None => 0,
+    };
     let run = NativeRun::new(py, game, agents, seats, seed, threads.as_ref())?;
-    let game = &run.game;
-    let played = run.play(py, first, |rec| {
-        let searched = rec.values.iter().all(|v| v.is_finite());
-        let st = game_stats(game, &rec.actions, searched.then_some(&rec.values[..]))?;
-        Ok((rec.actions, rec.values, st))
-    })?;
-    let mut stats: Vec<GameStats> = Vec::with_capacity(played.len());
-    let mut actions: Vec<u32> = Vec::new();
-    let mut offsets: Vec<i64> = vec![0];
-    let mut values: Vec<f32> = Vec::new();
-    for (a, v, st) in played {
-        actions.extend_from_slice(&a);
-        values.extend_from_slice(&v);
-        offsets.push(actions.len() as i64);
-        stats.push(st);
-    }
-    let d = to_dict(py, &stats, game.num_players(), game.has_scores())?;
-    d.set_item("actions", PyArray1::from_vec(py, actions))?;
-    d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
-    d.set_item("values", PyArray1::from_vec(py, values))?;
-    Ok(d)
+    let cols = run.lab(py, first, keep)?;
+    to_dict(py, cols, run.game.has_scores())
 }
 
-fn to_dict<'py>(
-    py: Python<'py>,
-    stats: &[GameStats],
-    players: usize,
-    has_scores: bool,
-) -> PyResult<Bound<'py, PyDict>> {
-    let n = stats.len();
+fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_, PyDict>> {
+    let n = cols.len();
+    let players = cols.players;
     let d = PyDict::new(py);
-    macro_rules! column {
-        ($name:literal, $f:expr) => {
-            d.set_item(
-                $name,
-                PyArray1::from_vec(py, stats.iter().map($f).collect()),
-            )?;
-        };
-    }
-    column!("length", |s: &GameStats| s.length);
-    column!("turns", |s: &GameStats| s.turns);
-    column!("multi_choice", |s: &GameStats| s.multi_choice);
-    column!("repeated", |s: &GameStats| s.repeated);
-    column!("branching_sum", |s: &GameStats| s.branching_sum);
-    column!("coverage", |s: &GameStats| s.coverage);
-    column!("lead_change", |s: &GameStats| s.lead_change);
-    column!("drama", |s: &GameStats| s.drama);
-    column!("decisiveness", |s: &GameStats| s.decisiveness);
-    column!("threshold", |s: &GameStats| s.threshold);
-    column!("stability", |s: &GameStats| s.stability);
-    column!("top_tied", |s: &GameStats| s.top_tied);
-    column!("truncated", |s: &GameStats| s.truncated);
-    column!("pie", |s: &GameStats| s.pie);
-    let flat = |f: &dyn Fn(&GameStats) -> Vec<f64>, width: usize| {
-        PyArray1::from_vec(py, stats.iter().flat_map(f).collect()).reshape([n, width])
-    };
-    d.set_item(
-        "branching_bins",
-        flat(&|s| s.branching_bins.to_vec(), BINS)?,
-    )?;
-    d.set_item("returns", flat(&|s| s.returns.clone(), players)?)?;
-    d.set_item("ranks", flat(&|s| s.ranks.clone(), players)?)?;
+    d.set_item("length", PyArray1::from_vec(py, cols.length))?;
+    d.set_item("turns", PyArray1::from_vec(py, cols.turns))?;
+    d.set_item("multi_choice", PyArray1::from_vec(py, cols.multi_choice))?;
+    d.set_item("repeated", PyArray1::from_vec(py, cols.repeated))?;
+    d.set_item("branching_sum", PyArray1::from_vec(py, cols.branching_sum))?;
+    d.set_item("coverage", PyArray1::from_vec(py, cols.coverage))?;
+    d.set_item("lead_change", PyArray1::from_vec(py, cols.lead_change))?;
+    d.set_item("drama", PyArray1::from_vec(py, cols.drama))?;
+    d.set_item("decisiveness", PyArray1::from_vec(py, cols.decisiveness))?;
+    d.set_item("threshold", PyArray1::from_vec(py, cols.threshold))?;
+    d.set_item("stability", PyArray1::from_vec(py, cols.stability))?;
+    d.set_item("top_tied", PyArray1::from_vec(py, cols.top_tied))?;
+    d.set_item("truncated", PyArray1::from_vec(py, cols.truncated))?;
+    d.set_item("pie", PyArray1::from_vec(py, cols.pie))?;
+    let table = |v: Vec<f64>, width: usize| PyArray1::from_vec(py, v).reshape([n, width]);
+    d.set_item("branching_bins", table(cols.branching_bins, BINS)?)?;
+    d.set_item("returns", table(cols.returns, players)?)?;
+    d.set_item("ranks", table(cols.ranks, players)?)?;
     if has_scores {
-        d.set_item(
-            "scores",
-            flat(
-                &|s| s.scores.clone().unwrap_or_else(|| vec![f64::NAN; players]),
-                players,
-            )?,
-        )?;
+        d.set_item("scores", table(cols.scores, players)?)?;
     } else {
         d.set_item("scores", py.None())?;
     }
+    let mut kept = Vec::with_capacity(cols.kept.len());
+    let mut actions: Vec<u32> = Vec::new();
+    let mut offsets: Vec<i64> = vec![0];
+    let mut values: Vec<f32> = Vec::new();
+    for k in cols.kept {
+        kept.push(k.index as i64);
+        actions.extend_from_slice(&k.actions);
+        values.extend_from_slice(&k.values);
+        offsets.push(actions.len() as i64);
+    }
+    d.set_item("kept", PyArray1::from_vec(py, kept))?;
+    d.set_item("actions", PyArray1::from_vec(py, actions))?;
+    d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
+    d.set_item("values", PyArray1::from_vec(py, values))?;
     Ok(d)
 }

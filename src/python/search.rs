@@ -15,11 +15,12 @@ use super::{
 };
 use crate::games::{Game, Rules};
 use crate::search::mcts::random_agent_action;
-use crate::search::play::{play_range_map, selfplay_games as selfplay_range};
+use crate::search::play::{lab_range, play_range_map, selfplay_games as selfplay_range};
 use crate::search::{
     Agent, GameRecord, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES,
 };
 use crate::sim::batch::thread_pool;
+use crate::sim::stats::Columns;
 
 fn bad(msg: String) -> PyErr {
     InvalidOptionError::new_err(msg)
@@ -689,6 +690,41 @@ impl NativeRun {
                 None => run(false),
             }
         })
+    }
+}
+
+impl NativeRun {
+    /// The variant lab's facts of games `first..first + games()` ([`lab_range`]), with the GIL
+    /// released and Ctrl-C stopping between blocks of games.
+    pub(crate) fn lab(&self, py: Python<'_>, first: u64, keep_below: u64) -> PyResult<Columns> {
+        let n = self.game.num_players();
+        let random = self
+            .agents
+            .iter()
+            .all(|a| matches!(a, Agent::Random { .. }));
+        let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
+        // Random games take a microsecond or so: start with blocks that keep every thread busy.
+        let start_chunk = if random { threads * 4096 } else { threads };
+        let parts = chunked(py, self.games(), start_chunk, |done, count| {
+            let seats = &self.seats[done * n..(done + count) * n];
+            let run = |parallel| {
+                lab_range(
+                    &self.game,
+                    &self.agents,
+                    seats,
+                    self.seed,
+                    first + done as u64,
+                    parallel,
+                    keep_below,
+                )
+            };
+            let cols = match &self.pool {
+                Some(p) => p.install(|| run(true)),
+                None => run(false),
+            }?;
+            Ok(vec![cols])
+        })?;
+        Ok(Columns::concat(n, parts))
     }
 }
 

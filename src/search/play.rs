@@ -8,8 +8,12 @@ use rayon::prelude::*;
 
 use super::mcts::{Mcts, MctsConfig};
 use crate::error::{Error, Result};
-use crate::games::{Game, Rules, State};
+use crate::games::{each_state, Game, Rules, State};
 use crate::rng::Rng;
+use crate::sim::stats::{
+    in_game, random_game_stats, replay_stats, Columns, ColumnsMut, Evaluator, Kept, Scratch,
+    RANDOM_CHUNK,
+};
 
 /// A native agent.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +51,11 @@ fn game_seed(seed: u64, index: u64) -> u64 {
     Rng::stream(seed, index).next_u64()
 }
 
+/// The generator of a random agent with `agent_seed` in seat `seat` of a game with `game_seed`.
+fn random_seat(game_seed: u64, agent_seed: u64, seat: usize) -> Rng {
+    Rng::stream(game_seed ^ agent_seed, seat as u64)
+}
+
 /// An agent seated in one game.
 enum Seat {
     Random(Rng),
@@ -56,7 +65,7 @@ enum Seat {
 impl Seat {
     fn new(agent: &Agent, game_seed: u64, seat: usize) -> Result<Seat> {
         Ok(match agent {
-            Agent::Random { seed } => Seat::Random(Rng::stream(game_seed ^ seed, seat as u64)),
+            Agent::Random { seed } => Seat::Random(random_seat(game_seed, *seed, seat)),
             Agent::Mcts(cfg) => {
                 let mut cfg = cfg.clone();
                 cfg.seed = Rng::stream(game_seed ^ cfg.seed, 1000 + seat as u64).next_u64();
@@ -189,6 +198,102 @@ pub fn play_range_map<T: Send>(
     } else {
         (0..count).map(one).collect()
     }
+}
+
+/// Plays games `first..first + count` of a run, as [`play_range`] plays them, and returns their
+/// facts for the variant lab (`crate::sim::stats`), keeping the actions of the games with an
+/// index below `keep_below` and of every game with a repeated position.
+///
+/// When every agent is random the games are played and measured in one pass
+/// ([`random_game_stats`]): the same games as [`play_range`], without a record or a replay.
+/// Otherwise each game is played, then replayed for its facts, with the search values as its
+/// evaluations when every decision has one.
+pub fn lab_range(
+    game: &Game,
+    agents: &[Agent],
+    seats: &[usize],
+    seed: u64,
+    first: u64,
+    parallel: bool,
+    keep_below: u64,
+) -> Result<Columns> {
+    let count = check_run(game, agents, seats)?;
+    let n = game.num_players();
+    let random_seeds: Option<Vec<u64>> = agents
+        .iter()
+        .map(|a| match a {
+            Agent::Random { seed } => Some(*seed),
+            Agent::Mcts(_) => None,
+        })
+        .collect();
+    let Some(agent_seeds) = random_seeds else {
+        let one = |i: usize| -> Result<(crate::sim::stats::GameStats, Option<Kept>)> {
+            let index = first + i as u64;
+            let rec = play_game(game, agents, &seats[i * n..(i + 1) * n], seed, index)?;
+            let searched = rec.values.iter().all(|v| v.is_finite());
+            let st = each_state!(game.new_state(), s => replay_stats(
+                &s,
+                &rec.actions,
+                searched.then_some(&rec.values[..]),
+                &Evaluator::new(&s),
+                &mut Scratch::default(),
+            ))
+            .map_err(|e| in_game(e, i))?;
+            let kept = (index < keep_below || st.repeated > 0).then_some(Kept {
+                index,
+                actions: rec.actions,
+                values: rec.values,
+            });
+            Ok((st, kept))
+        };
+        let games: Vec<_> = if parallel {
+            (0..count).into_par_iter().map(one).collect::<Result<_>>()?
+        } else {
+            (0..count).map(one).collect::<Result<_>>()?
+        };
+        let mut cols = Columns::new(n);
+        for (st, kept) in games {
+            cols.push(&st);
+            cols.kept.extend(kept);
+        }
+        return Ok(cols);
+    };
+    let mut cols = Columns::zeroed(n, count);
+    let parts = cols.parts_mut(RANDOM_CHUNK);
+    let kept: Vec<Kept> = each_state!(game.new_state(), start => {
+        let ev = Evaluator::new(&start);
+        let part = |(k, mut rows): (usize, ColumnsMut<'_>)| {
+            let mut scratch = Scratch::default();
+            let mut rngs = vec![Rng::new(0); n];
+            let mut kept = Vec::new();
+            for r in 0..rows.len() {
+                let i = k * RANDOM_CHUNK + r;
+                let index = first + i as u64;
+                let gs = game_seed(seed, index);
+                for (j, rng) in rngs.iter_mut().enumerate() {
+                    *rng = random_seat(gs, agent_seeds[seats[i * n + j]], j);
+                }
+                let st = random_game_stats(&start, &mut rngs, &ev, &mut scratch);
+                rows.set(r, &st);
+                if index < keep_below || st.repeated > 0 {
+                    kept.push(Kept {
+                        index,
+                        actions: scratch.actions().collect(),
+                        values: vec![f32::NAN; scratch.actions().len()],
+                    });
+                }
+            }
+            kept
+        };
+        if parallel {
+            let kept: Vec<Vec<Kept>> = parts.into_par_iter().enumerate().map(part).collect();
+            kept.into_iter().flatten().collect()
+        } else {
+            parts.into_iter().enumerate().flat_map(part).collect()
+        }
+    });
+    cols.kept = kept;
+    Ok(cols)
 }
 
 /// Plays every game of a run, `chunk` games at a time, calling `interrupted` between chunks;

@@ -1,9 +1,20 @@
-//! Per-game facts for the variant lab, found by replaying a finished game's actions.
+//! Per-game facts for the variant lab, gathered while a game is played or replayed.
 //!
-//! The lab plays games elsewhere (the native match runner) and keeps only their action lists;
-//! everything its metrics need from the positions themselves is computed here, once per game,
-//! so the Python side only aggregates numbers. [`game_stats`] replays one game, checking every
-//! action, and returns a [`GameStats`]; [`game_stats_batch`] does many games over threads.
+//! Everything the lab's metrics need from the positions themselves is computed here, so the
+//! Python side only aggregates numbers. Two drivers feed one tracker, which notes each decision
+//! (mover, legal count, action, heuristic numerators or search value) and each position's key
+//! as the game goes, and works the facts out in tight loops once the game is over:
+//! * [`random_game_stats`] plays a game between uniformly random agents and measures it on the
+//!   way, with no second pass: the game's own loop ([`Rules::random_game_observed`]) reports the
+//!   legal count that comes with each draw ([`Rules::random_action_counted`]), its heuristic
+//!   numerators and a hash of each position ([`Rules::position_key`]); the evaluations come
+//!   from a table. Random agents are what a variant study runs by the hundred thousand, so
+//!   this path is the fast one.
+//! * [`replay_stats`] replays a finished game's actions, checking each, with the search values
+//!   of agents that have them; [`game_stats`] and [`game_stats_batch`] wrap it.
+//!
+//! Both give the same facts for the same game (a test holds them to it). Equal keys are
+//! confirmed by replaying the game and comparing whole boards, so `repeated` is exact.
 //!
 //! # Definitions
 //! For a game of L actions, s_0 is the start and s_i the position after action i; the decisions
@@ -16,7 +27,8 @@
 //! * **coverage**: the share of sites that held a stone in at least one of s_0 … s_L.
 //! * **repeated**: how many of s_1 … s_L equal an earlier position of the same game, a position
 //!   being the board and the player to move (and, in Faraday, how many offer actions remain, so
-//!   passes in the pie offer and the choice to accept do not count as repeats). A finished game has no player to move.
+//!   passes in the pie offer and the choice to accept do not count as repeats). A finished
+//!   game has no player to move.
 //! * **top_tied**: for games with scores, whether the raw scores at the end tie for first
 //!   (before any tie-break).
 //! * **pie**: in Faraday, 1 when player 1 swapped, 0 when they accepted; −1 in other games.
@@ -27,8 +39,13 @@
 //! * with search values (one per decision, the mover's root value): the mover m at s_i gets
 //!   e_m(s_i) = v_i; with two players the other gets −v_i; with more, every other player keeps
 //!   the value of their own latest decision (0 before their first);
-//! * otherwise the heuristic: e_p(s) = tanh(H(s, p) − Σ_{o≠p} H(s, o)), where H is
-//!   [`heuristic`]'s per-game score.
+//! * otherwise the heuristic: e_p(s) = tanh(H(s, p) − Σ_{o≠p} H(s, o)), where H(s, p) =
+//!   k_p / scale is the game's own [`Rules::heuristic_into`] over [`Rules::heuristic_scale`]:
+//!   Windflowers, p's base score (stones or largest group) / sites; Faraday, p's score / sites
+//!   (special scorings, a product: / (sites² / 4)); the Smallholder, the sites where p may place
+//!   by the territory rule / sites (a player who cannot place loses, so room to play is what
+//!   matters); Subsume, p's stones / sites. The value is computed as tanh((2 k_p − Σ_o k_o) /
+//!   scale), from a table when the numerators are few.
 //!
 //! With W the players ranked first at the end (all players when the game ties or is
 //! truncated), and the leaders of s the players of highest evaluation (exact ties share):
@@ -37,22 +54,29 @@
 //! * **threshold** T = max of e_p(s) over all positions and players p ∉ W (−1 when W is
 //!   everyone); **decisiveness** = (first i with e_w(s_i) > T for some w ∈ W) / L, or 1 when no
 //!   position passes it;
-//! * **stability** = mean over players of the population variance of e_p over s_0 … s_L.
+//! * **stability** = mean over players of the population variance of e_p over s_0 … s_L
+//!   (from running sums: the mean square less the squared mean).
+//!
+//! None of these needs the series kept: lead changes, drama, the threshold and stability come
+//! from running sums, and the first position past the threshold is found by a second scan that
+//! stops there.
 
 use rayon::prelude::*;
 
-use crate::algo::groups::largest_components;
 use crate::algo::FloodScratch;
 use crate::error::{Error, Result};
-use crate::games::faraday::Phase;
-use crate::games::{Game, Rules, State};
+pub use crate::games::MAX_PLAYERS;
+use crate::games::{each_state, Game, Observer, Rules};
+use crate::rng::Rng;
 
 /// Number of progress bins for the branching factor over the game.
 pub const BINS: usize = 10;
 
-/// What [`game_stats`] reports for one game.
-#[derive(Clone, Debug, PartialEq)]
+/// What the lab learns from one game.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameStats {
+    /// Number of players (the length of [`GameStats::returns`] and the others).
+    pub players: usize,
     /// Actions played (L).
     pub length: u32,
     /// Runs of consecutive actions by the same player.
@@ -73,12 +97,11 @@ pub struct GameStats {
     pub pie: i8,
     /// Whether the move cap ended the game.
     pub truncated: bool,
-    /// Final returns, one per player.
-    pub returns: Vec<f64>,
-    /// Final ranks, one per player.
-    pub ranks: Vec<f64>,
-    /// Final raw scores, for games with scores.
-    pub scores: Option<Vec<f64>>,
+    /// Whether the game has scores.
+    pub has_scores: bool,
+    returns: [f64; MAX_PLAYERS],
+    ranks: [f64; MAX_PLAYERS],
+    scores: [f64; MAX_PLAYERS],
     /// Ludii-style state-evaluation metrics (see the module docs).
     pub lead_change: f64,
     pub drama: f64,
@@ -87,91 +110,513 @@ pub struct GameStats {
     pub stability: f64,
 }
 
-/// The per-game heuristic H(s, p) used when no search values are given, written into `out`
-/// (one entry per player):
-/// * Windflowers: p's base score (stones or largest group) / sites;
-/// * Faraday: p's score / sites (special scorings, a product: / (sites² / 4));
-/// * Smallholder: the sites where p may place by the territory rule / sites (a player who
-///   cannot place loses, so room to play is what matters);
-/// * Subsume: p's stones / sites.
-///
-/// `scratch` is reused between calls (Faraday's largest groups are flood fills).
-pub fn heuristic(state: &State, scratch: &mut FloodScratch, out: &mut [f64]) {
-    let sites = state.board().num_sites().max(1) as f64;
-    match state {
-        State::Windflowers(s) => {
-            s.scores_into(out);
-            out.iter_mut().for_each(|h| *h /= sites);
-        }
-        State::Faraday(s) => {
-            // The score as `score_values` counts it, with the fill buffers kept across calls.
-            let cfg = s.config();
-            let mut g = [0usize; 2];
-            largest_components(&cfg.board, cfg.group, s.cells(), scratch, &mut g);
-            let (v, scale) = if cfg.scoring.is_special() {
-                let st = s.stone_counts();
-                ([g[0] * st[1], g[1] * st[0]], sites * sites / 4.0)
-            } else {
-                (g, sites)
+impl GameStats {
+    /// Final returns, one per player.
+    pub fn returns(&self) -> &[f64] {
+        &self.returns[..self.players]
+    }
+
+    /// Final ranks, one per player.
+    pub fn ranks(&self) -> &[f64] {
+        &self.ranks[..self.players]
+    }
+
+    /// Final raw scores, for games with scores.
+    pub fn scores(&self) -> Option<&[f64]> {
+        self.has_scores.then_some(&self.scores[..self.players])
+    }
+}
+
+/// The heuristic evaluations e_p = tanh((2 k_p − Σ_o k_o) / scale) of a game's positions (module
+/// docs), looked up in a table of every value the numerators allow when there are at most
+/// 2¹⁶ of them. Built once per run and shared by its threads.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    scale: f64,
+    low: i64,
+    table: Vec<f64>,
+}
+
+impl Evaluator {
+    /// The evaluator of `state`'s game.
+    pub fn new<R: Rules>(state: &R) -> Evaluator {
+        let players = state.num_players();
+        let (scale, max) = state.heuristic_scale();
+        let low = -((players as i64 - 1) * i64::from(max));
+        let len = (i64::from(max) - low + 1) as usize;
+        let table = if len <= 1 << 16 {
+            (0..len as i64)
+                .map(|i| ((low + i) as f64 / scale).tanh())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Evaluator { scale, low, table }
+    }
+
+    /// The evaluations of heuristic numerators `k` (`N` players) into `out`.
+    #[inline(always)]
+    fn row_n<const N: usize>(&self, k: &[u32], out: &mut [f64]) {
+        let (k, out) = (&k[..N], &mut out[..N]);
+        let total: i64 = k.iter().map(|&x| i64::from(x)).sum();
+        for (o, &kp) in out.iter_mut().zip(k) {
+            let d = 2 * i64::from(kp) - total;
+            *o = match self.table.get((d - self.low) as usize) {
+                Some(&v) => v,
+                None => (d as f64 / self.scale).tanh(),
             };
-            out[0] = v[0] as f64 / scale;
-            out[1] = v[1] as f64 / scale;
         }
-        State::Smallholder(s) => {
-            for (p, h) in out.iter_mut().enumerate() {
-                *h = s.playable_sites(p).iter().filter(|&&b| b).count() as f64 / sites;
+    }
+}
+
+/// Words of the bitmap that screens position keys for repeats (2¹⁶ bits, 8 KiB).
+const FILTER_WORDS: usize = 1 << 10;
+
+/// Buffers reused from game to game by one thread.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    legal: Vec<u32>,
+    /// The decisions of the game, in order.
+    decisions: Vec<Decision>,
+    /// The keys of the positions s_0 … s_L.
+    keys: Vec<u64>,
+    seen: KeySet,
+    /// The bitmap that screens the keys for repeats (all zeros between games).
+    filter: Vec<u64>,
+    occupied: Vec<bool>,
+    flood: FloodScratch,
+}
+
+impl Scratch {
+    /// The actions of the game last measured, in order.
+    pub fn actions(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.decisions.iter().map(|d| d.action)
+    }
+}
+
+/// What a driver reports of one decision; the facts are worked out at the end of the game, in
+/// tight loops away from the game's own code.
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    action: u32,
+    /// Legal actions at the decision.
+    count: u32,
+    mover: u8,
+    /// The heuristic numerators of the position, or (`value` finite) nothing.
+    k: [u32; MAX_PLAYERS],
+    /// The mover's search value (NaN when the heuristic evaluates the position).
+    value: f32,
+}
+
+/// A set of 64-bit position keys, emptied in constant time (each slot carries the number of
+/// the game that wrote it).
+#[derive(Debug, Default)]
+struct KeySet {
+    keys: Vec<u64>,
+    stamps: Vec<u32>,
+    stamp: u32,
+    len: usize,
+}
+
+impl KeySet {
+    fn clear(&mut self) {
+        self.len = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.keys.is_empty() {
+            let cap = self.keys.len().max(256);
+            self.keys = vec![0; cap];
+            self.stamps = vec![0; cap];
+            self.stamp = 1;
+        }
+    }
+
+    /// Inserts `key`; true when it was already there.
+    #[inline]
+    fn insert(&mut self, key: u64) -> bool {
+        if 2 * (self.len + 1) > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = (key >> 40) as usize & mask;
+        loop {
+            if self.stamps[i] != self.stamp {
+                self.stamps[i] = self.stamp;
+                self.keys[i] = key;
+                self.len += 1;
+                return false;
             }
+            if self.keys[i] == key {
+                return true;
+            }
+            i = (i + 1) & mask;
         }
-        State::Subsume(s) => {
-            out.fill(0.0);
-            for &c in s.cells() {
-                if c > 0 {
-                    out[c as usize - 1] += 1.0;
+    }
+
+    fn grow(&mut self) {
+        let old: Vec<u64> = (0..self.keys.len())
+            .filter(|&i| self.stamps[i] == self.stamp)
+            .map(|i| self.keys[i])
+            .collect();
+        let cap = 2 * self.keys.len();
+        self.keys = vec![0; cap];
+        self.stamps = vec![0; cap];
+        self.stamp = 1;
+        self.len = 0;
+        for k in old {
+            self.insert(k);
+        }
+    }
+}
+
+/// Gathers one game's facts position by position (module docs); both drivers feed it.
+struct Tracker<'s> {
+    s: &'s mut Scratch,
+    ev: &'s Evaluator,
+    players: usize,
+    sites: usize,
+    /// Faraday: the first pie choice action (accept; swap is one more).
+    pie_base: Option<u32>,
+    /// Whether sites stay occupied (then coverage is read at the end).
+    stays: bool,
+    /// Whether the decisions carry search values (else the heuristic evaluates them).
+    valued: bool,
+}
+
+/// Running sums over the evaluation rows e(s_0) … e(s_L), from which
+/// [`evaluation_metrics`] finishes every metric but decisiveness without a second pass.
+#[derive(Clone, Copy, Debug)]
+struct Sums {
+    rows: usize,
+    /// Rows whose leaders differ from the row before's.
+    changes: usize,
+    previous: u32,
+    /// Σ_i max_p e_p(s_i).
+    max: f64,
+    /// Σ_i e_p(s_i), Σ_i e_p(s_i)², and max_i e_p(s_i), per player.
+    sum: [f64; MAX_PLAYERS],
+    squares: [f64; MAX_PLAYERS],
+    best: [f64; MAX_PLAYERS],
+}
+
+impl Sums {
+    fn new() -> Sums {
+        Sums {
+            rows: 0,
+            changes: 0,
+            previous: u32::MAX,
+            max: 0.0,
+            sum: [0.0; MAX_PLAYERS],
+            squares: [0.0; MAX_PLAYERS],
+            best: [f64::NEG_INFINITY; MAX_PLAYERS],
+        }
+    }
+
+    /// Adds one row (one entry per player).
+    #[inline]
+    fn add(&mut self, r: &[f64]) {
+        // At a constant width the loops over the players unroll.
+        match r.len() {
+            2 => self.add_n::<2>(r),
+            3 => self.add_n::<3>(r),
+            4 => self.add_n::<4>(r),
+            _ => self.add_n::<1>(r),
+        }
+    }
+
+    #[inline(always)]
+    fn add_n<const N: usize>(&mut self, r: &[f64]) {
+        let r = &r[..N];
+        let m = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut leaders = 0u32;
+        for (p, &e) in r.iter().enumerate() {
+            leaders |= u32::from(e == m) << p;
+            self.sum[p] += e;
+            self.squares[p] += e * e;
+            self.best[p] = self.best[p].max(e);
+        }
+        self.changes += usize::from(self.previous != u32::MAX && leaders != self.previous);
+        self.previous = leaders;
+        self.max += m;
+        self.rows += 1;
+    }
+}
+
+impl<'s> Tracker<'s> {
+    /// Starts a game at `start` (observing s_0).
+    fn new<R: Rules>(s: &'s mut Scratch, ev: &'s Evaluator, start: &R) -> Tracker<'s> {
+        let sites = start.board().num_sites();
+        s.decisions.clear();
+        s.keys.clear();
+        s.occupied.clear();
+        s.occupied.resize(sites, false);
+        let mut t = Tracker {
+            s,
+            ev,
+            players: start.num_players().min(MAX_PLAYERS),
+            sites,
+            pie_base: (start.game_name() == "faraday").then_some(2 * sites as u32),
+            stays: start.sites_stay_occupied(),
+            valued: false,
+        };
+        t.position(start.position_key(), start.cells());
+        t
+    }
+
+    /// A decision with the mover's search value `value` as its evaluation.
+    fn valued(&mut self, mover: usize, count: usize, action: u32, value: f32) {
+        self.valued = true;
+        self.s.decisions.push(Decision {
+            action,
+            count: count as u32,
+            mover: mover as u8,
+            k: [0; MAX_PLAYERS],
+            value,
+        });
+    }
+
+    fn occupy(&mut self, cells: &[i8]) {
+        for (o, &c) in self.s.occupied.iter_mut().zip(cells) {
+            *o |= c != 0;
+        }
+    }
+
+    /// The facts of the game that ended at `end`, started at `start` with the decisions seen.
+    fn finish<R: Rules>(mut self, start: &R, end: &R) -> Result<GameStats> {
+        let n = self.players;
+        let decisions = &self.s.decisions;
+        let big_l = decisions.len();
+        let mut st = GameStats {
+            players: n,
+            length: big_l as u32,
+            turns: 0,
+            branching_sum: 0.0,
+            multi_choice: 0,
+            branching_bins: [f64::NAN; BINS],
+            coverage: 0.0,
+            repeated: 0,
+            top_tied: false,
+            pie: -1,
+            truncated: end.truncated(),
+            has_scores: false,
+            returns: [0.0; MAX_PLAYERS],
+            ranks: [0.0; MAX_PLAYERS],
+            scores: [0.0; MAX_PLAYERS],
+            lead_change: 0.0,
+            drama: 0.0,
+            decisiveness: 0.0,
+            threshold: 0.0,
+            stability: 0.0,
+        };
+        if !end.ranks_into(&mut st.ranks[..n]) {
+            return Err(Error::Record(format!(
+                "{}: the game is not over after {big_l} actions",
+                end.game_name()
+            )));
+        }
+        if !end.truncated() {
+            crate::games::returns_from_ranks_into(&st.ranks[..n], &mut st.returns[..n]);
+        }
+        st.has_scores = end.scores_into(&mut st.scores[..n]);
+        if st.has_scores {
+            let s = &st.scores[..n];
+            let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            st.top_tied = s.iter().filter(|&&x| x == top).count() > 1;
+        }
+
+        // Turns, branching and the pie.
+        let mut last = u8::MAX;
+        let mut branching = 0u64;
+        for d in decisions {
+            st.turns += u32::from(d.mover != last);
+            last = d.mover;
+            branching += u64::from(d.count);
+            st.multi_choice += u32::from(d.count > 1);
+        }
+        st.branching_sum = branching as f64;
+        if let Some(base) = self.pie_base {
+            for d in decisions {
+                if d.action == base + 1 {
+                    st.pie = 0;
+                } else if d.action == base + 2 {
+                    st.pie = 1;
                 }
             }
-            out.iter_mut().for_each(|h| *h /= sites);
+        }
+        // Decision i is in tenth ⌊10 i / L⌋: tenth k holds i from ⌈k L / 10⌉ to before
+        // ⌈(k + 1) L / 10⌉ (no division per decision).
+        let edge = |k: usize| (k * big_l).div_ceil(BINS);
+        for (k, bin) in st.branching_bins.iter_mut().enumerate() {
+            let part = &decisions[edge(k)..edge(k + 1)];
+            if !part.is_empty() {
+                let sum: u64 = part.iter().map(|d| u64::from(d.count)).sum();
+                *bin = sum as f64 / part.len() as f64;
+            }
+        }
+
+        // The evaluation rows of s_0 … s_{L−1}, then the returns at s_L.
+        let (ev, valued, returns, ranks) = (self.ev, self.valued, &st.returns, &st.ranks[..n]);
+        [
+            st.lead_change,
+            st.drama,
+            st.decisiveness,
+            st.threshold,
+            st.stability,
+        ] = match n {
+            2 => game_metrics::<2>(decisions, ev, valued, returns, ranks),
+            3 => game_metrics::<3>(decisions, ev, valued, returns, ranks),
+            4 => game_metrics::<4>(decisions, ev, valued, returns, ranks),
+            _ => game_metrics::<1>(decisions, ev, valued, returns, ranks),
+        };
+
+        // Repeats: two equal keys mark a candidate, confirmed by comparing whole boards.
+        if has_equal_keys(&self.s.keys, &mut self.s.filter, &mut self.s.seen) {
+            let actions: Vec<u32> = decisions.iter().map(|d| d.action).collect();
+            st.repeated = exact_repeats(start, &actions);
+        }
+        if self.stays {
+            self.occupy(end.cells());
+        }
+        let occupied = self.s.occupied.iter().filter(|&&o| o).count();
+        st.coverage = occupied as f64 / self.sites.max(1) as f64;
+        Ok(st)
+    }
+}
+
+/// Whether two of `keys` are equal. A bitmap of 2¹⁶ bits indexed by the keys' top bits
+/// (`filter`, all zeros between calls) sees first whether any two may be (a game of L positions
+/// shares a bit with odds about L² / 2¹⁷); only then are the keys themselves compared.
+fn has_equal_keys(keys: &[u64], filter: &mut Vec<u64>, seen: &mut KeySet) -> bool {
+    if filter.is_empty() {
+        filter.resize(FILTER_WORDS, 0);
+    }
+    let mut clash = 0u64;
+    for &k in keys {
+        let (word, bit) = ((k >> 54) as usize, 1u64 << (k >> 48 & 63));
+        clash |= filter[word] & bit;
+        filter[word] |= bit;
+    }
+    for &k in keys {
+        filter[(k >> 54) as usize] = 0;
+    }
+    if clash == 0 {
+        return false;
+    }
+    seen.clear();
+    keys.iter().any(|&k| seen.insert(k))
+}
+
+/// Calls `f` with the evaluation row of each of s_0 … s_L in turn (one per decision: the search
+/// values when `valued`, else the heuristic; then the returns) until it returns false.
+fn each_row<const N: usize>(
+    decisions: &[Decision],
+    ev: &Evaluator,
+    valued: bool,
+    returns: &[f64],
+    mut f: impl FnMut(usize, &[f64; N]) -> bool,
+) {
+    let mut row = [0.0f64; N];
+    if valued {
+        for (i, d) in decisions.iter().enumerate() {
+            let (v, m) = (f64::from(d.value), d.mover as usize);
+            row[m] = v;
+            if N == 2 {
+                row[1 - m] = -v;
+            }
+            if !f(i, &row) {
+                return;
+            }
+        }
+    } else {
+        for (i, d) in decisions.iter().enumerate() {
+            ev.row_n::<N>(&d.k[..N], &mut row);
+            if !f(i, &row) {
+                return;
+            }
+        }
+    }
+    row.copy_from_slice(&returns[..N]);
+    f(decisions.len(), &row);
+}
+
+/// The evaluation metrics of a game of `N` players from its decisions (see [`each_row`]).
+fn game_metrics<const N: usize>(
+    decisions: &[Decision],
+    ev: &Evaluator,
+    valued: bool,
+    returns: &[f64],
+    ranks: &[f64],
+) -> [f64; 5] {
+    let mut sums = Sums::new();
+    each_row::<N>(decisions, ev, valued, returns, |_, r| {
+        sums.add_n::<N>(r);
+        true
+    });
+    finish_metrics(&sums, N, ranks, |winners, threshold| {
+        let mut first = None;
+        each_row::<N>(decisions, ev, valued, returns, |i, r| {
+            let above = (0..N).any(|w| winners >> w & 1 == 1 && r[w] > threshold);
+            if above {
+                first = Some(i);
+            }
+            !above
+        });
+        first
+    })
+}
+
+impl Observer for Tracker<'_> {
+    #[inline]
+    fn decision(&mut self, mover: usize, count: usize, action: u32, k: &[u32; MAX_PLAYERS]) {
+        self.s.decisions.push(Decision {
+            action,
+            count: count as u32,
+            mover: mover as u8,
+            k: *k,
+            value: f32::NAN,
+        });
+    }
+
+    /// Observes a position reached (s_1 … s_L): its key and its stones.
+    #[inline]
+    fn position(&mut self, key: u64, cells: &[i8]) {
+        self.s.keys.push(key);
+        if !self.stays {
+            self.occupy(cells);
         }
     }
 }
 
-fn hash_position(cells: &[i8], extra: u8) -> u64 {
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325 ^ u64::from(extra);
-    let mut chunks = cells.chunks_exact(8);
-    for c in &mut chunks {
-        let mut b = [0u8; 8];
-        for (d, &s) in b.iter_mut().zip(c) {
-            *d = s as u8;
-        }
-        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(0x1000_0000_01B3_u64 | 0x9E37_79B9_0000_0000);
-        h ^= h >> 29;
-    }
-    for &s in chunks.remainder() {
-        h = (h ^ u64::from(s as u8)).wrapping_mul(0x1000_0000_01B3);
-    }
-    h ^ (h >> 32)
+/// Plays one game between uniformly random agents from `start`, player p drawing from
+/// `rngs[p]` exactly as [`Rules::random_action`] does, and returns its facts; its actions are
+/// then [`Scratch::actions`].
+pub fn random_game_stats<R: Rules>(
+    start: &R,
+    rngs: &mut [Rng],
+    ev: &Evaluator,
+    scratch: &mut Scratch,
+) -> GameStats {
+    let mut state = start.clone();
+    let mut legal = std::mem::take(&mut scratch.legal);
+    let mut flood = std::mem::take(&mut scratch.flood);
+    let mut t = Tracker::new(scratch, ev, start);
+    state.random_game_observed(rngs, &mut legal, &mut flood, &mut t);
+    let stats = t.finish(start, &state);
+    scratch.legal = legal;
+    scratch.flood = flood;
+    // A game played to its end always ranks its players.
+    stats.unwrap_or_else(|_| unreachable!("a random game ends with ranks"))
 }
 
-/// The extra position key beyond board and mover: Faraday's offer actions left and phase (the
-/// choice to accept keeps board and mover but ends the pie).
-fn position_extra(state: &State) -> u8 {
-    let mover = state.current_player().map_or(255u8, |p| p as u8);
-    match state {
-        State::Faraday(s) => {
-            let phase: u8 = match s.phase() {
-                Phase::Offer { .. } => 0,
-                Phase::Choice => 1,
-                Phase::Placement => 2,
-            };
-            mover ^ ((s.pie_actions_left() as u8) << 4) ^ (phase << 6)
-        }
-        _ => mover,
-    }
-}
-
-/// Replays `actions` from the start of `game` and reports the game's facts. `values`, when
-/// given, holds the mover's search value at each decision (as long as `actions`) and replaces
-/// the heuristic. Fails when an action is illegal or the game does not end with the last one.
-pub fn game_stats(game: &Game, actions: &[u32], values: Option<&[f32]>) -> Result<GameStats> {
+/// Replays `actions` from `start` and returns the game's facts. `values`, when given, holds
+/// the mover's search value at each decision (as long as `actions`) and replaces the heuristic.
+/// Fails when an action is illegal or the game does not end with the last one.
+pub fn replay_stats<R: Rules>(
+    start: &R,
+    actions: &[u32],
+    values: Option<&[f32]>,
+    ev: &Evaluator,
+    scratch: &mut Scratch,
+) -> Result<GameStats> {
     if let Some(v) = values {
         if v.len() != actions.len() {
             return Err(Error::Record(format!(
@@ -181,147 +626,80 @@ pub fn game_stats(game: &Game, actions: &[u32], values: Option<&[f32]>) -> Resul
             )));
         }
     }
-    let mut state = game.new_state();
-    let n = state.num_players();
-    let sites = state.board().num_sites();
     let big_l = actions.len();
-
-    let mut legal = Vec::new();
-    let mut turns = 0u32;
-    let mut last_mover = usize::MAX;
-    let mut branching_sum = 0.0;
-    let mut multi = 0u32;
-    let mut bin_sum = [0.0f64; BINS];
-    let mut bin_count = [0u32; BINS];
-    let mut occupied = vec![false; sites];
-    let mut positions: Vec<i8> = Vec::with_capacity((big_l + 1) * sites);
-    let mut extras: Vec<u8> = Vec::with_capacity(big_l + 1);
-    // Evaluations, (L + 1) × n, row-major.
-    let mut evals: Vec<f64> = Vec::with_capacity((big_l + 1) * n);
-    let mut h = vec![0.0; n];
-    let mut scratch = FloodScratch::default();
-    let mut latest = vec![0.0; n];
-    let mut pie = -1i8;
-    let pie_base = match &state {
-        State::Faraday(_) => Some(2 * sites as u32),
-        _ => None,
-    };
-
-    let record =
-        |state: &State, positions: &mut Vec<i8>, extras: &mut Vec<u8>, occupied: &mut [bool]| {
-            let cells = state.cells();
-            for (o, &c) in occupied.iter_mut().zip(cells) {
-                *o |= c != 0;
-            }
-            extras.push(position_extra(state));
-            positions.extend_from_slice(cells);
-        };
-    record(&state, &mut positions, &mut extras, &mut occupied);
-
+    let n = start.num_players().min(MAX_PLAYERS);
+    let mut k = [0u32; MAX_PLAYERS];
+    let mut state = start.clone();
+    let mut legal = std::mem::take(&mut scratch.legal);
+    let mut flood = std::mem::take(&mut scratch.flood);
+    let mut t = Tracker::new(scratch, ev, start);
+    let mut outcome = Ok(());
     for (i, &a) in actions.iter().enumerate() {
         let Some(mover) = state.current_player() else {
-            return Err(Error::GameOver(format!(
+            outcome = Err(Error::GameOver(format!(
                 "{}: the game ended after {i} actions but {big_l} were given",
-                game.name()
+                state.game_name()
             )));
+            break;
         };
-        if mover != last_mover {
-            turns += 1;
-            last_mover = mover;
-        }
         state.legal_actions_into(&mut legal);
-        let b = legal.len() as f64;
-        branching_sum += b;
-        if legal.len() > 1 {
-            multi += 1;
-        }
-        let bin = i * BINS / big_l;
-        bin_sum[bin] += b;
-        bin_count[bin] += 1;
-        // Evaluation of s_i, the position before action i.
-        match values {
-            Some(v) => {
-                let value = f64::from(v[i]);
-                if n == 2 {
-                    latest[mover] = value;
-                    latest[1 - mover] = -value;
-                } else {
-                    latest[mover] = value;
-                }
-                evals.extend_from_slice(&latest);
-            }
-            None => {
-                heuristic(&state, &mut scratch, &mut h);
-                let total: f64 = h.iter().sum();
-                evals.extend(h.iter().map(|&hp| (hp - (total - hp)).tanh()));
-            }
-        }
-        if let Some(base) = pie_base {
-            if a == base + 1 {
-                pie = 0;
-            } else if a == base + 2 {
-                pie = 1;
-            }
-        }
         // The legal list is at hand: checking against it spares apply's own legality test.
         if legal.binary_search(&a).is_err() {
-            state.apply(i64::from(a))?;
+            if let Err(e) = state.apply(i64::from(a)) {
+                outcome = Err(e);
+                break;
+            }
+        }
+        match values {
+            Some(v) => t.valued(mover, legal.len(), a, v[i]),
+            None => {
+                state.heuristic_into(&mut flood, &mut k[..n]);
+                t.decision(mover, legal.len(), a, &k);
+            }
         }
         state.apply_unchecked(a as usize);
-        record(&state, &mut positions, &mut extras, &mut occupied);
+        t.position(state.position_key(), state.cells());
     }
-    let (Some(ranks), Some(returns)) = (state.ranks(), state.returns()) else {
-        return Err(Error::Record(format!(
-            "{}: the game is not over after {big_l} actions",
-            game.name()
-        )));
-    };
-    evals.extend_from_slice(&returns);
-    let scores = state.scores();
-    let top_tied = scores.as_ref().is_some_and(|s| {
-        let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        s.iter().filter(|&&x| x == top).count() > 1
-    });
+    let stats = outcome.and_then(|()| t.finish(start, &state));
+    scratch.legal = legal;
+    scratch.flood = flood;
+    stats
+}
 
-    let repeated = count_repeats(&positions, &extras, sites);
-
-    let mut branching_bins = [f64::NAN; BINS];
-    for k in 0..BINS {
-        if bin_count[k] > 0 {
-            branching_bins[k] = bin_sum[k] / f64::from(bin_count[k]);
-        }
-    }
-    let coverage = occupied.iter().filter(|&&o| o).count() as f64 / sites.max(1) as f64;
-    let ludii = evaluation_metrics(&evals, n, &ranks);
-
-    Ok(GameStats {
-        length: big_l as u32,
-        turns,
-        branching_sum,
-        multi_choice: multi,
-        branching_bins,
-        coverage,
-        repeated,
-        top_tied,
-        pie,
-        truncated: state.truncated(),
-        returns,
-        ranks,
-        scores,
-        lead_change: ludii[0],
-        drama: ludii[1],
-        decisiveness: ludii[2],
-        threshold: ludii[3],
-        stability: ludii[4],
+/// Replays `actions` from the start of `game` and reports the game's facts (see
+/// [`replay_stats`]).
+pub fn game_stats(game: &Game, actions: &[u32], values: Option<&[f32]>) -> Result<GameStats> {
+    let mut scratch = Scratch::default();
+    each_state!(game.new_state(), s => {
+        let ev = Evaluator::new(&s);
+        replay_stats(&s, actions, values, &ev, &mut scratch)
     })
 }
 
+/// How many of the positions reached by `actions` from `start` equal an earlier one (board,
+/// player to move and phase compared in full).
+pub fn exact_repeats<R: Rules>(start: &R, actions: &[u32]) -> u32 {
+    let sites = start.board().num_sites();
+    let mut state = start.clone();
+    let mut positions: Vec<i8> = Vec::with_capacity((actions.len() + 1) * sites);
+    let mut tags: Vec<u64> = Vec::with_capacity(actions.len() + 1);
+    positions.extend_from_slice(state.cells());
+    tags.push(state.position_tag());
+    for &a in actions {
+        state.apply_unchecked(a as usize);
+        positions.extend_from_slice(state.cells());
+        tags.push(state.position_tag());
+    }
+    count_repeats(&positions, &tags, sites)
+}
+
 /// How many positions equal an earlier one: position k is `positions[k * sites..(k + 1) * sites]`
-/// with the extra key `extras[k]`. Sorts hashes, then compares exactly within equal-hash runs.
-pub fn count_repeats(positions: &[i8], extras: &[u8], sites: usize) -> u32 {
+/// with the tag `tags[k]` (player to move and phase). Sorts hashes, then compares exactly within
+/// equal-hash runs.
+pub fn count_repeats(positions: &[i8], tags: &[u64], sites: usize) -> u32 {
     let pos = |k: u32| &positions[k as usize * sites..(k as usize + 1) * sites];
-    let mut keys: Vec<(u64, u32)> = (0..extras.len() as u32)
-        .map(|k| (hash_position(pos(k), extras[k as usize]), k))
+    let mut keys: Vec<(u64, u32)> = (0..tags.len() as u32)
+        .map(|k| (crate::games::hash_cells(pos(k), tags[k as usize]), k))
         .collect();
     keys.sort_unstable();
     let mut repeated = 0u32;
@@ -335,7 +713,7 @@ pub fn count_repeats(positions: &[i8], extras: &[u8], sites: usize) -> u32 {
             let kj = keys[j].1;
             let seen = (start..j).any(|i| {
                 let ki = keys[i].1;
-                extras[ki as usize] == extras[kj as usize] && pos(ki) == pos(kj)
+                tags[ki as usize] == tags[kj as usize] && pos(ki) == pos(kj)
             });
             if seen {
                 repeated += 1;
@@ -349,66 +727,312 @@ pub fn count_repeats(positions: &[i8], extras: &[u8], sites: usize) -> u32 {
 /// Lead change, drama, decisiveness, its threshold and stability (module docs) from the
 /// evaluations of the positions s_0 … s_L (`evals`, (L + 1) × n) and the final ranks.
 pub fn evaluation_metrics(evals: &[f64], n: usize, ranks: &[f64]) -> [f64; 5] {
-    let states = evals.len() / n;
-    let moves = states.saturating_sub(1);
-    let best = ranks.iter().copied().fold(f64::INFINITY, f64::min);
-    let winners: Vec<usize> = (0..n).filter(|&p| ranks[p] == best).collect();
-    let row = |i: usize| &evals[i * n..(i + 1) * n];
-    let max_of = |r: &[f64]| r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-
-    let leaders = |r: &[f64]| {
-        let m = max_of(r);
-        (0..n).fold(0u32, |acc, p| if r[p] == m { acc | 1 << p } else { acc })
-    };
-    let mut changes = 0usize;
-    for i in 1..states {
-        if leaders(row(i)) != leaders(row(i - 1)) {
-            changes += 1;
-        }
+    let mut sums = Sums::new();
+    for r in evals.chunks_exact(n) {
+        sums.add(r);
     }
+    finish_metrics(&sums, n, ranks, |winners, threshold| {
+        evals
+            .chunks_exact(n)
+            .position(|r| (0..n).any(|w| winners >> w & 1 == 1 && r[w] > threshold))
+    })
+}
+
+/// [`evaluation_metrics`] from the running sums of the rows; `first_above(winners, T)` finds
+/// the first row where a winner (a bit of `winners`) is evaluated above T. The variance is the
+/// mean square less the squared mean (clamped at 0).
+fn finish_metrics(
+    sums: &Sums,
+    n: usize,
+    ranks: &[f64],
+    first_above: impl FnOnce(u32, f64) -> Option<usize>,
+) -> [f64; 5] {
+    let states = sums.rows.max(1) as f64;
+    let moves = sums.rows.saturating_sub(1);
+    let best = ranks.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut winners = 0u32;
+    for (p, &r) in ranks.iter().enumerate() {
+        winners |= u32::from(r == best) << p;
+    }
+    let is_winner = |p: usize| winners >> p & 1 == 1;
     let lead_change = if moves > 0 {
-        changes as f64 / moves as f64
+        sums.changes as f64 / moves as f64
     } else {
         0.0
     };
-
-    let mut drama = 0.0;
-    for i in 0..states {
-        let r = row(i);
-        let m = max_of(r);
-        let gap: f64 = winners.iter().map(|&w| m - r[w]).sum::<f64>() / winners.len() as f64;
-        drama += gap;
-    }
-    drama /= states.max(1) as f64;
-
-    let mut threshold = -1.0f64;
-    for i in 0..states {
-        for (p, &e) in row(i).iter().enumerate() {
-            if !winners.contains(&p) && e > threshold {
-                threshold = e;
-            }
-        }
-    }
-    let first = (0..states).find(|&i| winners.iter().any(|&w| row(i)[w] > threshold));
-    let decisiveness = match (first, moves) {
-        (_, 0) => 1.0,
+    // mean_i mean_w (max_i − e_w(s_i)) = (Σ_i max_i − mean_w Σ_i e_w(s_i)) / states.
+    let w_count = winners.count_ones() as f64;
+    let w_sum: f64 = (0..n).filter(|&p| is_winner(p)).map(|p| sums.sum[p]).sum();
+    let drama = ((sums.max - w_sum / w_count) / states).max(0.0);
+    let threshold = (0..n)
+        .filter(|&p| !is_winner(p))
+        .map(|p| sums.best[p])
+        .fold(-1.0f64, f64::max);
+    let decisiveness = match (first_above(winners, threshold), moves) {
+        (_, 0) | (None, _) => 1.0,
         (Some(i), _) => i as f64 / moves as f64,
-        (None, _) => 1.0,
     };
-
-    let mut stability = 0.0;
-    for p in 0..n {
-        let mean = (0..states).map(|i| row(i)[p]).sum::<f64>() / states.max(1) as f64;
-        let var =
-            (0..states).map(|i| (row(i)[p] - mean).powi(2)).sum::<f64>() / states.max(1) as f64;
-        stability += var;
-    }
-    stability /= n as f64;
-
+    let stability = (0..n)
+        .map(|p| {
+            let mean = sums.sum[p] / states;
+            (sums.squares[p] / states - mean * mean).max(0.0)
+        })
+        .sum::<f64>()
+        / n as f64;
     [lead_change, drama, decisiveness, threshold, stability]
 }
 
-/// [`game_stats`] for many games: game g's actions are `actions[offsets[g]..offsets[g + 1]]`
+/// Per-game facts of many games as columns, one row per game (`returns`, `ranks` and `scores`
+/// `players` entries a row; `scores` NaN for games without scores), and the action lists of
+/// the games a run keeps.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Columns {
+    pub players: usize,
+    pub length: Vec<u32>,
+    pub turns: Vec<u32>,
+    pub multi_choice: Vec<u32>,
+    pub repeated: Vec<u32>,
+    pub branching_sum: Vec<f64>,
+    pub coverage: Vec<f64>,
+    pub lead_change: Vec<f64>,
+    pub drama: Vec<f64>,
+    pub decisiveness: Vec<f64>,
+    pub threshold: Vec<f64>,
+    pub stability: Vec<f64>,
+    pub top_tied: Vec<bool>,
+    pub truncated: Vec<bool>,
+    pub pie: Vec<i8>,
+    pub branching_bins: Vec<f64>,
+    pub returns: Vec<f64>,
+    pub ranks: Vec<f64>,
+    pub scores: Vec<f64>,
+    /// Games whose actions were kept, in game order.
+    pub kept: Vec<Kept>,
+}
+
+/// Some consecutive rows of a [`Columns`], to fill in place.
+pub struct ColumnsMut<'a> {
+    players: usize,
+    length: &'a mut [u32],
+    turns: &'a mut [u32],
+    multi_choice: &'a mut [u32],
+    repeated: &'a mut [u32],
+    branching_sum: &'a mut [f64],
+    coverage: &'a mut [f64],
+    lead_change: &'a mut [f64],
+    drama: &'a mut [f64],
+    decisiveness: &'a mut [f64],
+    threshold: &'a mut [f64],
+    stability: &'a mut [f64],
+    top_tied: &'a mut [bool],
+    truncated: &'a mut [bool],
+    pie: &'a mut [i8],
+    branching_bins: &'a mut [f64],
+    returns: &'a mut [f64],
+    ranks: &'a mut [f64],
+    scores: &'a mut [f64],
+}
+
+impl ColumnsMut<'_> {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.length.len()
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.length.is_empty()
+    }
+
+    /// Writes game `s` into row `i`.
+    #[inline]
+    pub fn set(&mut self, i: usize, s: &GameStats) {
+        let p = self.players;
+        self.length[i] = s.length;
+        self.turns[i] = s.turns;
+        self.multi_choice[i] = s.multi_choice;
+        self.repeated[i] = s.repeated;
+        self.branching_sum[i] = s.branching_sum;
+        self.coverage[i] = s.coverage;
+        self.lead_change[i] = s.lead_change;
+        self.drama[i] = s.drama;
+        self.decisiveness[i] = s.decisiveness;
+        self.threshold[i] = s.threshold;
+        self.stability[i] = s.stability;
+        self.top_tied[i] = s.top_tied;
+        self.truncated[i] = s.truncated;
+        self.pie[i] = s.pie;
+        self.branching_bins[i * BINS..(i + 1) * BINS].copy_from_slice(&s.branching_bins);
+        self.returns[i * p..(i + 1) * p].copy_from_slice(s.returns());
+        self.ranks[i * p..(i + 1) * p].copy_from_slice(s.ranks());
+        let scores = &mut self.scores[i * p..(i + 1) * p];
+        match s.scores() {
+            Some(x) => scores.copy_from_slice(x),
+            None => scores.fill(f64::NAN),
+        }
+    }
+}
+
+/// A game's actions and the mover's search value at each (NaN for agents that do not search).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Kept {
+    /// The game's index in its run.
+    pub index: u64,
+    pub actions: Vec<u32>,
+    pub values: Vec<f32>,
+}
+
+impl Columns {
+    /// Empty columns for games of `players` players.
+    pub fn new(players: usize) -> Columns {
+        Columns {
+            players,
+            ..Columns::default()
+        }
+    }
+
+    /// Columns for `games` games, zeroed, to be filled through [`Columns::parts_mut`].
+    pub fn zeroed(players: usize, games: usize) -> Columns {
+        Columns {
+            players,
+            length: vec![0; games],
+            turns: vec![0; games],
+            multi_choice: vec![0; games],
+            repeated: vec![0; games],
+            branching_sum: vec![0.0; games],
+            coverage: vec![0.0; games],
+            lead_change: vec![0.0; games],
+            drama: vec![0.0; games],
+            decisiveness: vec![0.0; games],
+            threshold: vec![0.0; games],
+            stability: vec![0.0; games],
+            top_tied: vec![false; games],
+            truncated: vec![false; games],
+            pie: vec![0; games],
+            branching_bins: vec![0.0; games * BINS],
+            returns: vec![0.0; games * players],
+            ranks: vec![0.0; games * players],
+            scores: vec![0.0; games * players],
+            kept: Vec::new(),
+        }
+    }
+
+    /// The rows cut into consecutive pieces of `games` games (the last may be shorter), each
+    /// writable on its own thread.
+    pub fn parts_mut(&mut self, games: usize) -> Vec<ColumnsMut<'_>> {
+        let players = self.players;
+        let games = games.max(1);
+        let mut out = Vec::new();
+        macro_rules! split {
+            ($($f:ident * $w:expr),+) => {{
+                $(let mut $f = self.$f.chunks_mut(games * $w);)+
+                while let ($(Some($f),)+) = ($($f.next(),)+) {
+                    out.push(ColumnsMut { players, $($f),+ });
+                }
+            }};
+        }
+        split!(
+            length * 1,
+            turns * 1,
+            multi_choice * 1,
+            repeated * 1,
+            branching_sum * 1,
+            coverage * 1,
+            lead_change * 1,
+            drama * 1,
+            decisiveness * 1,
+            threshold * 1,
+            stability * 1,
+            top_tied * 1,
+            truncated * 1,
+            pie * 1,
+            branching_bins * BINS,
+            returns * players,
+            ranks * players,
+            scores * players
+        );
+        out
+    }
+
+    /// Number of games.
+    pub fn len(&self) -> usize {
+        self.length.len()
+    }
+
+    /// Whether there are no games.
+    pub fn is_empty(&self) -> bool {
+        self.length.is_empty()
+    }
+
+    /// Adds one game's row.
+    pub fn push(&mut self, s: &GameStats) {
+        self.length.push(s.length);
+        self.turns.push(s.turns);
+        self.multi_choice.push(s.multi_choice);
+        self.repeated.push(s.repeated);
+        self.branching_sum.push(s.branching_sum);
+        self.coverage.push(s.coverage);
+        self.lead_change.push(s.lead_change);
+        self.drama.push(s.drama);
+        self.decisiveness.push(s.decisiveness);
+        self.threshold.push(s.threshold);
+        self.stability.push(s.stability);
+        self.top_tied.push(s.top_tied);
+        self.truncated.push(s.truncated);
+        self.pie.push(s.pie);
+        self.branching_bins.extend_from_slice(&s.branching_bins);
+        self.returns.extend_from_slice(s.returns());
+        self.ranks.extend_from_slice(s.ranks());
+        match s.scores() {
+            Some(x) => self.scores.extend_from_slice(x),
+            None => self
+                .scores
+                .extend(std::iter::repeat_n(f64::NAN, self.players)),
+        }
+    }
+
+    /// Moves `other`'s games after these.
+    pub fn append(&mut self, mut other: Columns) {
+        self.length.append(&mut other.length);
+        self.turns.append(&mut other.turns);
+        self.multi_choice.append(&mut other.multi_choice);
+        self.repeated.append(&mut other.repeated);
+        self.branching_sum.append(&mut other.branching_sum);
+        self.coverage.append(&mut other.coverage);
+        self.lead_change.append(&mut other.lead_change);
+        self.drama.append(&mut other.drama);
+        self.decisiveness.append(&mut other.decisiveness);
+        self.threshold.append(&mut other.threshold);
+        self.stability.append(&mut other.stability);
+        self.top_tied.append(&mut other.top_tied);
+        self.truncated.append(&mut other.truncated);
+        self.pie.append(&mut other.pie);
+        self.branching_bins.append(&mut other.branching_bins);
+        self.returns.append(&mut other.returns);
+        self.ranks.append(&mut other.ranks);
+        self.scores.append(&mut other.scores);
+        self.kept.append(&mut other.kept);
+    }
+
+    /// Joins parts in order.
+    pub fn concat(players: usize, parts: impl IntoIterator<Item = Columns>) -> Columns {
+        let mut out = Columns::new(players);
+        for p in parts {
+            if out.is_empty() && out.kept.is_empty() {
+                out = p;
+            } else {
+                out.append(p);
+            }
+        }
+        out
+    }
+}
+
+/// Games handled per task of a parallel run of random games: enough that the per-task scratch
+/// and column buffers cost nothing next to the games.
+pub const RANDOM_CHUNK: usize = 256;
+
+/// [`replay_stats`] for many games: game g's actions are `actions[offsets[g]..offsets[g + 1]]`
 /// (and its values the same slice of `values`). Runs on the current rayon pool when `parallel`.
 /// The first failing game's error is returned, naming its index.
 pub fn game_stats_batch(
@@ -417,7 +1041,7 @@ pub fn game_stats_batch(
     offsets: &[i64],
     values: Option<&[f32]>,
     parallel: bool,
-) -> Result<Vec<GameStats>> {
+) -> Result<Columns> {
     if offsets.is_empty() {
         return Err(Error::Record("offsets need at least one entry".into()));
     }
@@ -440,19 +1064,32 @@ pub fn game_stats_batch(
             )));
         }
     }
-    let one = |g: usize| {
-        let r = offsets[g] as usize..offsets[g + 1] as usize;
-        game_stats(game, &actions[r.clone()], values.map(|v| &v[r])).map_err(|e| in_game(e, g))
-    };
-    if parallel {
-        (0..games).into_par_iter().map(one).collect()
-    } else {
-        (0..games).map(one).collect()
-    }
+    let players = game.num_players();
+    each_state!(game.new_state(), start => {
+        let ev = Evaluator::new(&start);
+        let part = |k: usize| -> Result<Columns> {
+            let mut scratch = Scratch::default();
+            let mut cols = Columns::new(players);
+            for g in k * RANDOM_CHUNK..((k + 1) * RANDOM_CHUNK).min(games) {
+                let r = offsets[g] as usize..offsets[g + 1] as usize;
+                let st = replay_stats(&start, &actions[r.clone()], values.map(|v| &v[r]), &ev, &mut scratch)
+                    .map_err(|e| in_game(e, g))?;
+                cols.push(&st);
+            }
+            Ok(cols)
+        };
+        let tasks = games.div_ceil(RANDOM_CHUNK);
+        let parts: Result<Vec<Columns>> = if parallel {
+            (0..tasks).into_par_iter().map(part).collect()
+        } else {
+            (0..tasks).map(part).collect()
+        };
+        Ok(Columns::concat(players, parts?))
+    })
 }
 
 /// Prefixes an error's message with the index of the game it came from.
-fn in_game(e: Error, g: usize) -> Error {
+pub fn in_game(e: Error, g: usize) -> Error {
     match e {
         Error::InvalidOption(m) => Error::InvalidOption(format!("game {g}: {m}")),
         Error::IllegalMove(m) => Error::IllegalMove(format!("game {g}: {m}")),
@@ -464,7 +1101,7 @@ fn in_game(e: Error, g: usize) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::OptionValue;
+    use crate::games::{OptionValue, State};
     use crate::rng::Rng;
 
     fn windflowers(extra: &[(&str, OptionValue)]) -> Game {
@@ -488,8 +1125,8 @@ mod tests {
         assert_eq!(s.branching_sum, 34.0);
         assert_eq!(s.coverage, 0.0);
         assert!(s.top_tied && !s.truncated);
-        assert_eq!(s.ranks, vec![1.5, 1.5]);
-        assert_eq!(s.returns, vec![0.0, 0.0]);
+        assert_eq!(s.ranks(), [1.5, 1.5]);
+        assert_eq!(s.returns(), [0.0, 0.0]);
         // Every evaluation is 0, both players always lead and both are winners.
         assert_eq!([s.lead_change, s.drama, s.stability], [0.0, 0.0, 0.0]);
         assert_eq!((s.threshold, s.decisiveness), (-1.0, 0.0));
@@ -508,7 +1145,7 @@ mod tests {
         assert_eq!(s.branching_sum, 17.0 + 16.0 + 16.0);
         assert_eq!(s.coverage, 1.0 / 16.0);
         assert!(!s.top_tied);
-        assert_eq!(s.returns, vec![1.0, -1.0]);
+        assert_eq!(s.returns(), [1.0, -1.0]);
         // e over s0..s3: (0,0), (t,-t), (t,-t), (1,-1) with t = tanh(1/16).
         let t = (1.0f64 / 16.0).tanh();
         let e0 = [0.0, t, t, 1.0];
@@ -547,8 +1184,8 @@ mod tests {
         let g = windflowers(&[("players", OptionValue::Int(3))]);
         // Player 0 places, players 1, 2, 0 pass: the game ends, player 0 alone first.
         let s = game_stats(&g, &[0, 16, 16, 16], Some(&[0.1, -0.2, 0.3, 0.9])).unwrap();
-        assert_eq!(s.ranks, vec![1.0, 2.5, 2.5]);
-        assert_eq!(s.returns, vec![1.0, -0.5, -0.5]);
+        assert_eq!(s.ranks(), [1.0, 2.5, 2.5]);
+        assert_eq!(s.returns(), [1.0, -0.5, -0.5]);
         // e rows: (.1,0,0), (.1,-.2,0), (.1,-.2,.3), (.9,-.2,.3), (1,-.5,-.5)
         // leaders: {0},{0},{2},{0},{0} → 2 changes in 4 moves.
         assert!((s.lead_change - 0.5).abs() < 1e-6);
@@ -564,7 +1201,7 @@ mod tests {
         let g = windflowers(&[("max_moves", OptionValue::Int(2))]);
         let s = game_stats(&g, &[0, 5], None).unwrap();
         assert!(s.truncated);
-        assert_eq!(s.returns, vec![0.0, 0.0]);
+        assert_eq!(s.returns(), [0.0, 0.0]);
         assert_eq!(s.coverage, 2.0 / 16.0);
     }
 
@@ -634,20 +1271,34 @@ mod tests {
             let mut buf = Vec::new();
             let mut scratch = FloodScratch::default();
             let mut st = g.new_state();
+            assert_eq!(st.heuristic_scale().0, scale);
             while let Some(a) = st.random_action(&mut rng, &mut buf) {
-                let mut h = [0.0; 2];
-                heuristic(&st, &mut scratch, &mut h);
+                let mut h = [0; 2];
+                st.heuristic_into(&mut scratch, &mut h);
                 let State::Faraday(f) = &st else {
                     unreachable!()
                 };
                 let v = f.score_values();
-                assert_eq!(h, [v[0] as f64 / scale, v[1] as f64 / scale]);
+                assert_eq!(h, [v[0] as u32, v[1] as u32]);
                 st.apply_unchecked(a);
             }
         }
     }
 
-    /// Repeats and turns against a naive reference on random games of every game.
+    /// The share of sites that held a stone at some position of the game.
+    fn ever_occupied(g: &Game, actions: &[u32]) -> f64 {
+        let mut st = g.new_state();
+        let mut ever = vec![false; st.cells().len()];
+        for &a in actions {
+            st.apply_unchecked(a as usize);
+            for (e, &c) in ever.iter_mut().zip(st.cells()) {
+                *e |= c != 0;
+            }
+        }
+        ever.iter().filter(|&&e| e).count() as f64 / ever.len() as f64
+    }
+
+    /// Repeats, turns and coverage against naive references on random games of every game.
     #[test]
     fn repeats_match_a_naive_count() {
         let games = [
@@ -683,6 +1334,8 @@ mod tests {
                     seen.push(key);
                 }
                 let s = game_stats(g, &acts, None).unwrap();
+                let ever = ever_occupied(g, &acts);
+                assert_eq!(s.coverage, ever, "{}", g.name());
                 assert_eq!(s.repeated, naive);
                 assert_eq!(s.turns, turns);
                 total_repeats += naive;
@@ -691,6 +1344,182 @@ mod tests {
         // Random games of these rules never repeated in our probes; the counting itself is
         // checked on constructed sequences below.
         assert_eq!(total_repeats, 0);
+    }
+
+    /// Configurations covering every game and the options that change what the lab measures.
+    fn lab_configs() -> Vec<Game> {
+        let make = |name: &str, opts: &[(&str, OptionValue)]| {
+            let opts: Vec<(String, OptionValue)> = opts
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect();
+            Game::make(name, &opts).unwrap()
+        };
+        let s = |v: &str| OptionValue::Str(v.into());
+        vec![
+            make("windflowers", &[]),
+            make("windflowers", &[("scoring", s("largest_group"))]),
+            make(
+                "windflowers",
+                &[("players", OptionValue::Int(3)), ("grid", s("hex"))],
+            ),
+            make(
+                "windflowers",
+                &[("players", OptionValue::Int(4)), ("grid", s("square"))],
+            ),
+            make(
+                "windflowers",
+                &[
+                    ("size", OptionValue::Int(3)),
+                    ("max_moves", OptionValue::Int(12)),
+                ],
+            ),
+            make("windflowers", &[("size", OptionValue::Int(6))]),
+            make("smallholder", &[]),
+            make("smallholder", &[("ruleset", s("gaps_original"))]),
+            make("faraday", &[("order", OptionValue::Int(4))]),
+            make(
+                "faraday",
+                &[("order", OptionValue::Int(4)), ("scoring", s("special"))],
+            ),
+            make("subsume", &[("size", OptionValue::Int(4))]),
+        ]
+    }
+
+    /// The fused path (facts gathered while playing, each game's own loop and keys) gives
+    /// exactly what replaying the same actions through the generic path gives, and plays the
+    /// games each seat's generator draws with `random_action`.
+    #[test]
+    fn random_games_measured_in_play_match_their_replay() {
+        for g in lab_configs() {
+            let start = g.new_state();
+            let n = start.num_players();
+            let ev = Evaluator::new(&start);
+            let (mut fused, mut replayed) = (Scratch::default(), Scratch::default());
+            for i in 0..40u64 {
+                let seeds: Vec<Rng> = (0..n).map(|j| Rng::stream(i, j as u64)).collect();
+                let mut rngs = seeds.clone();
+                let st = random_game_stats(&start, &mut rngs, &ev, &mut fused);
+                let actions: Vec<u32> = fused.actions().collect();
+                // The same draws, one seat generator each, through `random_action`.
+                let mut rngs = seeds;
+                let mut state = g.new_state();
+                let mut buf = Vec::new();
+                let mut plain = Vec::new();
+                while let Some(p) = state.current_player() {
+                    let a = state.random_action(&mut rngs[p], &mut buf).unwrap();
+                    plain.push(a as u32);
+                    state.apply_unchecked(a);
+                }
+                assert_eq!(actions, plain, "{}", g.name());
+                let again = replay_stats(&start, &actions, None, &ev, &mut replayed).unwrap();
+                // Debug strings compare NaN bins as equal.
+                assert_eq!(format!("{st:?}"), format!("{again:?}"), "{}", g.name());
+                assert_eq!(st.length as usize, actions.len());
+            }
+        }
+    }
+
+    /// The counted draw makes the same draws as `random_action`, and its count, `legal_count`
+    /// and the legal list agree at every position.
+    #[test]
+    fn counted_draws_are_the_plain_draws() {
+        for g in lab_configs() {
+            let mut rng = Rng::new(5);
+            let mut buf = Vec::new();
+            for _ in 0..20 {
+                let mut st = g.new_state();
+                loop {
+                    let mut a = rng.clone();
+                    let mut b = rng.clone();
+                    let plain = st.random_action(&mut a, &mut buf);
+                    let counted = st.random_action_counted(&mut b, &mut buf);
+                    assert_eq!(plain, counted.map(|(x, _)| x), "{}", g.name());
+                    assert_eq!(a.next_u64(), b.next_u64(), "{}", g.name());
+                    let legal = st.legal_actions().len();
+                    assert_eq!(st.legal_count(&mut buf), legal, "{}", g.name());
+                    let Some((action, count)) = counted else {
+                        assert_eq!(legal, 0);
+                        break;
+                    };
+                    assert_eq!(count, legal, "{}", g.name());
+                    rng = b;
+                    st.apply_unchecked(action);
+                }
+            }
+        }
+    }
+
+    /// Equal positions get equal keys whichever way they were reached, and the games that
+    /// keep their stones say so truthfully.
+    #[test]
+    fn keys_follow_the_position_and_stones_stay_where_promised() {
+        for g in lab_configs() {
+            let mut rng = Rng::new(9);
+            let mut buf = Vec::new();
+            for _ in 0..20 {
+                let mut st = g.new_state();
+                let stays = st.sites_stay_occupied();
+                while let Some(a) = st.random_action(&mut rng, &mut buf) {
+                    let before: Vec<bool> = st.cells().iter().map(|&c| c != 0).collect();
+                    st.apply_unchecked(a);
+                    if stays {
+                        assert!(st.cells().iter().zip(&before).all(|(&c, &b)| c != 0 || !b));
+                    }
+                    // A copy keys alike; the key does not depend on the path's history.
+                    assert_eq!(st.clone().position_key(), st.position_key());
+                }
+            }
+        }
+        // Windflowers: the same board and mover reached by different orders.
+        let g = windflowers(&[("players", OptionValue::Int(3))]);
+        let (mut a, mut b) = (g.new_state(), g.new_state());
+        for x in [0, 5, 9] {
+            a.apply_unchecked(x);
+        }
+        for x in [16, 16, 0] {
+            b.apply_unchecked(x);
+        }
+        // a: stones 0 (p0), 5 (p1), 9 (p2), p0 to move; b: p2's stone on 0, p0 to move.
+        assert_ne!(a.position_key(), b.position_key());
+        let mut c = g.new_state();
+        for x in [16, 16, 9, 0, 5] {
+            c.apply_unchecked(x);
+        }
+        // c: p2 on 9, p0 on 0, p1 on 5, p2 to move: a's board with another mover.
+        assert_eq!(a.cells(), c.cells());
+        assert_ne!(a.position_key(), c.position_key());
+        let mut d = g.new_state();
+        for x in [16, 16, 9, 0, 5, 16] {
+            d.apply_unchecked(x);
+        }
+        assert_eq!(
+            (a.cells(), a.current_player()),
+            (d.cells(), d.current_player())
+        );
+        assert_eq!(a.position_key(), d.position_key());
+    }
+
+    #[test]
+    fn equal_keys_are_found_and_the_filter_is_left_clear() {
+        let mut filter = Vec::new();
+        let mut seen = KeySet::default();
+        let keys: Vec<u64> = (0..500u64).map(|i| crate::games::mix64(i + 1)).collect();
+        assert!(!has_equal_keys(&keys, &mut filter, &mut seen));
+        assert!(filter.iter().all(|&w| w == 0));
+        let mut twice = keys.clone();
+        twice.push(keys[321]);
+        assert!(has_equal_keys(&twice, &mut filter, &mut seen));
+        assert!(filter.iter().all(|&w| w == 0));
+        // Keys alike in their top bits but different pass the screen and are told apart.
+        let close = [7u64 << 48 | 1, 7u64 << 48 | 2, 7u64 << 48 | 3];
+        assert!(!has_equal_keys(&close, &mut filter, &mut seen));
+        // The set grows past its first size and forgets between games.
+        seen.clear();
+        assert!((0..2000u64).all(|k| !seen.insert(crate::games::mix64(k))));
+        assert!(seen.insert(crate::games::mix64(1999)));
+        seen.clear();
+        assert!(!seen.insert(crate::games::mix64(1999)));
     }
 
     #[test]

@@ -248,8 +248,9 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     for name in ("length", "turns"):
         x = np.asarray(cols[name], dtype=np.float64)
         out[f"{name}_mean"] = mean(x)
-        for label, q in (("median", 50), ("p10", 10), ("p90", 90)):
-            out[f"{name}_{label}"] = plain(np.percentile(x, q), n) if n else NAN_METRIC
+        quantiles = np.percentile(x, [50, 10, 90]) if n else [math.nan] * 3
+        for label, value in zip(("median", "p10", "p90"), quantiles):
+            out[f"{name}_{label}"] = plain(value, n) if n else NAN_METRIC
     length = np.asarray(cols["length"], dtype=np.float64)
     out["branching"] = ratio(cols["branching_sum"], length)
     out["decision_moves"] = ratio(cols["multi_choice"], length)

@@ -252,12 +252,14 @@ def run_chunk(
     first: int,
     threads: int | None,
     label: str,
+    keep: int = 0,
 ) -> dict[str, Any]:
     """Plays one chunk and returns its per-game columns (native agents in Rust, others in
-    Python on this thread)."""
+    Python on this thread), with the actions of the games it keeps: those with an index below
+    ``keep`` and those that repeat a position (``kept``, ``actions``, ``offsets``, ``values``)."""
     if all(is_native(a) for a in agents):
-        return dict(_core.lab_play(game, agents, seats, seed, first, threads))
-    return _play_python(game, agents, seats, seed, first, threads, label)
+        return dict(_core.lab_play(game, agents, seats, seed, first, threads, keep))
+    return _play_python(game, agents, seats, seed, first, threads, label, keep)
 
 
 def _play_python(
@@ -268,6 +270,7 @@ def _play_python(
     first: int,
     threads: int | None,
     label: str,
+    keep: int,
 ) -> dict[str, Any]:
     actions: list[int] = []
     offsets = [0]
@@ -296,7 +299,16 @@ def _play_python(
     acts = np.array(actions, dtype=np.uint32)
     offs = np.array(offsets, dtype=np.int64)
     out = dict(_core.lab_stats(game, acts, offs, None, threads))
-    out.update(actions=acts, offsets=offs, values=np.full(acts.size, np.nan, np.float32))
+    index = np.arange(first, first + seats.shape[0])
+    kept = np.flatnonzero((index < keep) | (np.asarray(out["repeated"]) > 0))
+    parts = [acts[offs[k] : offs[k + 1]] for k in kept]
+    lengths = np.array([p.size for p in parts], dtype=np.int64)
+    out.update(
+        kept=index[kept].astype(np.int64),
+        actions=np.concatenate(parts) if parts else np.zeros(0, np.uint32),
+        offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+        values=np.full(int(lengths.sum()), np.nan, np.float32),
+    )
     return out
 
 
@@ -304,21 +316,17 @@ def _play_python(
 # The results file
 
 
-def encode_chunk(
-    chunk: Chunk, seed: int, cols: dict[str, Any], keep: Callable[[int], bool]
-) -> dict[str, Any]:
+def encode_chunk(chunk: Chunk, seed: int, cols: dict[str, Any]) -> dict[str, Any]:
     """A chunk's entry: its place, its per-game facts (numpy columns; :func:`_listed` makes
-    them JSON) and the action lists of the games ``keep`` names or that repeat a position."""
+    them JSON) and the action lists of the games :func:`run_chunk` kept."""
     records = []
     offsets = cols["offsets"]
-    repeated = np.flatnonzero(np.asarray(cols["repeated"]) > 0).tolist()
-    wanted = [k for k in range(chunk.count) if keep(chunk.first + k)]
-    for k in sorted(set(wanted) | set(repeated)):
+    for k, index in enumerate(np.asarray(cols["kept"]).tolist()):
         a, b = int(offsets[k]), int(offsets[k + 1])
         values = cols["values"][a:b].tolist()
         records.append(
             {
-                "index": chunk.first + k,
+                "index": int(index),
                 "actions": cols["actions"][a:b].tolist(),
                 "values": [None if math.isnan(x) else x for x in values],
             }
@@ -416,19 +424,15 @@ def missing_chunks(plan: Plan, done: list[dict[str, Any]], chunk_size: int) -> l
         if plan.skill:
             kinds.append(("skill", plan.skill))
         for kind, total in kinds:
-            covered = np.zeros(total, dtype=np.bool_)
-            for a, b in have.get((v.index, kind), []):
-                covered[a:b] = True
+            # The uncovered ranges: merge the finished ones, then take the gaps between them.
             i = 0
-            while i < total:
-                if covered[i]:
-                    i += 1
-                    continue
-                j = i
-                while j < total and not covered[j] and j - i < chunk_size:
-                    j += 1
-                todo.append(Chunk(v.index, kind, i, j - i))
-                i = j
+            for a, b in sorted(have.get((v.index, kind), [])) + [(total, total)]:
+                a, b = min(a, total), min(b, total)
+                while i < a:
+                    j = min(a, i + chunk_size)
+                    todo.append(Chunk(v.index, kind, i, j - i))
+                    i = j
+                i = max(i, b)
     return todo
 
 
@@ -491,6 +495,7 @@ def _ray_task(
     seed: int,
     first: int,
     label: str,
+    keep: int,
 ) -> dict[str, Any]:
     import ray
 
@@ -498,7 +503,7 @@ def _ray_task(
     cpus = resources.get("CPU", 1.0)
     threads = max(1, int(cpus))
     game = _core.make(game_name, **options)
-    return run_chunk(game, agents, seats, seed, first, threads, label)
+    return run_chunk(game, agents, seats, seed, first, threads, label, keep)
 
 
 ProgressFn = Callable[[int, int, float], None]
@@ -527,7 +532,7 @@ def execute(
             f.write(json.dumps(header, separators=(",", ":")) + "\n")
     if chunk_size is None:
         searching = any(not isinstance(a, _core.RandomAgent) for a in plan.agents)
-        chunk_size = 32 if searching or plan.skill else 2000
+        chunk_size = 32 if searching or plan.skill else 50_000
     if chunk_size < 1:
         raise InvalidOptionError(f"chunk must be at least 1, got {chunk_size}")
     if cpus_per_task < 1:
@@ -539,17 +544,17 @@ def execute(
     finished = 0
     started = time.monotonic()
 
-    def keep_first(chunk: Chunk) -> int:
+    def keep_below(chunk: Chunk) -> int:
         # Game 0 of every variant is kept for the report's board picture; 3–4 player variants
         # also keep the king-making sample.
+        if chunk.kind != "games":
+            return 0
         many = plan.variants[chunk.variant].game.num_players >= 3
         return max(1, plan.kingmaking if many else 0)
 
     def record(chunk: Chunk, cols: dict[str, Any]) -> None:
         nonlocal finished
-        entry = encode_chunk(
-            chunk, plan.seed, cols, lambda i: chunk.kind == "games" and i < keep_first(chunk)
-        )
+        entry = encode_chunk(chunk, plan.seed, cols)
         done.append(entry)
         if sink is not None:
             line = json.dumps(_listed(entry), separators=(",", ":"))
@@ -569,7 +574,14 @@ def execute(
                 v = plan.variants[chunk.variant]
                 seats = seating(plan, v, chunk.kind, chunk.first, chunk.count)
                 cols = run_chunk(
-                    v.game, agents_for(chunk), seats, plan.seed, chunk.first, threads, v.label
+                    v.game,
+                    agents_for(chunk),
+                    seats,
+                    plan.seed,
+                    chunk.first,
+                    threads,
+                    v.label,
+                    keep_below(chunk),
                 )
                 record(chunk, cols)
         elif backend == "ray":
@@ -587,6 +599,7 @@ def execute(
                     plan.seed,
                     chunk.first,
                     v.label,
+                    keep_below(chunk),
                 )
                 pending[ref] = chunk
             try:
