@@ -135,6 +135,8 @@ pub struct Evaluator {
     scale: f64,
     low: i64,
     table: Vec<f64>,
+    /// Two players and a table of odd symmetry: e_1 = −e_0 at every position.
+    odd: bool,
 }
 
 impl Evaluator {
@@ -151,7 +153,24 @@ impl Evaluator {
         } else {
             Vec::new()
         };
-        Evaluator { scale, low, table }
+        let odd = players == 2
+            && !table.is_empty()
+            && table.iter().zip(table.iter().rev()).all(|(a, b)| *a == -*b);
+        Evaluator {
+            scale,
+            low,
+            table,
+            odd,
+        }
+    }
+
+    /// tanh(d / scale), for d = 2 k_p − Σ k.
+    #[inline(always)]
+    fn one(&self, d: i64) -> f64 {
+        match self.table.get((d - self.low) as usize) {
+            Some(&v) => v,
+            None => (d as f64 / self.scale).tanh(),
+        }
     }
 
     /// The evaluations of heuristic numerators `k` (`N` players) into `out`.
@@ -160,11 +179,7 @@ impl Evaluator {
         let (k, out) = (&k[..N], &mut out[..N]);
         let total: i64 = k.iter().map(|&x| i64::from(x)).sum();
         for (o, &kp) in out.iter_mut().zip(k) {
-            let d = 2 * i64::from(kp) - total;
-            *o = match self.table.get((d - self.low) as usize) {
-                Some(&v) => v,
-                None => (d as f64 / self.scale).tanh(),
-            };
+            *o = self.one(2 * i64::from(kp) - total);
         }
     }
 }
@@ -546,6 +561,20 @@ fn game_metrics<const N: usize>(
     returns: &[f64],
     ranks: &[f64],
 ) -> [f64; 5] {
+    if N == 2 && (valued || ev.odd) {
+        return two_player_metrics(decisions, ev, valued, returns, ranks);
+    }
+    every_player_metrics::<N>(decisions, ev, valued, returns, ranks)
+}
+
+/// [`game_metrics`] with a sum per player.
+fn every_player_metrics<const N: usize>(
+    decisions: &[Decision],
+    ev: &Evaluator,
+    valued: bool,
+    returns: &[f64],
+    ranks: &[f64],
+) -> [f64; 5] {
     let mut sums = Sums::new();
     each_row::<N>(decisions, ev, valued, returns, |_, r| {
         sums.add_n::<N>(r);
@@ -561,6 +590,63 @@ fn game_metrics<const N: usize>(
             !above
         });
         first
+    })
+}
+
+/// [`game_metrics`] for two players whose rows are (x, −x), as search values, odd heuristics
+/// and returns always are: the same sums from x alone (Σ(−x) = −Σx, max(x, −x) = |x|, the best
+/// of −x is −min x, all exact), so each row costs half.
+fn two_player_metrics(
+    decisions: &[Decision],
+    ev: &Evaluator,
+    valued: bool,
+    returns: &[f64],
+    ranks: &[f64],
+) -> [f64; 5] {
+    // x at each of s_0 … s_L: player 0's evaluation.
+    let x_of = |d: &Decision| {
+        if valued {
+            let v = f64::from(d.value);
+            if d.mover == 0 {
+                v
+            } else {
+                -v
+            }
+        } else {
+            ev.one(i64::from(d.k[0]) - i64::from(d.k[1]))
+        }
+    };
+    let (mut sum, mut squares, mut abs) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut high, mut low) = (f64::NEG_INFINITY, f64::INFINITY);
+    let (mut changes, mut previous) = (0usize, u32::MAX);
+    let mut add = |x: f64| {
+        sum += x;
+        squares += x * x;
+        abs += x.abs();
+        high = high.max(x);
+        low = low.min(x);
+        let leaders = u32::from(x >= 0.0) | u32::from(x <= 0.0) << 1;
+        changes += usize::from(previous != u32::MAX && leaders != previous);
+        previous = leaders;
+    };
+    for d in decisions {
+        add(x_of(d));
+    }
+    add(returns[0]);
+    let mut sums = Sums::new();
+    sums.rows = decisions.len() + 1;
+    sums.changes = changes;
+    sums.max = abs;
+    sums.sum[..2].copy_from_slice(&[sum, -sum]);
+    sums.squares[..2].copy_from_slice(&[squares, squares]);
+    sums.best[..2].copy_from_slice(&[high, -low]);
+    finish_metrics(&sums, 2, ranks, |winners, threshold| {
+        let above =
+            |x: f64| (winners & 1 == 1 && x > threshold) || (winners & 2 == 2 && -x > threshold);
+        decisions
+            .iter()
+            .position(|d| above(x_of(d)))
+            .or_else(|| above(returns[0]).then_some(decisions.len()))
     })
 }
 
@@ -764,10 +850,12 @@ fn finish_metrics(
     let w_count = winners.count_ones() as f64;
     let w_sum: f64 = (0..n).filter(|&p| is_winner(p)).map(|p| sums.sum[p]).sum();
     let drama = ((sums.max - w_sum / w_count) / states).max(0.0);
+    // (+ 0.0 makes a −0 threshold +0, however the rows' zeros were signed.)
     let threshold = (0..n)
         .filter(|&p| !is_winner(p))
         .map(|p| sums.best[p])
-        .fold(-1.0f64, f64::max);
+        .fold(-1.0f64, f64::max)
+        + 0.0;
     let decisiveness = match (first_above(winners, threshold), moves) {
         (_, 0) | (None, _) => 1.0,
         (Some(i), _) => i as f64 / moves as f64,
@@ -1498,6 +1586,41 @@ mod tests {
             (d.cells(), d.current_player())
         );
         assert_eq!(a.position_key(), d.position_key());
+    }
+
+    /// The two-player shortcut gives the very numbers the sums per player give.
+    #[test]
+    fn two_player_rows_sum_as_every_row_does() {
+        for g in lab_configs().into_iter().filter(|g| g.num_players() == 2) {
+            let start = g.new_state();
+            let ev = Evaluator::new(&start);
+            assert!(ev.odd, "{}", g.name());
+            let mut scratch = Scratch::default();
+            let mut rng = Rng::new(4);
+            for _ in 0..30 {
+                let mut rngs = [rng.clone(), Rng::stream(rng.next_u64(), 1)];
+                let st = random_game_stats(&start, &mut rngs, &ev, &mut scratch);
+                let decisions = &scratch.decisions;
+                let (returns, ranks) = (st.returns(), st.ranks());
+                let values: Vec<Decision> = decisions
+                    .iter()
+                    .map(|d| Decision {
+                        value: (rng.unit() * 2.0 - 1.0) as f32,
+                        ..*d
+                    })
+                    .collect();
+                for (rows, valued) in [(decisions, false), (&values, true)] {
+                    let fast = two_player_metrics(rows, &ev, valued, returns, ranks);
+                    let slow = every_player_metrics::<2>(rows, &ev, valued, returns, ranks);
+                    assert_eq!(
+                        fast.map(f64::to_bits),
+                        slow.map(f64::to_bits),
+                        "{}",
+                        g.name()
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,9 +9,11 @@
 completion  ...
 
 Games are played in Rust (``_core.lab_play``: the native match runner), and every fact that
-needs the positions is found by replaying each game in Rust (``src/sim/stats.rs``); Python only
-aggregates. Game i of every variant draws from the random streams of (seed, i), so the numbers
-do not depend on the backend, the chunk size or the thread count.
+needs the positions is gathered in Rust (``src/sim/stats.rs``); Python only aggregates. With
+random agents each game is measured while it is played, in one pass; games of searching agents
+(or of Python agents) are replayed once they end. Game i of every variant draws from the random
+streams of (seed, i) exactly as ``sf.match`` plays it, so the numbers do not depend on the
+backend, the chunk size or the thread count.
 
 Metrics
 -------
@@ -55,8 +57,12 @@ game's length in actions and D its decisions (the positions where an action was 
   - decisiveness = (first i where some w ∈ W has e_w(s_i) > T) / L, T the highest evaluation
     any player outside W ever reaches (−1 when W is everyone); 1 when never. Ludii divides two
     integers here, so its value is 0 or 1;
-  - stability = mean over players of the variance of e_p over the positions. Ludii sums the
-    variances over players.
+  - stability = mean over players of the variance of e_p over the positions (computed from
+    running sums, the mean square less the squared mean). Ludii sums the variances over
+    players.
+
+  The heuristic value is tanh((2 k_p − Σ_o k_o) / scale) with H(s, p) = k_p / scale, which is
+  the formula above; it is read from a table of every value the whole numbers k allow.
 * ``kingmaking`` (3–4 players; Wilson): the first ``kingmaking`` games (default 10) of each
   variant are judged. For every player who finishes last (worst rank, if not everyone shares
   it), the last 3 of their decisions are examined, latest first; at each, the position before

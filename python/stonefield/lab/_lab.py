@@ -318,7 +318,7 @@ def evaluate(
         out: The results file (JSON lines). Each finished chunk is appended and flushed; a
             rerun with the same arguments resumes it; other arguments are refused.
         address: Ray cluster address (``"auto"``, ``host:port``); default: a local Ray.
-        chunk: Games per chunk (default 50,000 with random agents, 32 with search).
+        chunk: Games per chunk (default 100,000 with random agents, 32 with search).
         threads: Threads for the local backend (default all cores).
         kingmaking: For 3–4 players, how many games per variant to judge for king-making
             (default 10; 0 turns it off).

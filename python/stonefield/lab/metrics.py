@@ -140,14 +140,25 @@ def mean(values: npt.ArrayLike) -> Metric:
     (2.5, [0.446, 4.554])
     """
     x = np.asarray(values, dtype=np.float64)
-    x = x[~np.isnan(x)]
+    total = float(x.sum())
+    if math.isnan(total):
+        x = x[~np.isnan(x)]
+        total = float(x.sum())
     if x.size == 0:
         return NAN_METRIC
-    m = float(x.mean())
+    m = total / x.size
     if x.size == 1:
         return Metric(m, m, m, 1, "t")
-    half = t_quantile(x.size - 1) * float(x.std(ddof=1)) / math.sqrt(x.size)
+    half = t_quantile(x.size - 1) * _sd(x, m) / math.sqrt(x.size)
     return Metric(m, m - half, m + half, int(x.size), "t")
+
+
+def _sd(x: npt.NDArray[np.float64], m: float) -> float:
+    """The sample standard deviation of ``x`` about its mean ``m`` (one temporary array; no
+    BLAS call, whose spinning threads would take the cores from the next games)."""
+    d = x - m
+    np.multiply(d, d, out=d)
+    return math.sqrt(float(d.sum()) / (x.size - 1))
 
 
 def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> Metric:
@@ -166,7 +177,7 @@ def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> Metric:
     if a.size == 1:
         return Metric(r, r, r, 1, "delta")
     resid = a - r * b
-    spread = float(resid.std(ddof=1)) / (math.sqrt(a.size) * float(b.mean()))
+    spread = _sd(resid, float(resid.mean())) / (math.sqrt(a.size) * float(b.mean()))
     half = t_quantile(a.size - 1) * spread
     return Metric(r, r - half, r + half, int(a.size), "delta")
 
@@ -207,11 +218,39 @@ def outcome_kinds(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per game: a single winner (not truncated, one player alone on the best rank), and a draw
     by the rules (not truncated, first place shared)."""
-    best = ranks.min(axis=1, keepdims=True)
-    firsts = (ranks == best).sum(axis=1)
+    # Column by column: reductions along a short last axis are slow in numpy.
+    columns = [ranks[:, p] for p in range(ranks.shape[1])]
+    best = columns[0].copy()
+    for c in columns[1:]:
+        np.minimum(best, c, out=best)
+    firsts = np.zeros(ranks.shape[0], dtype=np.int64)
+    for c in columns:
+        firsts += c == best
     single = ~truncated & (firsts == 1)
     draw = ~truncated & (firsts > 1)
     return single, draw
+
+
+def _percentiles(x: npt.NDArray[np.float64], qs: tuple[int, ...]) -> list[float]:
+    """``np.percentile(x, qs)`` (linear interpolation between order statistics); for the
+    small whole numbers of lengths and turns, from their counts rather than a sort.
+
+    >>> _percentiles(np.array([4.0, 1.0, 3.0, 2.0]), (50, 10, 90))
+    [2.5, 1.3, 3.7]
+    """
+    top = float(x.max())
+    if float(x.min()) < 0 or top > 1e6 or not np.array_equal(x, np.floor(x)):
+        return [float(v) for v in np.percentile(x, list(qs))]
+    cumulative = np.cumsum(np.bincount(x.astype(np.int64)))
+    out = []
+    for q in qs:
+        pos = q / 100 * (x.size - 1)
+        lo = math.floor(pos)
+        hi = min(lo + 1, x.size - 1)
+        a, b = np.searchsorted(cumulative, [lo + 1, hi + 1])
+        t = pos - lo
+        out.append(float(np.percentile([float(a), float(b)], 100 * t)))
+    return out
 
 
 def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
@@ -248,7 +287,7 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     for name in ("length", "turns"):
         x = np.asarray(cols[name], dtype=np.float64)
         out[f"{name}_mean"] = mean(x)
-        quantiles = np.percentile(x, [50, 10, 90]) if n else [math.nan] * 3
+        quantiles = _percentiles(x, (50, 10, 90)) if n else [math.nan] * 3
         for label, value in zip(("median", "p10", "p90"), quantiles):
             out[f"{name}_{label}"] = plain(value, n) if n else NAN_METRIC
     length = np.asarray(cols["length"], dtype=np.float64)

@@ -532,7 +532,7 @@ def execute(
             f.write(json.dumps(header, separators=(",", ":")) + "\n")
     if chunk_size is None:
         searching = any(not isinstance(a, _core.RandomAgent) for a in plan.agents)
-        chunk_size = 32 if searching or plan.skill else 50_000
+        chunk_size = 32 if searching or plan.skill else 100_000
     if chunk_size < 1:
         raise InvalidOptionError(f"chunk must be at least 1, got {chunk_size}")
     if cpus_per_task < 1:
@@ -633,7 +633,8 @@ def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> li
         cols: dict[str, Any] = {}
         for name in COLUMNS:
             vals = [p[name] for p in parts if p[name] is not None]
-            cols[name] = np.concatenate(vals) if vals else None
+            # One chunk (the usual case for random agents) is used as it is, without a copy.
+            cols[name] = (vals[0] if len(vals) == 1 else np.concatenate(vals)) if vals else None
         out.append(cols)
     return out
 
