@@ -82,7 +82,7 @@
 use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
-use super::{ranks_from_values, GameConfig, Rules};
+use super::{ranks_from_values, GameConfig, Observer, Rules};
 use crate::algo::groups::largest_components;
 use crate::algo::sparse::SparseSets;
 use crate::algo::FloodScratch;
@@ -297,6 +297,55 @@ impl Phase {
             Phase::Offer { left } => left,
             _ => 0,
         }
+    }
+}
+
+/// Union-find over the sites, joining stones of one colour under the scoring's group relation
+/// as they are placed (for the lab's incremental largest groups).
+struct Groups {
+    parent: Vec<u16>,
+    size: Vec<u16>,
+}
+
+impl Groups {
+    fn new(n: usize) -> Groups {
+        Groups {
+            parent: (0..n as u16).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    fn root(&mut self, mut s: usize) -> usize {
+        while self.parent[s] as usize != s {
+            let up = self.parent[self.parent[s] as usize];
+            self.parent[s] = up;
+            s = up as usize;
+        }
+        s
+    }
+
+    /// Joins the stone on `site` with its like-coloured neighbours; returns its group's size.
+    fn join(&mut self, cfg: &Config, cells: &[i8], site: usize) -> usize {
+        let colour = cells[site];
+        let mut r = self.root(site);
+        for &t in cfg.board.neighbors(cfg.group, site) {
+            let t = t as usize;
+            if cells[t] != colour {
+                continue;
+            }
+            let q = self.root(t);
+            if q != r {
+                let (big, small) = if self.size[r] >= self.size[q] {
+                    (r, q)
+                } else {
+                    (q, r)
+                };
+                self.parent[small] = big as u16;
+                self.size[big] += self.size[small];
+                r = big;
+            }
+        }
+        self.size[r] as usize
     }
 }
 
@@ -835,6 +884,69 @@ impl Rules for State {
         };
         out[0] = v[0] as u32;
         out[1] = v[1] as u32;
+    }
+
+    /// The same draws as [`Rules::random_action`]; the largest groups are kept by union-find
+    /// as stones arrive (nothing is ever removed, and a swap only exchanges the owners of the
+    /// groups), and position keys by XOR of per-stone hashes, instead of a flood fill and a pass
+    /// over the board at every position.
+    fn random_game_observed<O: Observer>(
+        &mut self,
+        rngs: &mut [Rng],
+        buf: &mut Vec<u32>,
+        _scratch: &mut FloodScratch,
+        obs: &mut O,
+    ) {
+        let cfg = self.cfg.clone();
+        let n = self.cells.len();
+        let stone_key = |site: usize, colour: usize| super::mix64((site * 2 + colour) as u64 + 1);
+        let mut groups = Groups::new(n);
+        let mut largest = [0usize; 2];
+        let mut board_key = 0u64;
+        for site in 0..n {
+            if self.cells[site] > 0 {
+                let c = self.cells[site] as usize - 1;
+                largest[c] = largest[c].max(groups.join(&cfg, &self.cells, site));
+                board_key ^= stone_key(site, c);
+            }
+        }
+        let special = cfg.scoring.is_special();
+        while let Some(p) = self.current_player() {
+            let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
+                break;
+            };
+            let mut k = [0u32; super::MAX_PLAYERS];
+            for c in 0..2 {
+                let v = if special {
+                    largest[c] * self.stones[1 - c] as usize
+                } else {
+                    largest[c]
+                };
+                k[c] = v as u32;
+            }
+            obs.decision(p, count, a as u32, &k);
+            // The stone this action puts down, if any: (site, colour).
+            let placed = match self.phase {
+                Phase::Placement => Some((a, p)),
+                Phase::Offer { .. } if a < 2 * n => Some((a % n, a / n)),
+                _ => None,
+            };
+            let swap = self.phase == Phase::Choice && a == 2 * n + 2;
+            self.apply_unchecked(a);
+            if let Some((site, c)) = placed {
+                largest[c] = largest[c].max(groups.join(&cfg, &self.cells, site));
+                board_key ^= stone_key(site, c);
+            }
+            if swap {
+                largest.swap(0, 1);
+                board_key = (0..n)
+                    .filter(|&s| self.cells[s] > 0)
+                    .fold(0, |h, s| h ^ stone_key(s, self.cells[s] as usize - 1));
+            }
+            let key =
+                super::mix64(board_key ^ self.position_tag().wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            obs.position(key, &self.cells);
+        }
     }
 
     fn heuristic_scale(&self) -> (f64, u32) {

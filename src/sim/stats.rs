@@ -1470,6 +1470,23 @@ mod tests {
                 "faraday",
                 &[("order", OptionValue::Int(4)), ("scoring", s("special"))],
             ),
+            make(
+                "faraday",
+                &[
+                    ("grid", s("hex_omni")),
+                    ("order", OptionValue::Int(3)),
+                    ("scoring", s("simple")),
+                ],
+            ),
+            make(
+                "faraday",
+                &[
+                    ("grid", s("square_omni")),
+                    ("order", OptionValue::Int(5)),
+                    ("surplus_charge", OptionValue::Bool(true)),
+                    ("scoring", s("special_orthogonal")),
+                ],
+            ),
             make("subsume", &[("size", OptionValue::Int(4))]),
         ]
     }
