@@ -1,10 +1,11 @@
 //! Criterion benchmarks: single-threaded random playouts of each game's default configuration and
-//! of its named variants, and a batch over all threads. `cargo bench --bench playouts`; with
+//! of its named variants, a batch over all threads, and the variant lab's measured random games. `cargo bench --bench playouts`; with
 //! `-- --test` each runs once.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use stonefield::games::{each_state, OptionKind, OptionValue, GAME_NAMES};
+use stonefield::games::{each_state, OptionKind, OptionValue, Rules, GAME_NAMES};
 use stonefield::rng::Rng;
+use stonefield::sim::stats::{random_game_stats, Evaluator, Scratch};
 use stonefield::sim::{play_random_game, simulate};
 use stonefield::Game;
 
@@ -73,5 +74,31 @@ fn batches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, batches);
+/// The variant lab's random games, measured while they are played (every fact its metrics
+/// need), against the plain playout of the same configuration above: their ratio is what the
+/// lab adds per game.
+fn lab_games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lab_random_game");
+    group.throughput(Throughput::Elements(1));
+    for &name in GAME_NAMES {
+        let game = Game::make(name, &[]).expect("default options are valid");
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            each_state!(game.new_state(), start => {
+                let ev = Evaluator::new(&start);
+                let mut scratch = Scratch::default();
+                let mut rng = Rng::new(1);
+                let mut rngs = vec![Rng::new(2); start.num_players()];
+                b.iter(|| {
+                    for r in rngs.iter_mut() {
+                        *r = Rng::new(rng.next_u64());
+                    }
+                    random_game_stats(&start, &mut rngs, &ev, &mut scratch)
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, batches, lab_games);
 criterion_main!(benches);

@@ -91,6 +91,25 @@ def test_cli_bench_json(capsys) -> None:
     assert rows[0]["playouts_per_second"] > 0 and rows[0]["threads"] == 1
 
 
+def test_cli_bench_lab(capsys) -> None:
+    """`bench --lab` times the lab's measured random games next to the plain ones."""
+    args = ["bench", "faraday", "order=3", "--seconds", "0.05", "--threads", "2", "--lab"]
+    assert main([*args, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["kind"], r["threads"]) for r in rows] == [
+        ("simulate", 1),
+        ("lab", 1),
+        ("simulate", 2),
+        ("lab", 2),
+    ]
+    for sim, lab in zip(rows[::2], rows[1::2]):
+        assert lab["games"] > 0 and lab["moves_per_second"] > 0
+        assert lab["slowdown"] == sim["playouts_per_second"] / lab["playouts_per_second"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "lab" in out and "× simulate's time" in out
+
+
 def test_ctrl_c_interrupts_a_long_run() -> None:
     """A KeyboardInterrupt (as Ctrl-C sends) stops `simulate` between blocks of games."""
     import _thread

@@ -47,7 +47,7 @@ def lab_play(
     seed: int,
     first: int,
     threads: int | None = None,
-    keep: int = 0,
+    keep: int | None = None,
 ) -> dict[str, Any]: ...
 def lab_stats(
     game: Game,

@@ -190,6 +190,43 @@ def _bench_one(game: _core.Game, seconds: float, threads: int) -> dict[str, Any]
     }
 
 
+def _bench_lab_one(game: _core.Game, seconds: float, threads: int) -> dict[str, Any]:
+    """The variant lab's random games (every per-game fact its metrics need, gathered in Rust
+    while each game is played), timed as :func:`_bench_one` times ``simulate``."""
+    import numpy as np
+
+    agents = [_core.RandomAgent()]
+    players = game.num_players
+
+    def run(n: int, first: int) -> tuple[int, int, float]:
+        seats = np.zeros((n, players), dtype=np.int64)
+        start = time.perf_counter()
+        cols = _core.lab_play(game, agents, seats, 1, first, threads)
+        return n, int(cols["length"].sum()), time.perf_counter() - start
+
+    run(16, 0)  # warm-up
+    n, first, total_games, total_moves, elapsed = 64, 0, 0, 0, 0.0
+    while elapsed < seconds:
+        games, moves, took = run(n, first)
+        total_games += games
+        total_moves += moves
+        elapsed += took
+        first += n
+        if took < seconds / 10:
+            n *= 2
+    return {
+        "game": game.name,
+        "options": game.options,
+        "threads": threads,
+        "kind": "lab",
+        "games": total_games,
+        "seconds": elapsed,
+        "playouts_per_second": total_games / elapsed if elapsed > 0 else math.inf,
+        "moves_per_second": total_moves / elapsed if elapsed > 0 else math.inf,
+        "average_length": total_moves / max(total_games, 1),
+    }
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     if args.game:
         targets = [_make(args.game, args.options)]
@@ -199,15 +236,27 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         targets = [_core.make(name) for name in _core.games()]
     all_threads = args.threads or os.cpu_count() or 1
     thread_counts = [1] if all_threads == 1 else [1, all_threads]
-    rows = [_bench_one(g, args.seconds, t) for g in targets for t in thread_counts]
+    rows = []
+    for g in targets:
+        for t in thread_counts:
+            rows.append({**_bench_one(g, args.seconds, t), "kind": "simulate"})
+            if args.lab:
+                lab = _bench_lab_one(g, args.seconds, t)
+                lab["slowdown"] = rows[-1]["playouts_per_second"] / lab["playouts_per_second"]
+                rows.append(lab)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'game':<14} {'threads':>7} {'playouts/s':>12} {'moves/s':>14} {'avg length':>10}")
+    kind = f" {'kind':<8}" if args.lab else ""
+    print(
+        f"{'game':<14}{kind} {'threads':>7} {'playouts/s':>12} {'moves/s':>14} {'avg length':>10}"
+    )
     for r in rows:
+        kind = f" {r['kind']:<8}" if args.lab else ""
+        slower = f"  ({r['slowdown']:.2f}× simulate's time)" if "slowdown" in r else ""
         print(
-            f"{r['game']:<14} {r['threads']:>7} {r['playouts_per_second']:>12,.0f}"
-            f" {r['moves_per_second']:>14,.0f} {r['average_length']:>10.1f}"
+            f"{r['game']:<14}{kind} {r['threads']:>7} {r['playouts_per_second']:>12,.0f}"
+            f" {r['moves_per_second']:>14,.0f} {r['average_length']:>10.1f}{slower}"
         )
     return 0
 
@@ -334,6 +383,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=_int_in(1, _MAX_THREADS, "threads"),
         default=None,
         help="the multithreaded count",
+    )
+    bench.add_argument(
+        "--lab",
+        action="store_true",
+        help="also time the variant lab's random games (every per-game fact measured)",
     )
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     bench.set_defaults(func=_cmd_bench)

@@ -1,8 +1,9 @@
 //! Shared algorithms on boards: bit sets over sites and flood fills on them ([`bits`]),
 //! bit-parallel fills on hex regions ([`hexgrid`]), territory of gap and hull holdings
-//! ([`territory`]), largest groups by flood fill ([`groups`]), sparse sets of sites ([`sparse`])
-//! and the loops of Subsume ([`loops`]). Game files call these rather than writing their own. The slow references the
-//! tests hold them to (a union-find among them) live in `reference`, compiled for tests only.
+//! ([`territory`]), largest groups by flood fill ([`groups`]) or grown stone by stone
+//! ([`unionfind`]), sparse sets of sites ([`sparse`]) and the loops of Subsume ([`loops`]). Game
+//! files call these rather than writing their own. The slow references the tests hold them to
+//! live in `reference`, compiled for tests only.
 
 pub mod bits;
 pub mod groups;
@@ -12,6 +13,7 @@ pub mod loops;
 pub(crate) mod reference;
 pub mod sparse;
 pub mod territory;
+pub mod unionfind;
 
 /// Reusable buffers for flood fills.
 #[derive(Clone, Debug, Default)]

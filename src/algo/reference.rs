@@ -1,57 +1,9 @@
-//! Slow references written from the definitions, for the tests only: a union-find and
-//! connected-component sizes by a plain flood fill.
+//! Slow references written from the definitions, for the tests only: connected-component sizes
+//! by a plain flood fill, and (from [`super::unionfind`]) the union-find.
 
 use crate::board::{Board, Relation};
 
-/// Disjoint-set forest with path halving and union by size.
-#[derive(Clone, Debug, Default)]
-pub struct UnionFind {
-    parent: Vec<u32>,
-    size: Vec<u32>,
-}
-
-impl UnionFind {
-    /// `n` singletons.
-    pub fn new(n: usize) -> UnionFind {
-        UnionFind {
-            parent: (0..n as u32).collect(),
-            size: vec![1; n],
-        }
-    }
-
-    /// The representative of `x`'s set.
-    #[inline]
-    pub fn find(&mut self, mut x: usize) -> usize {
-        while self.parent[x] as usize != x {
-            let grand = self.parent[self.parent[x] as usize];
-            self.parent[x] = grand;
-            x = grand as usize;
-        }
-        x
-    }
-
-    /// Joins the sets of `a` and `b`; returns the new representative.
-    #[inline]
-    pub fn union(&mut self, a: usize, b: usize) -> usize {
-        let (mut ra, mut rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return ra;
-        }
-        if self.size[ra] < self.size[rb] {
-            std::mem::swap(&mut ra, &mut rb);
-        }
-        self.parent[rb] = ra as u32;
-        self.size[ra] += self.size[rb];
-        ra
-    }
-
-    /// Size of `x`'s set.
-    #[inline]
-    pub fn set_size(&mut self, x: usize) -> usize {
-        let r = self.find(x);
-        self.size[r] as usize
-    }
-}
+pub use super::unionfind::UnionFind;
 
 /// Sizes of the connected components of the sites where `cells[s] == value`, under `relation`,
 /// in no particular order.

@@ -85,6 +85,7 @@ use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolv
 use super::{ranks_from_values, GameConfig, Observer, Rules};
 use crate::algo::groups::largest_components;
 use crate::algo::sparse::SparseSets;
+use crate::algo::unionfind::{join_stone, UnionFind};
 use crate::algo::FloodScratch;
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
@@ -297,55 +298,6 @@ impl Phase {
             Phase::Offer { left } => left,
             _ => 0,
         }
-    }
-}
-
-/// Union-find over the sites, joining stones of one colour under the scoring's group relation
-/// as they are placed (for the lab's incremental largest groups).
-struct Groups {
-    parent: Vec<u16>,
-    size: Vec<u16>,
-}
-
-impl Groups {
-    fn new(n: usize) -> Groups {
-        Groups {
-            parent: (0..n as u16).collect(),
-            size: vec![1; n],
-        }
-    }
-
-    fn root(&mut self, mut s: usize) -> usize {
-        while self.parent[s] as usize != s {
-            let up = self.parent[self.parent[s] as usize];
-            self.parent[s] = up;
-            s = up as usize;
-        }
-        s
-    }
-
-    /// Joins the stone on `site` with its like-coloured neighbours; returns its group's size.
-    fn join(&mut self, cfg: &Config, cells: &[i8], site: usize) -> usize {
-        let colour = cells[site];
-        let mut r = self.root(site);
-        for &t in cfg.board.neighbors(cfg.group, site) {
-            let t = t as usize;
-            if cells[t] != colour {
-                continue;
-            }
-            let q = self.root(t);
-            if q != r {
-                let (big, small) = if self.size[r] >= self.size[q] {
-                    (r, q)
-                } else {
-                    (q, r)
-                };
-                self.parent[small] = big as u16;
-                self.size[big] += self.size[small];
-                r = big;
-            }
-        }
-        self.size[r] as usize
     }
 }
 
@@ -900,13 +852,19 @@ impl Rules for State {
         let cfg = self.cfg.clone();
         let n = self.cells.len();
         let stone_key = |site: usize, colour: usize| super::mix64((site * 2 + colour) as u64 + 1);
-        let mut groups = Groups::new(n);
+        let mut groups = UnionFind::new(n);
         let mut largest = [0usize; 2];
         let mut board_key = 0u64;
         for site in 0..n {
             if self.cells[site] > 0 {
                 let c = self.cells[site] as usize - 1;
-                largest[c] = largest[c].max(groups.join(&cfg, &self.cells, site));
+                largest[c] = largest[c].max(join_stone(
+                    &mut groups,
+                    &cfg.board,
+                    cfg.group,
+                    &self.cells,
+                    site,
+                ));
                 board_key ^= stone_key(site, c);
             }
         }
@@ -934,7 +892,13 @@ impl Rules for State {
             let swap = self.phase == Phase::Choice && a == 2 * n + 2;
             self.apply_unchecked(a);
             if let Some((site, c)) = placed {
-                largest[c] = largest[c].max(groups.join(&cfg, &self.cells, site));
+                largest[c] = largest[c].max(join_stone(
+                    &mut groups,
+                    &cfg.board,
+                    cfg.group,
+                    &self.cells,
+                    site,
+                ));
                 board_key ^= stone_key(site, c);
             }
             if swap {

@@ -67,7 +67,7 @@ pub fn lab_stats<'py>(
 /// per-game facts (as [`lab_stats`]) together with the games it keeps: `kept` int64 (their
 /// indices in the run), and their `actions` uint32, `offsets` int64 and `values` float32 (the
 /// mover's root value, NaN for agents that do not search). Kept are the games with an index
-/// below `keep` and every game with a repeated position.
+/// below `keep` (None: 0) and every game with a repeated position.
 ///
 /// Game i draws from the streams of (seed, i), exactly as `play_games` plays it, so a run cut
 /// into chunks at any points gives the same games. With random agents only, each game is

@@ -691,9 +691,7 @@ impl NativeRun {
             }
         })
     }
-}
 
-impl NativeRun {
     /// The variant lab's facts of games `first..first + games()` ([`lab_range`]), with the GIL
     /// released and Ctrl-C stopping between blocks of games.
     pub(crate) fn lab(&self, py: Python<'_>, first: u64, keep_below: u64) -> PyResult<Columns> {

@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 use crate::games::{each_state, Game, Rules, State};
 use crate::rng::Rng;
 use crate::sim::stats::{
-    in_game, random_game_stats, replay_stats, Columns, ColumnsMut, Evaluator, Kept, Scratch,
-    RANDOM_CHUNK,
+    in_game, random_game_stats, replay_stats, Columns, ColumnsMut, Evaluator, GameStats, Kept,
+    Scratch, RANDOM_CHUNK,
 };
 
 /// A native agent.
@@ -227,18 +227,15 @@ pub fn lab_range(
         })
         .collect();
     let Some(agent_seeds) = random_seeds else {
-        let one = |i: usize| -> Result<(crate::sim::stats::GameStats, Option<Kept>)> {
+        let start = game.new_state();
+        let ev = Evaluator::new(&start);
+        let one = |i: usize| -> Result<(GameStats, Option<Kept>)> {
             let index = first + i as u64;
             let rec = play_game(game, agents, &seats[i * n..(i + 1) * n], seed, index)?;
             let searched = rec.values.iter().all(|v| v.is_finite());
-            let st = each_state!(game.new_state(), s => replay_stats(
-                &s,
-                &rec.actions,
-                searched.then_some(&rec.values[..]),
-                &Evaluator::new(&s),
-                &mut Scratch::default(),
-            ))
-            .map_err(|e| in_game(e, i))?;
+            let values = searched.then_some(&rec.values[..]);
+            let st = replay_stats(&start, &rec.actions, values, &ev, &mut Scratch::default())
+                .map_err(|e| in_game(e, i))?;
             let kept = (index < keep_below || st.repeated > 0).then_some(Kept {
                 index,
                 actions: rec.actions,
