@@ -855,17 +855,16 @@ impl Rules for State {
         let mut groups = UnionFind::new(n);
         let mut largest = [0usize; 2];
         let mut board_key = 0u64;
+        // A stone of colour c has just been put on `site`.
+        let mut add = |cells: &[i8], largest: &mut [usize; 2], key: &mut u64, site, c: usize| {
+            let size = join_stone(&mut groups, &cfg.board, cfg.group, cells, site);
+            largest[c] = largest[c].max(size);
+            *key ^= stone_key(site, c);
+        };
         for site in 0..n {
             if self.cells[site] > 0 {
                 let c = self.cells[site] as usize - 1;
-                largest[c] = largest[c].max(join_stone(
-                    &mut groups,
-                    &cfg.board,
-                    cfg.group,
-                    &self.cells,
-                    site,
-                ));
-                board_key ^= stone_key(site, c);
+                add(&self.cells, &mut largest, &mut board_key, site, c);
             }
         }
         let special = cfg.scoring.is_special();
@@ -892,14 +891,7 @@ impl Rules for State {
             let swap = self.phase == Phase::Choice && a == 2 * n + 2;
             self.apply_unchecked(a);
             if let Some((site, c)) = placed {
-                largest[c] = largest[c].max(join_stone(
-                    &mut groups,
-                    &cfg.board,
-                    cfg.group,
-                    &self.cells,
-                    site,
-                ));
-                board_key ^= stone_key(site, c);
+                add(&self.cells, &mut largest, &mut board_key, site, c);
             }
             if swap {
                 largest.swap(0, 1);
