@@ -15,7 +15,9 @@ use super::{
 };
 use crate::games::{Game, Rules};
 use crate::search::mcts::random_agent_action;
-use crate::search::play::{lab_range, play_range_map, selfplay_games as selfplay_range};
+use crate::search::play::{
+    lab_random_into, lab_range, play_range_map, selfplay_games as selfplay_range,
+};
 use crate::search::{
     Agent, GameRecord, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES,
 };
@@ -696,14 +698,51 @@ impl NativeRun {
     /// released and Ctrl-C stopping between blocks of games.
     pub(crate) fn lab(&self, py: Python<'_>, first: u64, keep_below: u64) -> PyResult<Columns> {
         let n = self.game.num_players();
-        let random = self
+        let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
+        let random_seeds: Option<Vec<u64>> = self
             .agents
             .iter()
-            .all(|a| matches!(a, Agent::Random { .. }));
-        let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
-        // Random games take a microsecond or so: start with blocks that keep every thread busy.
-        let start_chunk = if random { threads * 4096 } else { threads };
-        let parts = chunked(py, self.games(), start_chunk, |done, count| {
+            .map(|a| match a {
+                Agent::Random { seed } => Some(*seed),
+                Agent::Mcts(_) => None,
+            })
+            .collect();
+        if let Some(seeds) = random_seeds {
+            // Random games take a microsecond or so: blocks that keep every thread busy, written
+            // straight into one set of columns (no copies between blocks).
+            let total = self.games();
+            let mut cols = Columns::zeroed(n, total);
+            let mut kept = Vec::new();
+            let mut rest = cols.rows_mut();
+            let (mut done, mut chunk) = (0, threads * 4096);
+            while done < total {
+                let count = chunk.min(total - done);
+                let (rows, more) = rest.split_at(count);
+                rest = more;
+                let seats = &self.seats[done * n..(done + count) * n];
+                let started = Instant::now();
+                kept.extend(py.detach(|| {
+                    let run = |parallel| {
+                        let at = first + done as u64;
+                        lab_random_into(
+                            &self.game, &seeds, seats, self.seed, at, parallel, keep_below, rows,
+                        )
+                    };
+                    match &self.pool {
+                        Some(p) => p.install(|| run(true)),
+                        None => run(false),
+                    }
+                }));
+                done += count;
+                py.check_signals()?;
+                if started.elapsed().as_secs_f64() < 0.1 {
+                    chunk *= 2;
+                }
+            }
+            cols.kept = kept;
+            return Ok(cols);
+        }
+        let parts = chunked(py, self.games(), threads, |done, count| {
             let seats = &self.seats[done * n..(done + count) * n];
             let run = |parallel| {
                 lab_range(

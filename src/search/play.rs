@@ -256,8 +256,35 @@ pub fn lab_range(
         return Ok(cols);
     };
     let mut cols = Columns::zeroed(n, count);
-    let parts = cols.parts_mut(RANDOM_CHUNK);
-    let kept: Vec<Kept> = each_state!(game.new_state(), start => {
+    cols.kept = lab_random_into(
+        game,
+        &agent_seeds,
+        seats,
+        seed,
+        first,
+        parallel,
+        keep_below,
+        cols.rows_mut(),
+    );
+    Ok(cols)
+}
+
+/// The random-agent part of [`lab_range`], written into `rows` (one per game of `seats`): agent
+/// `a` is random with seed `agent_seeds[a]`. Returns the games kept.
+#[allow(clippy::too_many_arguments)]
+pub fn lab_random_into(
+    game: &Game,
+    agent_seeds: &[u64],
+    seats: &[usize],
+    seed: u64,
+    first: u64,
+    parallel: bool,
+    keep_below: u64,
+    rows: ColumnsMut<'_>,
+) -> Vec<Kept> {
+    let n = game.num_players();
+    let parts = rows.parts(RANDOM_CHUNK);
+    each_state!(game.new_state(), start => {
         let ev = Evaluator::new(&start);
         let part = |(k, mut rows): (usize, ColumnsMut<'_>)| {
             let mut scratch = Scratch::default();
@@ -288,9 +315,7 @@ pub fn lab_range(
         } else {
             parts.into_iter().enumerate().flat_map(part).collect()
         }
-    });
-    cols.kept = kept;
-    Ok(cols)
+    })
 }
 
 /// Plays every game of a run, `chunk` games at a time, calling `interrupted` between chunks;

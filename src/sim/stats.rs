@@ -438,14 +438,24 @@ impl<'s> Tracker<'s> {
             st.top_tied = s.iter().filter(|&&x| x == top).count() > 1;
         }
 
-        // Turns, branching and the pie.
+        // Turns, branching and its tenths, in one pass. Decision i is in tenth ⌊10 i / L⌋:
+        // tenth k holds i from ⌈k L / 10⌉ to before ⌈(k + 1) L / 10⌉ (no division per decision).
         let mut last = u8::MAX;
         let mut branching = 0u64;
-        for d in decisions {
-            st.turns += u32::from(d.mover != last);
-            last = d.mover;
-            branching += u64::from(d.count);
-            st.multi_choice += u32::from(d.count > 1);
+        let edge = |k: usize| (k * big_l).div_ceil(BINS);
+        for (k, bin) in st.branching_bins.iter_mut().enumerate() {
+            let part = &decisions[edge(k)..edge(k + 1)];
+            let mut sum = 0u64;
+            for d in part {
+                st.turns += u32::from(d.mover != last);
+                last = d.mover;
+                sum += u64::from(d.count);
+                st.multi_choice += u32::from(d.count > 1);
+            }
+            if !part.is_empty() {
+                *bin = sum as f64 / part.len() as f64;
+            }
+            branching += sum;
         }
         st.branching_sum = branching as f64;
         if let Some(base) = self.pie_base {
@@ -455,16 +465,6 @@ impl<'s> Tracker<'s> {
                 } else if d.action == base + 2 {
                     st.pie = 1;
                 }
-            }
-        }
-        // Decision i is in tenth ⌊10 i / L⌋: tenth k holds i from ⌈k L / 10⌉ to before
-        // ⌈(k + 1) L / 10⌉ (no division per decision).
-        let edge = |k: usize| (k * big_l).div_ceil(BINS);
-        for (k, bin) in st.branching_bins.iter_mut().enumerate() {
-            let part = &decisions[edge(k)..edge(k + 1)];
-            if !part.is_empty() {
-                let sum: u64 = part.iter().map(|d| u64::from(d.count)).sum();
-                *bin = sum as f64 / part.len() as f64;
             }
         }
 
@@ -870,6 +870,32 @@ fn finish_metrics(
     [lead_change, drama, decisiveness, threshold, stability]
 }
 
+/// Calls `$m!` with every column of [`Columns`] and its width per row: `name * width, …`.
+macro_rules! column_fields {
+    ($m:ident, $players:expr) => {
+        $m!(
+            length * 1,
+            turns * 1,
+            multi_choice * 1,
+            repeated * 1,
+            branching_sum * 1,
+            coverage * 1,
+            lead_change * 1,
+            drama * 1,
+            decisiveness * 1,
+            threshold * 1,
+            stability * 1,
+            top_tied * 1,
+            truncated * 1,
+            pie * 1,
+            branching_bins * BINS,
+            returns * $players,
+            ranks * $players,
+            scores * $players
+        )
+    };
+}
+
 /// Per-game facts of many games as columns, one row per game (`returns`, `ranks` and `scores`
 /// `players` entries a row; `scores` NaN for games without scores), and the action lists of
 /// the games a run keeps.
@@ -921,7 +947,37 @@ pub struct ColumnsMut<'a> {
     scores: &'a mut [f64],
 }
 
-impl ColumnsMut<'_> {
+impl<'a> ColumnsMut<'a> {
+    /// The first `games` rows and the rest.
+    pub fn split_at(self, games: usize) -> (ColumnsMut<'a>, ColumnsMut<'a>) {
+        let players = self.players;
+        macro_rules! split {
+            ($($f:ident * $w:expr),+) => {{
+                $(let $f = self.$f.split_at_mut(games * $w);)+
+                (
+                    ColumnsMut { players, $($f: $f.0),+ },
+                    ColumnsMut { players, $($f: $f.1),+ },
+                )
+            }};
+        }
+        column_fields!(split, players)
+    }
+
+    /// The rows cut into consecutive pieces of `games` games (the last may be shorter), each
+    /// writable on its own thread.
+    pub fn parts(self, games: usize) -> Vec<ColumnsMut<'a>> {
+        let games = games.max(1);
+        let mut out = Vec::with_capacity(self.len().div_ceil(games));
+        let mut rest = self;
+        while !rest.is_empty() {
+            let size = games.min(rest.len());
+            let (part, more) = rest.split_at(size);
+            out.push(part);
+            rest = more;
+        }
+        out
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.length.len()
@@ -979,7 +1035,7 @@ impl Columns {
         }
     }
 
-    /// Columns for `games` games, zeroed, to be filled through [`Columns::parts_mut`].
+    /// Columns for `games` games, zeroed, to be filled through [`Columns::rows_mut`].
     pub fn zeroed(players: usize, games: usize) -> Columns {
         Columns {
             players,
@@ -1005,41 +1061,15 @@ impl Columns {
         }
     }
 
-    /// The rows cut into consecutive pieces of `games` games (the last may be shorter), each
-    /// writable on its own thread.
-    pub fn parts_mut(&mut self, games: usize) -> Vec<ColumnsMut<'_>> {
+    /// Every row, writable in place (and cut into pieces by [`ColumnsMut::split_at`]).
+    pub fn rows_mut(&mut self) -> ColumnsMut<'_> {
         let players = self.players;
-        let games = games.max(1);
-        let mut out = Vec::new();
-        macro_rules! split {
-            ($($f:ident * $w:expr),+) => {{
-                $(let mut $f = self.$f.chunks_mut(games * $w);)+
-                while let ($(Some($f),)+) = ($($f.next(),)+) {
-                    out.push(ColumnsMut { players, $($f),+ });
-                }
-            }};
+        macro_rules! all {
+            ($($f:ident * $w:expr),+) => {
+                ColumnsMut { players, $($f: &mut self.$f[..]),+ }
+            };
         }
-        split!(
-            length * 1,
-            turns * 1,
-            multi_choice * 1,
-            repeated * 1,
-            branching_sum * 1,
-            coverage * 1,
-            lead_change * 1,
-            drama * 1,
-            decisiveness * 1,
-            threshold * 1,
-            stability * 1,
-            top_tied * 1,
-            truncated * 1,
-            pie * 1,
-            branching_bins * BINS,
-            returns * players,
-            ranks * players,
-            scores * players
-        );
-        out
+        column_fields!(all, players)
     }
 
     /// Number of games.
