@@ -868,6 +868,12 @@ impl Rules for State {
             }
         }
         let special = cfg.scoring.is_special();
+        let key_of = |board_key: u64, state: &State| {
+            super::mix64(board_key ^ state.position_tag().wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        };
+        // Nothing is removed: the number of stones is a level that never decreases.
+        let level = |state: &State| Some(state.stones[0] + state.stones[1]);
+        obs.position(key_of(board_key, self), level(self), &self.cells);
         while let Some(p) = self.current_player() {
             let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
                 break;
@@ -899,9 +905,7 @@ impl Rules for State {
                     .filter(|&s| self.cells[s] > 0)
                     .fold(0, |h, s| h ^ stone_key(s, self.cells[s] as usize - 1));
             }
-            let key =
-                super::mix64(board_key ^ self.position_tag().wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            obs.position(key, &self.cells);
+            obs.position(key_of(board_key, self), level(self), &self.cells);
         }
     }
 

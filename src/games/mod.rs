@@ -251,7 +251,8 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// Plays uniformly random agents against each other to the end of the game, player p
     /// drawing from `rngs[p]` exactly as [`Rules::random_action`] draws, and tells `obs` of
-    /// every decision and every position reached (the lab's facts gathered during play).
+    /// the starting position, then of every decision and every position reached (the lab's
+    /// facts gathered during play).
     /// `buf` and `scratch` are scratch space. Games override it to choose their representation
     /// once per game rather than on every call.
     fn random_game_observed<O: Observer>(
@@ -263,6 +264,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
     ) {
         let n = self.num_players().min(MAX_PLAYERS);
         let mut k = [0u32; MAX_PLAYERS];
+        obs.position(self.position_key(), None, self.cells());
         while let Some(p) = self.current_player() {
             let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
                 break;
@@ -270,7 +272,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
             self.heuristic_into(scratch, &mut k[..n]);
             obs.decision(p, count, a as u32, &k);
             self.apply_unchecked(a);
-            obs.position(self.position_key(), self.cells());
+            obs.position(self.position_key(), None, self.cells());
         }
     }
 }
@@ -283,8 +285,12 @@ pub trait Observer {
     /// `mover` chose `action` among `count` legal actions at a position whose heuristic
     /// numerators ([`Rules::heuristic_into`]) are `k` (one per player, then zeros).
     fn decision(&mut self, mover: usize, count: usize, action: u32, k: &[u32; MAX_PLAYERS]);
-    /// The action led to a position with this [`Rules::position_key`] and board.
-    fn position(&mut self, key: u64, cells: &[i8]);
+    /// A position of the game, the start first, then the one each action led to: its key (a
+    /// hash of board, mover and phase; equal positions have equal keys), its board, and its
+    /// level when the game has one: a number that never decreases during a game and is equal
+    /// for equal positions (the stones on the board, in games that never remove any), so that
+    /// only positions of one level need comparing.
+    fn position(&mut self, key: u64, level: Option<u32>, cells: &[i8]);
 }
 
 /// A 64-bit hash of a board array and a tag (the player to move and the phase): eight sites per

@@ -808,8 +808,12 @@ impl Rules for State {
         let (cfg, turn) = (&*self.cfg, &mut self.turn);
         let (n, sites) = (cfg.players, cfg.board.num_sites());
         let stones = cfg.scoring == Scoring::Stones;
+        // Stones are never removed: their number is a level that never decreases.
+        let level = |stones: &[u32; 4]| Some(stones.iter().sum::<u32>());
         each_width!(&mut self.core, pos => {
             let mut k = [0u32; 4];
+            let tag = if turn.over { 255 } else { turn.to_move as u64 };
+            obs.position(pos.key(tag), level(&pos.stones), &pos.cells.as_flattened()[..sites]);
             while !turn.over {
                 let p = turn.to_move;
                 let (drawn, count) = pos.draw_counted(p, &mut rngs[p]);
@@ -826,7 +830,7 @@ impl Rules for State {
                 }
                 turn.advance(cfg, drawn.is_some());
                 let tag = if turn.over { 255 } else { turn.to_move as u64 };
-                obs.position(pos.key(tag), &pos.cells.as_flattened()[..sites]);
+                obs.position(pos.key(tag), level(&pos.stones), &pos.cells.as_flattened()[..sites]);
             }
         });
     }

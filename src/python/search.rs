@@ -619,7 +619,9 @@ impl NativeRun {
         if kind != "i" && kind != "u" || arr.getattr("ndim")?.extract::<usize>()? != 2 {
             return Err(not_ints());
         }
-        let arr = arr.call_method1("astype", ("int64",))?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("copy", false)?;
+        let arr = arr.call_method("astype", ("int64",), Some(&kwargs))?;
         let seats: PyReadonlyArray2<'_, i64> = arr.extract().map_err(|_| not_ints())?;
         if seats.shape()[1] != n {
             return Err(bad(format!(

@@ -286,8 +286,7 @@ pub fn lab_random_into(
     let parts = rows.parts(RANDOM_CHUNK);
     each_state!(game.new_state(), start => {
         let ev = Evaluator::new(&start);
-        let part = |(k, mut rows): (usize, ColumnsMut<'_>)| {
-            let mut scratch = Scratch::default();
+        let part = |scratch: &mut Scratch, (k, mut rows): (usize, ColumnsMut<'_>)| {
             let mut rngs = vec![Rng::new(0); n];
             let mut kept = Vec::new();
             for r in 0..rows.len() {
@@ -297,7 +296,7 @@ pub fn lab_random_into(
                 for (j, rng) in rngs.iter_mut().enumerate() {
                     *rng = random_seat(gs, agent_seeds[seats[i * n + j]], j);
                 }
-                let st = random_game_stats(&start, &mut rngs, &ev, &mut scratch);
+                let st = random_game_stats(&start, &mut rngs, &ev, scratch);
                 rows.set(r, &st);
                 if index < keep_below || st.repeated > 0 {
                     kept.push(Kept {
@@ -309,11 +308,14 @@ pub fn lab_random_into(
             }
             kept
         };
+        // One scratch per worker thread's run of tasks, not per task.
         if parallel {
-            let kept: Vec<Vec<Kept>> = parts.into_par_iter().enumerate().map(part).collect();
+            let kept: Vec<Vec<Kept>> =
+                parts.into_par_iter().enumerate().map_init(Scratch::default, part).collect();
             kept.into_iter().flatten().collect()
         } else {
-            parts.into_iter().enumerate().flat_map(part).collect()
+            let mut scratch = Scratch::default();
+            parts.into_iter().enumerate().flat_map(|p| part(&mut scratch, p)).collect()
         }
     })
 }

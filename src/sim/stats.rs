@@ -193,8 +193,12 @@ pub struct Scratch {
     legal: Vec<u32>,
     /// The decisions of the game, in order.
     decisions: Vec<Decision>,
-    /// The keys of the positions s_0 … s_L.
+    /// The keys of the positions s_0 … s_L, for games without levels.
     keys: Vec<u64>,
+    /// The keys of the latest positions of one level, for games with levels.
+    run: Vec<u64>,
+    /// Player 0's evaluation at each position, in two-player games.
+    xs: Vec<f64>,
     seen: KeySet,
     /// The bitmap that screens the keys for repeats (all zeros between games).
     filter: Vec<u64>,
@@ -295,6 +299,13 @@ struct Tracker<'s> {
     stays: bool,
     /// Whether the decisions carry search values (else the heuristic evaluates them).
     valued: bool,
+    /// The level of the latest position (see [`Observer::position`]).
+    level: u32,
+    /// Whether two positions of one level had equal keys.
+    suspect: bool,
+    /// Two players and an odd heuristic: the rows are summed as they come ([`TwoSums`]).
+    two: bool,
+    two_sums: TwoSums,
 }
 
 /// Running sums over the evaluation rows e(s_0) … e(s_L), from which
@@ -357,14 +368,16 @@ impl Sums {
 }
 
 impl<'s> Tracker<'s> {
-    /// Starts a game at `start` (observing s_0).
+    /// Starts a game at `start` (whose position the driver then observes first).
     fn new<R: Rules>(s: &'s mut Scratch, ev: &'s Evaluator, start: &R) -> Tracker<'s> {
         let sites = start.board().num_sites();
         s.decisions.clear();
         s.keys.clear();
         s.occupied.clear();
         s.occupied.resize(sites, false);
-        let mut t = Tracker {
+        s.run.clear();
+        s.xs.clear();
+        Tracker {
             s,
             ev,
             players: start.num_players().min(MAX_PLAYERS),
@@ -372,21 +385,34 @@ impl<'s> Tracker<'s> {
             pie_base: (start.game_name() == "faraday").then_some(2 * sites as u32),
             stays: start.sites_stay_occupied(),
             valued: false,
-        };
-        t.position(start.position_key(), start.cells());
-        t
+            level: u32::MAX,
+            suspect: false,
+            two: start.num_players() == 2 && ev.odd,
+            two_sums: TwoSums::new(),
+        }
     }
 
     /// A decision with the mover's search value `value` as its evaluation.
     fn valued(&mut self, mover: usize, count: usize, action: u32, value: f32) {
         self.valued = true;
-        self.s.decisions.push(Decision {
+        let d = Decision {
             action,
             count: count as u32,
             mover: mover as u8,
             k: [0; MAX_PLAYERS],
             value,
-        });
+        };
+        self.s.decisions.push(d);
+        if self.two {
+            self.two_row(two_player_x(&d, self.ev, true));
+        }
+    }
+
+    /// Adds x = e_0 of the latest decision to the two-player sums.
+    #[inline(always)]
+    fn two_row(&mut self, x: f64) {
+        self.two_sums.add(x);
+        self.s.xs.push(x);
     }
 
     fn occupy(&mut self, cells: &[i8]) {
@@ -477,14 +503,19 @@ impl<'s> Tracker<'s> {
             st.threshold,
             st.stability,
         ] = match n {
-            2 => game_metrics::<2>(decisions, ev, valued, returns, ranks),
-            3 => game_metrics::<3>(decisions, ev, valued, returns, ranks),
-            4 => game_metrics::<4>(decisions, ev, valued, returns, ranks),
-            _ => game_metrics::<1>(decisions, ev, valued, returns, ranks),
+            2 if self.two => {
+                self.two_sums.add(returns[0]);
+                self.s.xs.push(returns[0]);
+                self.two_sums.metrics(ranks, &self.s.xs)
+            }
+            2 => every_player_metrics::<2>(decisions, ev, valued, returns, ranks),
+            3 => every_player_metrics::<3>(decisions, ev, valued, returns, ranks),
+            4 => every_player_metrics::<4>(decisions, ev, valued, returns, ranks),
+            _ => every_player_metrics::<1>(decisions, ev, valued, returns, ranks),
         };
 
         // Repeats: two equal keys mark a candidate, confirmed by comparing whole boards.
-        if has_equal_keys(&self.s.keys, &mut self.s.filter, &mut self.s.seen) {
+        if self.suspect || has_equal_keys(&self.s.keys, &mut self.s.filter, &mut self.s.seen) {
             let actions: Vec<u32> = decisions.iter().map(|d| d.action).collect();
             st.repeated = exact_repeats(start, &actions);
         }
@@ -553,21 +584,8 @@ fn each_row<const N: usize>(
     f(decisions.len(), &row);
 }
 
-/// The evaluation metrics of a game of `N` players from its decisions (see [`each_row`]).
-fn game_metrics<const N: usize>(
-    decisions: &[Decision],
-    ev: &Evaluator,
-    valued: bool,
-    returns: &[f64],
-    ranks: &[f64],
-) -> [f64; 5] {
-    if N == 2 && (valued || ev.odd) {
-        return two_player_metrics(decisions, ev, valued, returns, ranks);
-    }
-    every_player_metrics::<N>(decisions, ev, valued, returns, ranks)
-}
-
-/// [`game_metrics`] with a sum per player.
+/// The evaluation metrics of a game of `N` players from its decisions (see [`each_row`]), with
+/// a sum per player.
 fn every_player_metrics<const N: usize>(
     decisions: &[Decision],
     ev: &Evaluator,
@@ -593,9 +611,83 @@ fn every_player_metrics<const N: usize>(
     })
 }
 
-/// [`game_metrics`] for two players whose rows are (x, −x), as search values, odd heuristics
-/// and returns always are: the same sums from x alone (Σ(−x) = −Σx, max(x, −x) = |x|, the best
-/// of −x is −min x, all exact), so each row costs half.
+/// Running sums of x = e_0 over the positions of a two-player game whose rows are (x, −x), as
+/// search values, odd heuristics and returns always are: the sums per player follow from x
+/// alone (Σ(−x) = −Σx, max(x, −x) = |x|, the best of −x is −min x, all exact), so each row costs
+/// half of [`every_player_metrics`]'s. The tracker adds each row as the game is played.
+#[derive(Clone, Copy, Debug)]
+struct TwoSums {
+    sum: f64,
+    squares: f64,
+    abs: f64,
+    high: f64,
+    low: f64,
+    changes: usize,
+    previous: u32,
+    rows: usize,
+}
+
+impl TwoSums {
+    fn new() -> TwoSums {
+        TwoSums {
+            sum: 0.0,
+            squares: 0.0,
+            abs: 0.0,
+            high: f64::NEG_INFINITY,
+            low: f64::INFINITY,
+            changes: 0,
+            previous: u32::MAX,
+            rows: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, x: f64) {
+        self.sum += x;
+        self.squares += x * x;
+        self.abs += x.abs();
+        self.high = self.high.max(x);
+        self.low = self.low.min(x);
+        let leaders = u32::from(x >= 0.0) | u32::from(x <= 0.0) << 1;
+        self.changes += usize::from(self.previous != u32::MAX && leaders != self.previous);
+        self.previous = leaders;
+        self.rows += 1;
+    }
+
+    /// The metrics, `xs` being the x of every row added, in order.
+    fn metrics(&self, ranks: &[f64], xs: &[f64]) -> [f64; 5] {
+        let mut sums = Sums::new();
+        sums.rows = self.rows;
+        sums.changes = self.changes;
+        sums.max = self.abs;
+        sums.sum[..2].copy_from_slice(&[self.sum, -self.sum]);
+        sums.squares[..2].copy_from_slice(&[self.squares, self.squares]);
+        sums.best[..2].copy_from_slice(&[self.high, -self.low]);
+        finish_metrics(&sums, 2, ranks, |winners, threshold| {
+            let (first, second) = (winners & 1 == 1, winners & 2 == 2);
+            xs.iter()
+                .position(|&x| (first && x > threshold) || (second && -x > threshold))
+        })
+    }
+}
+
+/// x = e_0 at a decision of a two-player game: the value for its mover, or the odd heuristic.
+#[inline(always)]
+fn two_player_x(d: &Decision, ev: &Evaluator, valued: bool) -> f64 {
+    if valued {
+        let v = f64::from(d.value);
+        if d.mover == 0 {
+            v
+        } else {
+            -v
+        }
+    } else {
+        ev.one(i64::from(d.k[0]) - i64::from(d.k[1]))
+    }
+}
+
+/// [`every_player_metrics`] by [`TwoSums`], from the decisions.
+#[cfg(test)]
 fn two_player_metrics(
     decisions: &[Decision],
     ev: &Evaluator,
@@ -603,51 +695,16 @@ fn two_player_metrics(
     returns: &[f64],
     ranks: &[f64],
 ) -> [f64; 5] {
-    // x at each of s_0 … s_L: player 0's evaluation.
-    let x_of = |d: &Decision| {
-        if valued {
-            let v = f64::from(d.value);
-            if d.mover == 0 {
-                v
-            } else {
-                -v
-            }
-        } else {
-            ev.one(i64::from(d.k[0]) - i64::from(d.k[1]))
-        }
-    };
-    let (mut sum, mut squares, mut abs) = (0.0f64, 0.0f64, 0.0f64);
-    let (mut high, mut low) = (f64::NEG_INFINITY, f64::INFINITY);
-    let (mut changes, mut previous) = (0usize, u32::MAX);
-    let mut add = |x: f64| {
-        sum += x;
-        squares += x * x;
-        abs += x.abs();
-        high = high.max(x);
-        low = low.min(x);
-        let leaders = u32::from(x >= 0.0) | u32::from(x <= 0.0) << 1;
-        changes += usize::from(previous != u32::MAX && leaders != previous);
-        previous = leaders;
-    };
-    for d in decisions {
-        add(x_of(d));
+    let mut xs: Vec<f64> = decisions
+        .iter()
+        .map(|d| two_player_x(d, ev, valued))
+        .collect();
+    xs.push(returns[0]);
+    let mut sums = TwoSums::new();
+    for &x in &xs {
+        sums.add(x);
     }
-    add(returns[0]);
-    let mut sums = Sums::new();
-    sums.rows = decisions.len() + 1;
-    sums.changes = changes;
-    sums.max = abs;
-    sums.sum[..2].copy_from_slice(&[sum, -sum]);
-    sums.squares[..2].copy_from_slice(&[squares, squares]);
-    sums.best[..2].copy_from_slice(&[high, -low]);
-    finish_metrics(&sums, 2, ranks, |winners, threshold| {
-        let above =
-            |x: f64| (winners & 1 == 1 && x > threshold) || (winners & 2 == 2 && -x > threshold);
-        decisions
-            .iter()
-            .position(|d| above(x_of(d)))
-            .or_else(|| above(returns[0]).then_some(decisions.len()))
-    })
+    sums.metrics(ranks, &xs)
 }
 
 impl Observer for Tracker<'_> {
@@ -660,12 +717,28 @@ impl Observer for Tracker<'_> {
             k: *k,
             value: f32::NAN,
         });
+        if self.two {
+            self.two_row(self.ev.one(i64::from(k[0]) - i64::from(k[1])));
+        }
     }
 
-    /// Observes a position reached (s_1 … s_L): its key and its stones.
+    /// Observes a position (s_0 … s_L): its key, level and stones. With levels, a position can
+    /// only repeat one of the run of positions at its level, compared at once; without, the
+    /// keys are screened when the game ends.
     #[inline]
-    fn position(&mut self, key: u64, cells: &[i8]) {
-        self.s.keys.push(key);
+    fn position(&mut self, key: u64, level: Option<u32>, cells: &[i8]) {
+        match level {
+            Some(level) => {
+                if level != self.level {
+                    self.level = level;
+                    self.s.run.clear();
+                } else if self.s.run.contains(&key) {
+                    self.suspect = true;
+                }
+                self.s.run.push(key);
+            }
+            None => self.s.keys.push(key),
+        }
         if !self.stays {
             self.occupy(cells);
         }
@@ -719,6 +792,7 @@ pub fn replay_stats<R: Rules>(
     let mut legal = std::mem::take(&mut scratch.legal);
     let mut flood = std::mem::take(&mut scratch.flood);
     let mut t = Tracker::new(scratch, ev, start);
+    t.position(start.position_key(), None, start.cells());
     let mut outcome = Ok(());
     for (i, &a) in actions.iter().enumerate() {
         let Some(mover) = state.current_player() else {
@@ -744,7 +818,7 @@ pub fn replay_stats<R: Rules>(
             }
         }
         state.apply_unchecked(a as usize);
-        t.position(state.position_key(), state.cells());
+        t.position(state.position_key(), None, state.cells());
     }
     let stats = outcome.and_then(|()| t.finish(start, &state));
     scratch.legal = legal;
@@ -1649,6 +1723,21 @@ mod tests {
                 let st = random_game_stats(&start, &mut rngs, &ev, &mut scratch);
                 let decisions = &scratch.decisions;
                 let (returns, ranks) = (st.returns(), st.ranks());
+                // The sums the tracker kept as the game went.
+                let online = [
+                    st.lead_change,
+                    st.drama,
+                    st.decisiveness,
+                    st.threshold,
+                    st.stability,
+                ];
+                let slow = every_player_metrics::<2>(decisions, &ev, false, returns, ranks);
+                assert_eq!(
+                    online.map(f64::to_bits),
+                    slow.map(f64::to_bits),
+                    "{}",
+                    g.name()
+                );
                 let values: Vec<Decision> = decisions
                     .iter()
                     .map(|d| Decision {
@@ -1668,6 +1757,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// With levels, equal keys are looked for only among the positions of one level.
+    #[test]
+    fn levels_limit_the_comparison_to_one_run() {
+        let g = windflowers(&[]);
+        let start = g.new_state();
+        let ev = Evaluator::new(&start);
+        let mut scratch = Scratch::default();
+        let cells = start.cells().to_vec();
+        let mut t = Tracker::new(&mut scratch, &ev, &start);
+        for (key, level) in [(1, 0), (1, 1), (2, 1), (3, 2), (4, 2)] {
+            t.position(key, Some(level), &cells);
+        }
+        // Key 1 came back, but at another level: not a candidate.
+        assert!(!t.suspect);
+        t.position(3, Some(2), &cells);
+        assert!(t.suspect);
+        assert_eq!(t.s.run, [3, 4, 3]);
+        assert!(t.s.keys.is_empty());
     }
 
     #[test]

@@ -124,10 +124,12 @@ def share(hits: npt.ArrayLike) -> Metric:
     >>> m.value, [round(x, 3) for x in (m.low, m.high)]
     (0.625, [0.219, 0.908])
     """
-    x = np.asarray(hits, dtype=np.float64)
+    x = np.asarray(hits)
     if x.size == 0:
         return NAN_METRIC
-    p = float(np.clip(x.mean(), 0.0, 1.0))
+    # Booleans are counted (no float copy); other values averaged.
+    mean = np.count_nonzero(x) / x.size if x.dtype == np.bool_ else float(x.mean(dtype=np.float64))
+    p = float(np.clip(mean, 0.0, 1.0))
     lo, hi = wilson_interval(p, int(x.size))
     return Metric(p, lo, hi, int(x.size), "wilson")
 
@@ -139,11 +141,16 @@ def mean(values: npt.ArrayLike) -> Metric:
     >>> m.value, [round(x, 3) for x in (m.low, m.high)]
     (2.5, [0.446, 4.554])
     """
-    x = np.asarray(values, dtype=np.float64)
-    total = float(x.sum())
-    if math.isnan(total):
-        x = x[~np.isnan(x)]
+    x = np.asarray(values)
+    if x.dtype.kind in "iub":
+        # Whole numbers: summed in float64 as they are (exact below 2⁵³), with no copy.
+        total = float(x.sum(dtype=np.float64))
+    else:
+        x = np.asarray(x, dtype=np.float64)
         total = float(x.sum())
+        if math.isnan(total):
+            x = x[~np.isnan(x)]
+            total = float(x.sum())
     if x.size == 0:
         return NAN_METRIC
     m = total / x.size
@@ -153,7 +160,7 @@ def mean(values: npt.ArrayLike) -> Metric:
     return Metric(m, m - half, m + half, int(x.size), "t")
 
 
-def _sd(x: npt.NDArray[np.float64], m: float) -> float:
+def _sd(x: npt.NDArray[Any], m: float) -> float:
     """The sample standard deviation of ``x`` about its mean ``m`` (one temporary array; no
     BLAS call, whose spinning threads would take the cores from the next games)."""
     d = x - m
@@ -185,9 +192,10 @@ def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> Metric:
 def balance_metric(w: npt.NDArray[np.float64]) -> Metric:
     """:func:`balance_of` with a t interval: with a and b the seats of highest and lowest mean,
     balance = 1 − mean over games of (w_a − w_b), a mean of per-game differences."""
-    means = w.mean(axis=0)
+    seats = [np.ascontiguousarray(w[:, p]) for p in range(w.shape[1])]
+    means = np.array([c.mean() for c in seats])
     a, b = int(np.argmax(means)), int(np.argmin(means))
-    m = mean(1.0 - (w[:, a] - w[:, b]))
+    m = mean(1.0 - (seats[a] - seats[b]))
     # Balance lies in [0, 1]; the t interval is cut to it.
     return Metric(balance_of(w), max(0.0, m.low), min(1.0, m.high), m.n, "t")
 
@@ -209,7 +217,7 @@ def balance_of(w: npt.NDArray[np.float64]) -> float:
     >>> balance_of(np.array([[1.0, 0.0], [0.5, 0.5]]))
     0.5
     """
-    means = w.mean(axis=0)
+    means = np.array([np.ascontiguousarray(w[:, p]).mean() for p in range(w.shape[1])])
     return float(1.0 - (means.max() - means.min()))
 
 
@@ -231,17 +239,17 @@ def outcome_kinds(
     return single, draw
 
 
-def _percentiles(x: npt.NDArray[np.float64], qs: tuple[int, ...]) -> list[float]:
+def _percentiles(x: npt.NDArray[Any], qs: tuple[int, ...]) -> list[float]:
     """``np.percentile(x, qs)`` (linear interpolation between order statistics); for the
     small whole numbers of lengths and turns, from their counts rather than a sort.
 
     >>> _percentiles(np.array([4.0, 1.0, 3.0, 2.0]), (50, 10, 90))
     [2.5, 1.3, 3.7]
     """
-    top = float(x.max())
-    if float(x.min()) < 0 or top > 1e6 or not np.array_equal(x, np.floor(x)):
+    whole = x.dtype.kind in "iub" or np.array_equal(x, np.floor(x))
+    if not whole or float(x.min()) < 0 or float(x.max()) > 1e6:
         return [float(v) for v in np.percentile(x, list(qs))]
-    cumulative = np.cumsum(np.bincount(x.astype(np.int64)))
+    cumulative = np.cumsum(np.bincount(x.astype(np.intp, copy=False)))
     out = []
     for q in qs:
         pos = q / 100 * (x.size - 1)
@@ -285,7 +293,7 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     else:
         out["tiebreak_reach"] = out["tiebreak_unresolved"] = NAN_METRIC
     for name in ("length", "turns"):
-        x = np.asarray(cols[name], dtype=np.float64)
+        x = np.asarray(cols[name])
         out[f"{name}_mean"] = mean(x)
         quantiles = _percentiles(x, (50, 10, 90)) if n else [math.nan] * 3
         for label, value in zip(("median", "p10", "p90"), quantiles):
