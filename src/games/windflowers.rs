@@ -808,29 +808,40 @@ impl Rules for State {
         let (cfg, turn) = (&*self.cfg, &mut self.turn);
         let (n, sites) = (cfg.players, cfg.board.num_sites());
         let stones = cfg.scoring == Scoring::Stones;
-        // Stones are never removed: their number is a level that never decreases.
-        let level = |stones: &[u32; 4]| Some(stones.iter().sum::<u32>());
         each_width!(&mut self.core, pos => {
-            let mut k = [0u32; 4];
+            // The stone counts and their total (a level that never decreases: stones are
+            // replaced, never removed) are kept here, in registers, rather than read back from
+            // the position just written.
+            let mut k = pos.stones;
+            let mut level: u32 = k.iter().sum();
             let tag = if turn.over { 255 } else { turn.to_move as u64 };
-            obs.position(pos.key(tag), level(&pos.stones), &pos.cells.as_flattened()[..sites]);
+            obs.position(pos.key(tag), Some(level), &pos.cells.as_flattened()[..sites]);
             while !turn.over {
                 let p = turn.to_move;
                 let (drawn, count) = pos.draw_counted(p, &mut rngs[p]);
-                if stones {
-                    k = pos.stones;
-                } else {
+                if !stones {
                     for (kp, b) in k.iter_mut().zip(pos.base_scores(cfg)) {
                         *kp = b as u32;
                     }
                 }
                 obs.decision(p, count, drawn.unwrap_or(sites) as u32, &k);
                 if let Some(site) = drawn {
+                    let old = pos.cells.as_flattened()[site];
                     pos.put(n, site, p);
+                    if old > 0 {
+                        if stones {
+                            k[old as usize - 1] -= 1;
+                        }
+                    } else {
+                        level += 1;
+                    }
+                    if stones {
+                        k[p] += 1;
+                    }
                 }
                 turn.advance(cfg, drawn.is_some());
                 let tag = if turn.over { 255 } else { turn.to_move as u64 };
-                obs.position(pos.key(tag), level(&pos.stones), &pos.cells.as_flattened()[..sites]);
+                obs.position(pos.key(tag), Some(level), &pos.cells.as_flattened()[..sites]);
             }
         });
     }

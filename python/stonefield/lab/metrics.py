@@ -192,12 +192,21 @@ def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> Metric:
 def balance_metric(w: npt.NDArray[np.float64]) -> Metric:
     """:func:`balance_of` with a t interval: with a and b the seats of highest and lowest mean,
     balance = 1 − mean over games of (w_a − w_b), a mean of per-game differences."""
-    seats = [np.ascontiguousarray(w[:, p]) for p in range(w.shape[1])]
+    return _balance(_seat_columns(w))
+
+
+def _seat_columns(w: npt.NDArray[np.float64]) -> list[npt.NDArray[np.float64]]:
+    """Each seat's column of ``w``, contiguous (numpy reduces those fastest)."""
+    return [np.ascontiguousarray(w[:, p]) for p in range(w.shape[1])]
+
+
+def _balance(seats: list[npt.NDArray[np.float64]]) -> Metric:
     means = np.array([c.mean() for c in seats])
     a, b = int(np.argmax(means)), int(np.argmin(means))
     m = mean(1.0 - (seats[a] - seats[b]))
     # Balance lies in [0, 1]; the t interval is cut to it.
-    return Metric(balance_of(w), max(0.0, m.low), min(1.0, m.high), m.n, "t")
+    value = float(1.0 - (means.max() - means.min()))
+    return Metric(value, max(0.0, m.low), min(1.0, m.high), m.n, "t")
 
 
 def plain(value: float, n: int) -> Metric:
@@ -217,7 +226,7 @@ def balance_of(w: npt.NDArray[np.float64]) -> float:
     >>> balance_of(np.array([[1.0, 0.0], [0.5, 0.5]]))
     0.5
     """
-    means = np.array([np.ascontiguousarray(w[:, p]).mean() for p in range(w.shape[1])])
+    means = np.array([c.mean() for c in _seat_columns(w)])
     return float(1.0 - (means.max() - means.min()))
 
 
@@ -276,11 +285,12 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     ranks = np.asarray(cols["ranks"], dtype=np.float64).reshape(-1, players)
     truncated = np.asarray(cols["truncated"], dtype=np.bool_)
     n = int(returns.shape[0])
-    w = seat_scores(returns)
+    # w per seat, each contiguous: (u + 1) / 2 as seat_scores computes it.
+    seats = [(returns[:, p] + 1.0) / 2.0 for p in range(players)]
     for p in range(players):
-        out[f"seat_score_{p}"] = share(w[:, p])
+        out[f"seat_score_{p}"] = share(seats[p])
     out["advantage"] = out["seat_score_0"] if n else NAN_METRIC
-    out["balance"] = balance_metric(w) if n else NAN_METRIC
+    out["balance"] = _balance(seats) if n else NAN_METRIC
     single, draw = outcome_kinds(ranks, truncated) if n else (np.zeros(0, bool),) * 2
     out["completion"] = share(single)
     out["drawishness"] = share(draw)
@@ -313,7 +323,7 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
         out["pie_swap"] = share(pie[chose] == 1)
         for label, mask in (("swap", pie == 1), ("accept", pie == 0)):
             for p in range(players):
-                out[f"seat_score_{p}_{label}"] = share(w[mask, p])
+                out[f"seat_score_{p}_{label}"] = share(seats[p][mask])
     return out
 
 
