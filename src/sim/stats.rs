@@ -192,6 +192,8 @@ const FILTER_WORDS: usize = 1 << 10;
 pub struct Scratch {
     legal: Vec<u32>,
     /// The decisions of the game, in order.
+    steps: Vec<Step>,
+    /// What evaluates each decision, in order, unless [`TwoSums`] keeps the evaluations.
     decisions: Vec<Decision>,
     /// The keys of the positions s_0 … s_L, for games without levels.
     keys: Vec<u64>,
@@ -209,17 +211,24 @@ pub struct Scratch {
 impl Scratch {
     /// The actions of the game last measured, in order.
     pub fn actions(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
-        self.decisions.iter().map(|d| d.action)
+        self.steps.iter().map(|d| d.action)
     }
 }
 
 /// What a driver reports of one decision; the facts are worked out at the end of the game, in
 /// tight loops away from the game's own code.
 #[derive(Clone, Copy, Debug)]
-struct Decision {
+struct Step {
     action: u32,
     /// Legal actions at the decision.
     count: u32,
+    mover: u8,
+}
+
+/// What evaluates the position of a decision (kept only when the evaluations are not summed as
+/// they come).
+#[derive(Clone, Copy, Debug)]
+struct Decision {
     mover: u8,
     /// The heuristic numerators of the position, or (`value` finite) nothing.
     k: [u32; MAX_PLAYERS],
@@ -372,6 +381,7 @@ impl<'s> Tracker<'s> {
     /// Starts a game at `start` (whose position the driver then observes first).
     fn new<R: Rules>(s: &'s mut Scratch, ev: &'s Evaluator, start: &R) -> Tracker<'s> {
         let sites = start.board().num_sites();
+        s.steps.clear();
         s.decisions.clear();
         s.keys.clear();
         s.occupied.clear();
@@ -396,17 +406,26 @@ impl<'s> Tracker<'s> {
     /// A decision with the mover's search value `value` as its evaluation.
     fn valued(&mut self, mover: usize, count: usize, action: u32, value: f32) {
         self.valued = true;
+        self.step(mover, count, action);
         let d = Decision {
-            action,
-            count: count as u32,
             mover: mover as u8,
             k: [0; MAX_PLAYERS],
             value,
         };
-        self.s.decisions.push(d);
         if self.two {
             self.two_row(two_player_x(&d, self.ev, true));
+        } else {
+            self.s.decisions.push(d);
         }
+    }
+
+    #[inline(always)]
+    fn step(&mut self, mover: usize, count: usize, action: u32) {
+        self.s.steps.push(Step {
+            action,
+            count: count as u32,
+            mover: mover as u8,
+        });
     }
 
     /// Adds x = e_0 of the latest decision to the two-player sums.
@@ -425,8 +444,8 @@ impl<'s> Tracker<'s> {
     /// The facts of the game that ended at `end`, started at `start` with the decisions seen.
     fn finish<R: Rules>(mut self, start: &R, end: &R) -> Result<GameStats> {
         let n = self.players;
-        let decisions = &self.s.decisions;
-        let big_l = decisions.len();
+        let (steps, decisions) = (&self.s.steps, &self.s.decisions);
+        let big_l = steps.len();
         let mut st = GameStats {
             players: n,
             length: big_l as u32,
@@ -471,7 +490,7 @@ impl<'s> Tracker<'s> {
         let mut branching = 0u64;
         let edge = |k: usize| (k * big_l).div_ceil(BINS);
         for (k, bin) in st.branching_bins.iter_mut().enumerate() {
-            let part = &decisions[edge(k)..edge(k + 1)];
+            let part = &steps[edge(k)..edge(k + 1)];
             let mut sum = 0u64;
             for d in part {
                 st.turns += u32::from(d.mover != last);
@@ -486,7 +505,7 @@ impl<'s> Tracker<'s> {
         }
         st.branching_sum = branching as f64;
         if let Some(base) = self.pie_base {
-            for d in decisions {
+            for d in steps {
                 if d.action == base + 1 {
                     st.pie = 0;
                 } else if d.action == base + 2 {
@@ -517,7 +536,7 @@ impl<'s> Tracker<'s> {
 
         // Repeats: two equal keys mark a candidate, confirmed by comparing whole boards.
         if self.suspect || has_equal_keys(&self.s.keys, &mut self.s.filter, &mut self.s.seen) {
-            let actions: Vec<u32> = decisions.iter().map(|d| d.action).collect();
+            let actions: Vec<u32> = steps.iter().map(|d| d.action).collect();
             st.repeated = exact_repeats(start, &actions);
         }
         if self.stays {
@@ -712,15 +731,15 @@ fn two_player_metrics(
 impl Observer for Tracker<'_> {
     #[inline(always)]
     fn decision(&mut self, mover: usize, count: usize, action: u32, k: &[u32; MAX_PLAYERS]) {
-        self.s.decisions.push(Decision {
-            action,
-            count: count as u32,
-            mover: mover as u8,
-            k: *k,
-            value: f32::NAN,
-        });
+        self.step(mover, count, action);
         if self.two {
             self.two_row(self.ev.one(i64::from(k[0]) - i64::from(k[1])));
+        } else {
+            self.s.decisions.push(Decision {
+                mover: mover as u8,
+                k: *k,
+                value: f32::NAN,
+            });
         }
     }
 
@@ -1723,7 +1742,23 @@ mod tests {
             for _ in 0..30 {
                 let mut rngs = [rng.clone(), Rng::stream(rng.next_u64(), 1)];
                 let st = random_game_stats(&start, &mut rngs, &ev, &mut scratch);
-                let decisions = &scratch.decisions;
+                // The tracker summed the rows as they came; rebuild what they came from.
+                assert!(scratch.decisions.is_empty());
+                let mut state = g.new_state();
+                let mut flood = FloodScratch::default();
+                let mut decisions = Vec::new();
+                for a in scratch.actions() {
+                    let mut k = [0; MAX_PLAYERS];
+                    state.heuristic_into(&mut flood, &mut k[..2]);
+                    let mover = state.current_player().unwrap() as u8;
+                    decisions.push(Decision {
+                        mover,
+                        k,
+                        value: f32::NAN,
+                    });
+                    state.apply_unchecked(a as usize);
+                }
+                let decisions = &decisions;
                 let (returns, ranks) = (st.returns(), st.ranks());
                 // The sums the tracker kept as the game went.
                 let online = [
