@@ -15,9 +15,7 @@ use super::{
 };
 use crate::games::{Game, Rules};
 use crate::search::mcts::random_agent_action;
-use crate::search::play::{
-    lab_random_into, lab_range, play_range_map, selfplay_games as selfplay_range,
-};
+use crate::search::play::{lab_range_into, play_range_map, selfplay_games as selfplay_range};
 use crate::search::{
     Agent, GameRecord, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES,
 };
@@ -701,69 +699,45 @@ impl NativeRun {
     pub(crate) fn lab(&self, py: Python<'_>, first: u64, keep_below: u64) -> PyResult<Columns> {
         let n = self.game.num_players();
         let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
-        let random_seeds: Option<Vec<u64>> = self
+        let random = self
             .agents
             .iter()
-            .map(|a| match a {
-                Agent::Random { seed } => Some(*seed),
-                Agent::Mcts(_) => None,
-            })
-            .collect();
-        if let Some(seeds) = random_seeds {
-            // Random games take a microsecond or so: blocks that keep every thread busy, written
-            // straight into one set of columns (no copies between blocks).
-            let total = self.games();
-            let mut cols = Columns::zeroed(n, total);
-            let mut kept = Vec::new();
-            let mut rest = cols.rows_mut();
-            let (mut done, mut chunk) = (0, threads * 4096);
-            while done < total {
-                let count = chunk.min(total - done);
-                let (rows, more) = rest.split_at(count);
-                rest = more;
-                let seats = &self.seats[done * n..(done + count) * n];
-                let started = Instant::now();
-                kept.extend(py.detach(|| {
-                    let run = |parallel| {
-                        let at = first + done as u64;
-                        lab_random_into(
-                            &self.game, &seeds, seats, self.seed, at, parallel, keep_below, rows,
-                        )
-                    };
-                    match &self.pool {
-                        Some(p) => p.install(|| run(true)),
-                        None => run(false),
-                    }
-                }));
-                done += count;
-                py.check_signals()?;
-                if started.elapsed().as_secs_f64() < 0.1 {
-                    chunk *= 2;
-                }
-            }
-            cols.kept = kept;
-            return Ok(cols);
-        }
-        let parts = chunked(py, self.games(), threads, |done, count| {
+            .all(|a| matches!(a, Agent::Random { .. }));
+        // Blocks that keep every thread busy (random games take a microsecond or so, searching
+        // ones far longer), doubled while a block takes under 0.1 s; every block is written
+        // straight into one set of columns.
+        let total = self.games();
+        let mut cols = Columns::zeroed(n, total);
+        let mut kept = Vec::new();
+        let mut rest = cols.rows_mut();
+        let (mut done, mut chunk) = (0, if random { threads * 4096 } else { threads });
+        while done < total {
+            let count = chunk.min(total - done);
+            let (rows, more) = rest.split_at(count);
+            rest = more;
             let seats = &self.seats[done * n..(done + count) * n];
-            let run = |parallel| {
-                lab_range(
-                    &self.game,
-                    &self.agents,
-                    seats,
-                    self.seed,
-                    first + done as u64,
-                    parallel,
-                    keep_below,
-                )
-            };
-            let cols = match &self.pool {
-                Some(p) => p.install(|| run(true)),
-                None => run(false),
-            }?;
-            Ok(vec![cols])
-        })?;
-        Ok(Columns::concat(n, parts))
+            let started = Instant::now();
+            let part = py.detach(|| {
+                let run = |parallel| {
+                    let (game, agents, at) = (&self.game, &self.agents, first + done as u64);
+                    lab_range_into(
+                        game, agents, seats, self.seed, at, parallel, keep_below, rows,
+                    )
+                };
+                match &self.pool {
+                    Some(p) => p.install(|| run(true)),
+                    None => run(false),
+                }
+            });
+            kept.extend(part.map_err(to_py)?);
+            done += count;
+            py.check_signals()?;
+            if started.elapsed().as_secs_f64() < 0.1 {
+                chunk *= 2;
+            }
+        }
+        cols.kept = kept;
+        Ok(cols)
     }
 }
 

@@ -200,14 +200,84 @@ pub fn play_range_map<T: Send>(
     }
 }
 
-/// Plays games `first..first + count` of a run, as [`play_range`] plays them, and returns their
-/// facts for the variant lab (`crate::sim::stats`), keeping the actions of the games with an
-/// index below `keep_below` and of every game with a repeated position.
+/// Plays games `first..first + count` of a run, as [`play_range`] plays them, writes their
+/// facts for the variant lab (`crate::sim::stats`) into `rows` (one per game of `seats`), and
+/// returns the games it keeps: those with an index below `keep_below` and every game with a
+/// repeated position.
 ///
 /// When every agent is random the games are played and measured in one pass
 /// ([`random_game_stats`]): the same games as [`play_range`], without a record or a replay.
 /// Otherwise each game is played, then replayed for its facts, with the search values as its
 /// evaluations when every decision has one.
+#[allow(clippy::too_many_arguments)]
+pub fn lab_range_into(
+    game: &Game,
+    agents: &[Agent],
+    seats: &[usize],
+    seed: u64,
+    first: u64,
+    parallel: bool,
+    keep_below: u64,
+    mut rows: ColumnsMut<'_>,
+) -> Result<Vec<Kept>> {
+    let count = check_run(game, agents, seats)?;
+    if rows.len() != count {
+        return Err(Error::InvalidOption(format!(
+            "{} rows for {count} games",
+            rows.len()
+        )));
+    }
+    let n = game.num_players();
+    let random_seeds: Option<Vec<u64>> = agents
+        .iter()
+        .map(|a| match a {
+            Agent::Random { seed } => Some(*seed),
+            Agent::Mcts(_) => None,
+        })
+        .collect();
+    if let Some(agent_seeds) = random_seeds {
+        let kept = lab_random_into(
+            game,
+            &agent_seeds,
+            seats,
+            seed,
+            first,
+            parallel,
+            keep_below,
+            rows,
+        );
+        return Ok(kept);
+    }
+    let start = game.new_state();
+    let ev = Evaluator::new(&start);
+    let one = |i: usize| -> Result<(GameStats, Option<Kept>)> {
+        let index = first + i as u64;
+        let rec = play_game(game, agents, &seats[i * n..(i + 1) * n], seed, index)?;
+        let searched = rec.values.iter().all(|v| v.is_finite());
+        let values = searched.then_some(&rec.values[..]);
+        let st = replay_stats(&start, &rec.actions, values, &ev, &mut Scratch::default())
+            .map_err(|e| in_game(e, i))?;
+        let kept = (index < keep_below || st.repeated > 0).then_some(Kept {
+            index,
+            actions: rec.actions,
+            values: rec.values,
+        });
+        Ok((st, kept))
+    };
+    let games: Vec<_> = if parallel {
+        (0..count).into_par_iter().map(one).collect::<Result<_>>()?
+    } else {
+        (0..count).map(one).collect::<Result<_>>()?
+    };
+    let mut kept = Vec::new();
+    for (i, (st, k)) in games.into_iter().enumerate() {
+        rows.set(i, &st);
+        kept.extend(k);
+    }
+    Ok(kept)
+}
+
+/// [`lab_range_into`] into new columns, which hold the kept games too.
 pub fn lab_range(
     game: &Game,
     agents: &[Agent],
@@ -217,62 +287,17 @@ pub fn lab_range(
     parallel: bool,
     keep_below: u64,
 ) -> Result<Columns> {
-    let count = check_run(game, agents, seats)?;
     let n = game.num_players();
-    let random_seeds: Option<Vec<u64>> = agents
-        .iter()
-        .map(|a| match a {
-            Agent::Random { seed } => Some(*seed),
-            Agent::Mcts(_) => None,
-        })
-        .collect();
-    let Some(agent_seeds) = random_seeds else {
-        let start = game.new_state();
-        let ev = Evaluator::new(&start);
-        let one = |i: usize| -> Result<(GameStats, Option<Kept>)> {
-            let index = first + i as u64;
-            let rec = play_game(game, agents, &seats[i * n..(i + 1) * n], seed, index)?;
-            let searched = rec.values.iter().all(|v| v.is_finite());
-            let values = searched.then_some(&rec.values[..]);
-            let st = replay_stats(&start, &rec.actions, values, &ev, &mut Scratch::default())
-                .map_err(|e| in_game(e, i))?;
-            let kept = (index < keep_below || st.repeated > 0).then_some(Kept {
-                index,
-                actions: rec.actions,
-                values: rec.values,
-            });
-            Ok((st, kept))
-        };
-        let games: Vec<_> = if parallel {
-            (0..count).into_par_iter().map(one).collect::<Result<_>>()?
-        } else {
-            (0..count).map(one).collect::<Result<_>>()?
-        };
-        let mut cols = Columns::new(n);
-        for (st, kept) in games {
-            cols.push(&st);
-            cols.kept.extend(kept);
-        }
-        return Ok(cols);
-    };
-    let mut cols = Columns::zeroed(n, count);
-    cols.kept = lab_random_into(
-        game,
-        &agent_seeds,
-        seats,
-        seed,
-        first,
-        parallel,
-        keep_below,
-        cols.rows_mut(),
-    );
+    let mut cols = Columns::zeroed(n, seats.len() / n.max(1));
+    let rows = cols.rows_mut();
+    cols.kept = lab_range_into(game, agents, seats, seed, first, parallel, keep_below, rows)?;
     Ok(cols)
 }
 
-/// The random-agent part of [`lab_range`], written into `rows` (one per game of `seats`): agent
-/// `a` is random with seed `agent_seeds[a]`. Returns the games kept.
+/// The random-agent part of [`lab_range_into`]: agent `a` is random with seed
+/// `agent_seeds[a]`.
 #[allow(clippy::too_many_arguments)]
-pub fn lab_random_into(
+fn lab_random_into(
     game: &Game,
     agent_seeds: &[u64],
     seats: &[usize],

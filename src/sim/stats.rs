@@ -797,15 +797,7 @@ pub fn replay_stats<R: Rules>(
     ev: &Evaluator,
     scratch: &mut Scratch,
 ) -> Result<GameStats> {
-    if let Some(v) = values {
-        if v.len() != actions.len() {
-            return Err(Error::Record(format!(
-                "{} values for {} actions",
-                v.len(),
-                actions.len()
-            )));
-        }
-    }
+    check_values(actions, values)?;
     let big_l = actions.len();
     let n = start.num_players().min(MAX_PLAYERS);
     let mut k = [0u32; MAX_PLAYERS];
@@ -1122,14 +1114,6 @@ pub struct Kept {
 }
 
 impl Columns {
-    /// Empty columns for games of `players` players.
-    pub fn new(players: usize) -> Columns {
-        Columns {
-            players,
-            ..Columns::default()
-        }
-    }
-
     /// Columns for `games` games, zeroed, to be filled through [`Columns::rows_mut`].
     pub fn zeroed(players: usize, games: usize) -> Columns {
         Columns {
@@ -1176,73 +1160,10 @@ impl Columns {
     pub fn is_empty(&self) -> bool {
         self.length.is_empty()
     }
-
-    /// Adds one game's row.
-    pub fn push(&mut self, s: &GameStats) {
-        self.length.push(s.length);
-        self.turns.push(s.turns);
-        self.multi_choice.push(s.multi_choice);
-        self.repeated.push(s.repeated);
-        self.branching_sum.push(s.branching_sum);
-        self.coverage.push(s.coverage);
-        self.lead_change.push(s.lead_change);
-        self.drama.push(s.drama);
-        self.decisiveness.push(s.decisiveness);
-        self.threshold.push(s.threshold);
-        self.stability.push(s.stability);
-        self.top_tied.push(s.top_tied);
-        self.truncated.push(s.truncated);
-        self.pie.push(s.pie);
-        self.branching_bins.extend_from_slice(&s.branching_bins);
-        self.returns.extend_from_slice(s.returns());
-        self.ranks.extend_from_slice(s.ranks());
-        match s.scores() {
-            Some(x) => self.scores.extend_from_slice(x),
-            None => self
-                .scores
-                .extend(std::iter::repeat_n(f64::NAN, self.players)),
-        }
-    }
-
-    /// Moves `other`'s games after these.
-    pub fn append(&mut self, mut other: Columns) {
-        self.length.append(&mut other.length);
-        self.turns.append(&mut other.turns);
-        self.multi_choice.append(&mut other.multi_choice);
-        self.repeated.append(&mut other.repeated);
-        self.branching_sum.append(&mut other.branching_sum);
-        self.coverage.append(&mut other.coverage);
-        self.lead_change.append(&mut other.lead_change);
-        self.drama.append(&mut other.drama);
-        self.decisiveness.append(&mut other.decisiveness);
-        self.threshold.append(&mut other.threshold);
-        self.stability.append(&mut other.stability);
-        self.top_tied.append(&mut other.top_tied);
-        self.truncated.append(&mut other.truncated);
-        self.pie.append(&mut other.pie);
-        self.branching_bins.append(&mut other.branching_bins);
-        self.returns.append(&mut other.returns);
-        self.ranks.append(&mut other.ranks);
-        self.scores.append(&mut other.scores);
-        self.kept.append(&mut other.kept);
-    }
-
-    /// Joins parts in order.
-    pub fn concat(players: usize, parts: impl IntoIterator<Item = Columns>) -> Columns {
-        let mut out = Columns::new(players);
-        for p in parts {
-            if out.is_empty() && out.kept.is_empty() {
-                out = p;
-            } else {
-                out.append(p);
-            }
-        }
-        out
-    }
 }
 
-/// Games handled per task of a parallel run of random games: enough that the per-task scratch
-/// and column buffers cost nothing next to the games.
+/// Games handled per task of a parallel run (random games, or replays): enough that the
+/// per-task scratch costs nothing next to the games.
 pub const RANDOM_CHUNK: usize = 256;
 
 /// [`replay_stats`] for many games: game g's actions are `actions[offsets[g]..offsets[g + 1]]`
@@ -1268,37 +1189,42 @@ pub fn game_stats_batch(
             )));
         }
     }
-    if let Some(v) = values {
-        if v.len() != actions.len() {
-            return Err(Error::Record(format!(
-                "{} values for {} actions",
-                v.len(),
-                actions.len()
-            )));
-        }
-    }
-    let players = game.num_players();
+    check_values(actions, values)?;
+    let mut cols = Columns::zeroed(game.num_players(), games);
+    let parts = cols.rows_mut().parts(RANDOM_CHUNK);
     each_state!(game.new_state(), start => {
         let ev = Evaluator::new(&start);
-        let part = |k: usize| -> Result<Columns> {
+        let part = |(k, mut rows): (usize, ColumnsMut<'_>)| -> Result<()> {
             let mut scratch = Scratch::default();
-            let mut cols = Columns::new(players);
-            for g in k * RANDOM_CHUNK..((k + 1) * RANDOM_CHUNK).min(games) {
-                let r = offsets[g] as usize..offsets[g + 1] as usize;
-                let st = replay_stats(&start, &actions[r.clone()], values.map(|v| &v[r]), &ev, &mut scratch)
+            for r in 0..rows.len() {
+                let g = k * RANDOM_CHUNK + r;
+                let span = offsets[g] as usize..offsets[g + 1] as usize;
+                let acts = &actions[span.clone()];
+                let st = replay_stats(&start, acts, values.map(|v| &v[span]), &ev, &mut scratch)
                     .map_err(|e| in_game(e, g))?;
-                cols.push(&st);
+                rows.set(r, &st);
             }
-            Ok(cols)
+            Ok(())
         };
-        let tasks = games.div_ceil(RANDOM_CHUNK);
-        let parts: Result<Vec<Columns>> = if parallel {
-            (0..tasks).into_par_iter().map(part).collect()
+        if parallel {
+            parts.into_par_iter().enumerate().try_for_each(part)
         } else {
-            (0..tasks).map(part).collect()
-        };
-        Ok(Columns::concat(players, parts?))
-    })
+            parts.into_iter().enumerate().try_for_each(part)
+        }
+    })?;
+    Ok(cols)
+}
+
+/// Fails unless `values`, when given, has one entry per action.
+fn check_values(actions: &[u32], values: Option<&[f32]>) -> Result<()> {
+    match values {
+        Some(v) if v.len() != actions.len() => Err(Error::Record(format!(
+            "{} values for {} actions",
+            v.len(),
+            actions.len()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Prefixes an error's message with the index of the game it came from.
