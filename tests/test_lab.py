@@ -178,17 +178,90 @@ def test_intervals() -> None:
     # Residuals −1, 0, 1: sd 1, so the half-width is t(2) / √3.
     assert r.value == 2.0 and r.interval == "delta"
     assert (r.low, r.high) == pytest.approx((2 - 4.3027 / 3**0.5, 2 + 4.3027 / 3**0.5))
-    b = M.balance_metric(np.array([[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]))
+    b = balance_of_scores(np.array([[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]))
     # Seat 0 leads; per-game 1 − (w0 − w1): 0, 1, 0.
     assert b.value == pytest.approx(1 / 3) and b.interval == "t"
     # The t interval, 1/3 ± 4.3027 · sd / √3 with sd = √(1/3), is cut to [0, 1].
     assert (b.low, b.high) == (0.0, 1.0)
-    b = M.balance_metric(np.array([[1.0, 0.0]] * 6 + [[0.0, 1.0]] * 4 + [[0.5, 0.5]] * 2))
+    b = balance_of_scores(np.array([[1.0, 0.0]] * 6 + [[0.0, 1.0]] * 4 + [[0.5, 0.5]] * 2))
     # Seat means 7/12 and 5/12; per game 1 − (w0 − w1) is 0 (×6), 2 (×4), 1 (×2).
     x = np.array([0.0] * 6 + [2.0] * 4 + [1.0] * 2)
     half = 2.2010 * x.std(ddof=1) / 12**0.5
     assert b.value == pytest.approx(5 / 6)
     assert (b.low, b.high) == pytest.approx((5 / 6 - half, 1.0))
+    # Three seats: the seats of highest and lowest mean (2 and 1) are compared game by game.
+    b = balance_of_scores(np.array([[0.5, 0.0, 1.0], [0.5, 0.5, 0.0], [0.5, 0.0, 1.0]]))
+    x = 1 - (np.array([1.0, 0.0, 1.0]) - np.array([0.0, 0.5, 0.0]))
+    assert b.value == pytest.approx(1 - (2 / 3 - 1 / 6))
+    assert b.low == pytest.approx(max(0.0, x.mean() - 4.3027 * x.std(ddof=1) / 3**0.5), abs=1e-4)
+
+
+def constructed(returns: np.ndarray, **cols: Any) -> dict[str, Any]:
+    """Per-game columns of games with the given returns; every other fact zero unless given."""
+    n, players = returns.shape
+    base: dict[str, Any] = {
+        "returns": returns,
+        "ranks": np.ones((n, players)),
+        "truncated": np.zeros(n, bool),
+        "scores": None,
+        "top_tied": np.zeros(n, bool),
+        "length": np.ones(n, np.uint32),
+        "turns": np.ones(n, np.uint32),
+        "branching_sum": np.ones(n),
+        "multi_choice": np.zeros(n, np.uint32),
+        "coverage": np.zeros(n),
+        "repeated": np.zeros(n, np.uint32),
+        "lead_change": np.zeros(n),
+        "drama": np.zeros(n),
+        "decisiveness": np.zeros(n),
+        "stability": np.zeros(n),
+        "pie": np.full(n, -1, np.int8),
+    }
+    return {**base, **cols}
+
+
+def balance_of_scores(w: np.ndarray) -> M.Metric:
+    """The balance metric of games whose seat scores are ``w`` (games × seats)."""
+    return M.variant_metrics(constructed(2 * w - 1), w.shape[1])["balance"]
+
+
+def test_summary_percentiles_and_nan_values_match_numpy() -> None:
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 7, 10, 101, 1000):
+        for high in (3, 50, 5_000_000):
+            length = rng.integers(0, high, n).astype(np.uint32)
+            turns = rng.integers(0, 3, n).astype(np.uint32)
+            drama = rng.random(n)
+            drama[rng.random(n) < 0.3] = np.nan
+            m = M.variant_metrics(
+                constructed(np.zeros((n, 2)), length=length, turns=turns, drama=drama), 2
+            )
+            want = np.percentile(length, [50, 10, 90])
+            got = [m[f"length_{k}"].value for k in ("median", "p10", "p90")]
+            assert got == want.tolist(), (n, high)
+            want = np.percentile(turns, [50, 10, 90])
+            assert [m[f"turns_{k}"].value for k in ("median", "p10", "p90")] == want.tolist()
+            assert m["length_mean"].value == pytest.approx(length.mean(), rel=1e-12)
+            kept = drama[~np.isnan(drama)]
+            if kept.size:
+                assert m["drama"].value == pytest.approx(kept.mean(), rel=1e-12)
+                assert m["drama"].n == kept.size
+                if kept.size > 1:
+                    half = M.t_quantile(kept.size - 1) * kept.std(ddof=1) / kept.size**0.5
+                    assert m["drama"].high - m["drama"].value == pytest.approx(half, rel=1e-9)
+            else:
+                assert math.isnan(m["drama"].value)
+
+
+def test_summary_of_no_games_and_of_mismatched_columns() -> None:
+    m = M.variant_metrics(constructed(np.zeros((0, 2))), 2)
+    assert all(math.isnan(x.value) for x in m.values()), m
+    cols = constructed(np.zeros((3, 2)))
+    cols["drama"] = np.zeros(2)
+    with pytest.raises(sf.RecordError, match="drama has 2 rows"):
+        M.variant_metrics(cols, 2)
+    with pytest.raises(ValueError, match="length"):
+        _core.lab_summary({}, 2)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ use super::search::NativeRun;
 use super::{setting_arg, threads_arg, to_py};
 use crate::sim::batch::thread_pool;
 use crate::sim::stats::{game_stats_batch, Columns, BINS};
+use crate::sim::summary::{summarize, Facts, Moments, Ratio};
 
 /// Replays games and returns their per-game facts.
 ///
@@ -138,5 +139,108 @@ fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_
     d.set_item("actions", PyArray1::from_vec(py, actions))?;
     d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
     d.set_item("values", PyArray1::from_vec(py, values))?;
+    Ok(d)
+}
+
+/// The sums behind a variant's metrics (see `crate::sim::summary`) from its per-game columns:
+/// `columns` maps `length`, `turns`, `multi_choice`, `repeated` (uint32), `branching_sum`,
+/// `coverage`, `lead_change`, `drama`, `decisiveness`, `stability` (float64), `top_tied`,
+/// `truncated` (bool), `pie` (int8), `returns` and `ranks` (float64, `players` per game) to
+/// contiguous one-dimensional arrays. Moments come as (n, mean, Σ (x − mean)²) and ratios as
+/// (Σ num, Σ den, residual moments).
+#[pyfunction]
+pub fn lab_summary<'py>(
+    py: Python<'py>,
+    columns: &Bound<'py, PyDict>,
+    players: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    fn column<'py, T: numpy::Element>(
+        columns: &Bound<'py, PyDict>,
+        name: &str,
+    ) -> PyResult<PyReadonlyArray1<'py, T>> {
+        let item = columns
+            .get_item(name)?
+            .ok_or_else(|| PyValueError::new_err(format!("the columns lack {name}")))?;
+        item.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "column {name} must be a one-dimensional {} array",
+                std::any::type_name::<T>()
+            ))
+        })
+    }
+    let (length, turns) = (
+        column::<u32>(columns, "length")?,
+        column::<u32>(columns, "turns")?,
+    );
+    let multi_choice = column::<u32>(columns, "multi_choice")?;
+    let repeated = column::<u32>(columns, "repeated")?;
+    let floats = [
+        "branching_sum",
+        "coverage",
+        "lead_change",
+        "drama",
+        "decisiveness",
+        "stability",
+        "returns",
+        "ranks",
+    ]
+    .map(|name| column::<f64>(columns, name));
+    let [branching_sum, coverage, lead_change, drama, decisiveness, stability, returns, ranks] =
+        floats;
+    let (top_tied, truncated) = (
+        column::<bool>(columns, "top_tied")?,
+        column::<bool>(columns, "truncated")?,
+    );
+    let pie = column::<i8>(columns, "pie")?;
+    let (branching_sum, coverage, lead_change, drama) =
+        (branching_sum?, coverage?, lead_change?, drama?);
+    let (decisiveness, stability, returns, ranks) = (decisiveness?, stability?, returns?, ranks?);
+    let facts = Facts {
+        players,
+        length: length.as_slice()?,
+        turns: turns.as_slice()?,
+        multi_choice: multi_choice.as_slice()?,
+        repeated: repeated.as_slice()?,
+        branching_sum: branching_sum.as_slice()?,
+        coverage: coverage.as_slice()?,
+        lead_change: lead_change.as_slice()?,
+        drama: drama.as_slice()?,
+        decisiveness: decisiveness.as_slice()?,
+        stability: stability.as_slice()?,
+        top_tied: top_tied.as_slice()?,
+        truncated: truncated.as_slice()?,
+        pie: pie.as_slice()?,
+        returns: returns.as_slice()?,
+        ranks: ranks.as_slice()?,
+    };
+    let s = summarize(&facts).map_err(to_py)?;
+    let moments = |m: Moments| (m.n, m.mean, m.squares);
+    let ratio = |r: Ratio| (r.num, r.den, moments(r.residuals));
+    let d = PyDict::new(py);
+    d.set_item("games", s.games)?;
+    d.set_item("seats", s.seats)?;
+    d.set_item("balance", moments(s.balance))?;
+    d.set_item("single", s.single)?;
+    d.set_item("draw", s.draw)?;
+    d.set_item("truncated", s.truncated)?;
+    d.set_item("top_tied", s.top_tied)?;
+    d.set_item("top_tied_draw", s.top_tied_draw)?;
+    d.set_item("repeated_games", s.repeated_games)?;
+    d.set_item("length", moments(s.length))?;
+    d.set_item("turns", moments(s.turns))?;
+    d.set_item("length_percentiles", s.length_percentiles.to_vec())?;
+    d.set_item("turns_percentiles", s.turns_percentiles.to_vec())?;
+    d.set_item("branching", ratio(s.branching))?;
+    d.set_item("decision_moves", ratio(s.decision_moves))?;
+    d.set_item("repetition", ratio(s.repetition))?;
+    d.set_item("coverage", moments(s.coverage))?;
+    d.set_item("lead_change", moments(s.lead_change))?;
+    d.set_item("drama", moments(s.drama))?;
+    d.set_item("decisiveness", moments(s.decisiveness))?;
+    d.set_item("stability", moments(s.stability))?;
+    d.set_item("pie_chose", s.pie_chose)?;
+    d.set_item("pie_swap", s.pie_swap)?;
+    d.set_item("swap_seats", s.swap_seats)?;
+    d.set_item("accept_seats", s.accept_seats)?;
     Ok(d)
 }

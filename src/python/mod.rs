@@ -274,7 +274,7 @@ mod _core {
     #[pymodule_export]
     use super::game::{games, make, option_spec, parse_option, PyGame, PyState};
     #[pymodule_export]
-    use super::lab::{lab_play, lab_stats};
+    use super::lab::{lab_play, lab_stats, lab_summary};
     #[pymodule_export]
     use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]

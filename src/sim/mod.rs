@@ -3,6 +3,7 @@
 pub mod batch;
 pub mod playout;
 pub mod stats;
+pub mod summary;
 pub mod vector;
 
 pub use batch::{simulate, Batch};

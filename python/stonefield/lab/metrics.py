@@ -1,9 +1,11 @@
 """The lab's metrics: aggregation of per-game facts into numbers with 95 % intervals.
 
-Every function here takes the per-game columns that :func:`stonefield._core.lab_play` (or
-``lab_stats``) returns, concatenated over a variant's games, and only aggregates; the facts that
-need the positions are computed in Rust (``src/sim/stats.rs``). Formulas are in the package
-documentation (:mod:`stonefield.lab`).
+:func:`variant_metrics` takes the per-game columns that :func:`stonefield._core.lab_play` (or
+``lab_stats``) returns, concatenated over a variant's games. The facts that need the positions
+are computed in Rust while games are played (``src/sim/stats.rs``), and so are the sums over
+games the metrics rest on (``_core.lab_summary``, ``src/sim/summary.rs``: each in a fixed
+order, so they depend on the rows alone); this module turns them into values and intervals.
+Formulas are in the package documentation (:mod:`stonefield.lab`).
 
 Intervals:
 
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import _core
 from ..matches import Z95, wilson_interval
 
 Columns = dict[str, Any]
@@ -129,9 +132,16 @@ def share(hits: npt.ArrayLike) -> Metric:
         return NAN_METRIC
     # Booleans are counted (no float copy); other values averaged.
     mean = np.count_nonzero(x) / x.size if x.dtype == np.bool_ else float(x.mean(dtype=np.float64))
-    p = float(np.clip(mean, 0.0, 1.0))
-    lo, hi = wilson_interval(p, int(x.size))
-    return Metric(p, lo, hi, int(x.size), "wilson")
+    return _wilson(mean, int(x.size))
+
+
+def _wilson(mean: float, n: int) -> Metric:
+    """A share of ``n`` games with its Wilson interval (NaN without games)."""
+    if n == 0 or math.isnan(mean):
+        return NAN_METRIC
+    p = min(max(mean, 0.0), 1.0)
+    lo, hi = wilson_interval(p, n)
+    return Metric(p, lo, hi, n, "wilson")
 
 
 def mean(values: npt.ArrayLike) -> Metric:
@@ -141,31 +151,23 @@ def mean(values: npt.ArrayLike) -> Metric:
     >>> m.value, [round(x, 3) for x in (m.low, m.high)]
     (2.5, [0.446, 4.554])
     """
-    x = np.asarray(values)
-    if x.dtype.kind in "iub":
-        # Whole numbers: summed in float64 as they are (exact below 2⁵³), with no copy.
-        total = float(x.sum(dtype=np.float64))
-    else:
-        x = np.asarray(x, dtype=np.float64)
-        total = float(x.sum())
-        if math.isnan(total):
-            x = x[~np.isnan(x)]
-            total = float(x.sum())
+    x = np.asarray(values, dtype=np.float64)
+    x = x[~np.isnan(x)]
     if x.size == 0:
         return NAN_METRIC
-    m = total / x.size
-    if x.size == 1:
+    m = float(x.mean())
+    return _student(int(x.size), m, float(((x - m) ** 2).sum()))
+
+
+def _student(n: int, m: float, squares: float) -> Metric:
+    """The mean ``m`` of ``n`` values whose squared deviations from it sum to ``squares``,
+    with its t interval m ± t₀.₉₇₅,ₙ₋₁ · s / √n."""
+    if n == 0:
+        return NAN_METRIC
+    if n == 1:
         return Metric(m, m, m, 1, "t")
-    half = t_quantile(x.size - 1) * _sd(x, m) / math.sqrt(x.size)
-    return Metric(m, m - half, m + half, int(x.size), "t")
-
-
-def _sd(x: npt.NDArray[Any], m: float) -> float:
-    """The sample standard deviation of ``x`` about its mean ``m`` (one temporary array; no
-    BLAS call, whose spinning threads would take the cores from the next games)."""
-    d = x - m
-    np.multiply(d, d, out=d)
-    return math.sqrt(float(d.sum()) / (x.size - 1))
+    half = t_quantile(n - 1) * math.sqrt(squares / (n - 1)) / math.sqrt(n)
+    return Metric(m, m - half, m + half, n, "t")
 
 
 def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> Metric:
@@ -181,32 +183,23 @@ def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> Metric:
     if a.size == 0 or b.sum() == 0:
         return NAN_METRIC
     r = float(a.sum() / b.sum())
-    if a.size == 1:
-        return Metric(r, r, r, 1, "delta")
     resid = a - r * b
-    spread = _sd(resid, float(resid.mean())) / (math.sqrt(a.size) * float(b.mean()))
-    half = t_quantile(a.size - 1) * spread
-    return Metric(r, r - half, r + half, int(a.size), "delta")
+    m = float(resid.mean())
+    return _delta(float(a.sum()), float(b.sum()), (int(a.size), m, float(((resid - m) ** 2).sum())))
 
 
-def balance_metric(w: npt.NDArray[np.float64]) -> Metric:
-    """:func:`balance_of` with a t interval: with a and b the seats of highest and lowest mean,
-    balance = 1 − mean over games of (w_a − w_b), a mean of per-game differences."""
-    return _balance(_seat_columns(w))
-
-
-def _seat_columns(w: npt.NDArray[np.float64]) -> list[npt.NDArray[np.float64]]:
-    """Each seat's column of ``w``, contiguous (numpy reduces those fastest)."""
-    return [np.ascontiguousarray(w[:, p]) for p in range(w.shape[1])]
-
-
-def _balance(seats: list[npt.NDArray[np.float64]]) -> Metric:
-    means = np.array([c.mean() for c in seats])
-    a, b = int(np.argmax(means)), int(np.argmin(means))
-    m = mean(1.0 - (seats[a] - seats[b]))
-    # Balance lies in [0, 1]; the t interval is cut to it.
-    value = float(1.0 - (means.max() - means.min()))
-    return Metric(value, max(0.0, m.low), min(1.0, m.high), m.n, "t")
+def _delta(num: float, den: float, residuals: tuple[int, float, float]) -> Metric:
+    """The pooled ratio num / den over ``n`` games, with the moments (n, mean, Σ squared
+    deviations) of its residuals x − R y, and its delta-method interval."""
+    n, _, squares = residuals
+    if n == 0 or den == 0:
+        return NAN_METRIC
+    r = num / den
+    if n == 1:
+        return Metric(r, r, r, 1, "delta")
+    spread = math.sqrt(squares / (n - 1)) / (math.sqrt(n) * (den / n))
+    half = t_quantile(n - 1) * spread
+    return Metric(r, r - half, r + half, n, "delta")
 
 
 def plain(value: float, n: int) -> Metric:
@@ -219,55 +212,34 @@ def seat_scores(returns: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return (np.asarray(returns, dtype=np.float64) + 1.0) / 2.0
 
 
-def balance_of(w: npt.NDArray[np.float64]) -> float:
-    """1 − max over seat pairs of |w̄_a − w̄_b| (the spread of the seat means), without any
-    integer truncation.
-
-    >>> balance_of(np.array([[1.0, 0.0], [0.5, 0.5]]))
-    0.5
-    """
-    means = np.array([c.mean() for c in _seat_columns(w)])
-    return float(1.0 - (means.max() - means.min()))
-
-
-def outcome_kinds(
-    ranks: npt.NDArray[np.float64], truncated: npt.NDArray[np.bool_]
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per game: a single winner (not truncated, one player alone on the best rank), and a draw
-    by the rules (not truncated, first place shared)."""
-    # Column by column: reductions along a short last axis are slow in numpy.
-    columns = [ranks[:, p] for p in range(ranks.shape[1])]
-    best = columns[0].copy()
-    for c in columns[1:]:
-        np.minimum(best, c, out=best)
-    firsts = np.zeros(ranks.shape[0], dtype=np.int64)
-    for c in columns:
-        firsts += c == best
-    single = ~truncated & (firsts == 1)
-    draw = ~truncated & (firsts > 1)
-    return single, draw
+# The dtype of each column the summary reads.
+_SUMMED = {
+    "length": np.uint32,
+    "turns": np.uint32,
+    "multi_choice": np.uint32,
+    "repeated": np.uint32,
+    "branching_sum": np.float64,
+    "coverage": np.float64,
+    "lead_change": np.float64,
+    "drama": np.float64,
+    "decisiveness": np.float64,
+    "stability": np.float64,
+    "top_tied": np.bool_,
+    "truncated": np.bool_,
+    "pie": np.int8,
+    "returns": np.float64,
+    "ranks": np.float64,
+}
 
 
-def _percentiles(x: npt.NDArray[Any], qs: tuple[int, ...]) -> list[float]:
-    """``np.percentile(x, qs)`` (linear interpolation between order statistics); for the
-    small whole numbers of lengths and turns, from their counts rather than a sort.
-
-    >>> _percentiles(np.array([4.0, 1.0, 3.0, 2.0]), (50, 10, 90))
-    [2.5, 1.3, 3.7]
-    """
-    whole = x.dtype.kind in "iub" or np.array_equal(x, np.floor(x))
-    if not whole or float(x.min()) < 0 or float(x.max()) > 1e6:
-        return [float(v) for v in np.percentile(x, list(qs))]
-    cumulative = np.cumsum(np.bincount(x.astype(np.intp, copy=False)))
-    out = []
-    for q in qs:
-        pos = q / 100 * (x.size - 1)
-        lo = math.floor(pos)
-        hi = min(lo + 1, x.size - 1)
-        a, b = np.searchsorted(cumulative, [lo + 1, hi + 1])
-        t = pos - lo
-        out.append(float(np.percentile([float(a), float(b)], 100 * t)))
-    return out
+def summarize(cols: Columns, players: int) -> dict[str, Any]:
+    """The sums behind a variant's metrics, taken in Rust in a fixed order (so they depend on
+    the rows alone): see ``_core.lab_summary``."""
+    flat: dict[str, npt.NDArray[Any]] = {
+        name: np.ascontiguousarray(cols[name], dtype=dtype).reshape(-1)
+        for name, dtype in _SUMMED.items()
+    }
+    return dict(_core.lab_summary(flat, players))
 
 
 def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
@@ -280,50 +252,47 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     Returns:
         Metric name → :class:`Metric`, in the order tables show them.
     """
+    s = summarize(cols, players)
+    n = int(s["games"])
     out: dict[str, Metric] = {}
-    returns = np.asarray(cols["returns"], dtype=np.float64).reshape(-1, players)
-    ranks = np.asarray(cols["ranks"], dtype=np.float64).reshape(-1, players)
-    truncated = np.asarray(cols["truncated"], dtype=np.bool_)
-    n = int(returns.shape[0])
-    # w per seat, each contiguous: (u + 1) / 2 as seat_scores computes it.
-    seats = [(returns[:, p] + 1.0) / 2.0 for p in range(players)]
     for p in range(players):
-        out[f"seat_score_{p}"] = share(seats[p])
-    out["advantage"] = out["seat_score_0"] if n else NAN_METRIC
-    out["balance"] = _balance(seats) if n else NAN_METRIC
-    single, draw = outcome_kinds(ranks, truncated) if n else (np.zeros(0, bool),) * 2
-    out["completion"] = share(single)
-    out["drawishness"] = share(draw)
-    out["truncation"] = share(truncated)
-    scores = cols.get("scores")
-    if scores is not None:
-        top_tied = np.asarray(cols["top_tied"], dtype=np.bool_)
-        out["tiebreak_reach"] = share(top_tied)
-        out["tiebreak_unresolved"] = share(top_tied & draw)
+        out[f"seat_score_{p}"] = _wilson(s["seats"][p], n)
+    out["advantage"] = out["seat_score_0"]
+    if n:
+        # Balance lies in [0, 1]: the t interval of the per-game difference is cut to it.
+        bal = _student(*s["balance"])
+        value = 1.0 - (max(s["seats"]) - min(s["seats"]))
+        out["balance"] = Metric(value, max(0.0, bal.low), min(1.0, bal.high), n, "t")
+    else:
+        out["balance"] = NAN_METRIC
+    out["completion"] = _wilson(s["single"] / max(n, 1), n)
+    out["drawishness"] = _wilson(s["draw"] / max(n, 1), n)
+    out["truncation"] = _wilson(s["truncated"] / max(n, 1), n)
+    if cols.get("scores") is not None:
+        out["tiebreak_reach"] = _wilson(s["top_tied"] / max(n, 1), n)
+        out["tiebreak_unresolved"] = _wilson(s["top_tied_draw"] / max(n, 1), n)
     else:
         out["tiebreak_reach"] = out["tiebreak_unresolved"] = NAN_METRIC
     for name in ("length", "turns"):
-        x = np.asarray(cols[name])
-        out[f"{name}_mean"] = mean(x)
-        quantiles = _percentiles(x, (50, 10, 90)) if n else [math.nan] * 3
-        for label, value in zip(("median", "p10", "p90"), quantiles):
+        out[f"{name}_mean"] = _student(*s[name])
+        for label, value in zip(("median", "p10", "p90"), s[f"{name}_percentiles"]):
             out[f"{name}_{label}"] = plain(value, n) if n else NAN_METRIC
-    length = np.asarray(cols["length"], dtype=np.float64)
-    out["branching"] = ratio(cols["branching_sum"], length)
-    out["decision_moves"] = ratio(cols["multi_choice"], length)
-    out["coverage"] = mean(cols["coverage"])
-    repeated = np.asarray(cols["repeated"], dtype=np.float64)
-    out["repetition"] = ratio(repeated, length)
-    out["repeated_games"] = share(repeated > 0)
+    out["branching"] = _delta(*s["branching"])
+    out["decision_moves"] = _delta(*s["decision_moves"])
+    out["coverage"] = _student(*s["coverage"])
+    out["repetition"] = _delta(*s["repetition"])
+    out["repeated_games"] = _wilson(s["repeated_games"] / max(n, 1), n)
     for name in ("lead_change", "drama", "decisiveness", "stability"):
-        out[name] = mean(cols[name])
-    pie = np.asarray(cols["pie"], dtype=np.int8)
-    chose = pie >= 0
-    if chose.any():
-        out["pie_swap"] = share(pie[chose] == 1)
-        for label, mask in (("swap", pie == 1), ("accept", pie == 0)):
+        out[name] = _student(*s[name])
+    chose, swap = int(s["pie_chose"]), int(s["pie_swap"])
+    if chose:
+        out["pie_swap"] = _wilson(swap / chose, chose)
+        for label, means, games in (
+            ("swap", s["swap_seats"], swap),
+            ("accept", s["accept_seats"], chose - swap),
+        ):
             for p in range(players):
-                out[f"seat_score_{p}_{label}"] = share(seats[p][mask])
+                out[f"seat_score_{p}_{label}"] = _wilson(means[p], games)
     return out
 
 
