@@ -332,7 +332,7 @@ def test_resume_truncated_line_and_mismatch(tmp_path: Any) -> None:
     with open(out) as f:
         lines = f.read().splitlines()
     # header + 6 chunks + king-making for the 3-player variant
-    assert json.loads(lines[0])["format"] == "stonefield-lab/1"
+    assert json.loads(lines[0])["format"] == "stonefield-lab/2"
     assert sum(json.loads(x).get("kind") == "games" for x in lines[1:]) == 6
     # Keep the header and two chunks, and half of a third line: an interrupted run.
     with open(out, "w") as f:
@@ -346,6 +346,34 @@ def test_resume_truncated_line_and_mismatch(tmp_path: Any) -> None:
     assert again.rows() == full.rows()
     with pytest.raises(sf.InvalidOptionError, match="other arguments.*games: 12"):
         sf.lab.evaluate("windflowers", out=out, **{**args, "games": 13})
+    # A file of an older lab (other column types) is refused, not misread.
+    older = str(tmp_path / "old.jsonl")
+    header = {**json.loads(lines[0]), "format": "stonefield-lab/1"}
+    Path(older).write_text(json.dumps(header) + "\n")
+    with pytest.raises(sf.RecordError, match="another version of the lab.*new file"):
+        sf.lab.evaluate("windflowers", out=older, **args)
+
+
+def test_branching_profile_by_hand() -> None:
+    game = sf.make("windflowers", **SMALL)
+    # Lengths 3 and 12. Tenth k holds decisions ⌈k L / 10⌉ to before ⌈(k + 1) L / 10⌉: the
+    # short game's three fall in tenths 0, 3 and 6 (17 legal actions: 16 sites and the pass,
+    # then 16: 15 empty sites, none to replace, and the pass); the long one has decisions in
+    # every tenth, one legal action fewer after each stone placed.
+    long_game = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, PASS, PASS]
+    cols = stats_of(game, [[0, PASS, PASS], long_game])
+    bins = cols["branching_bins"]
+    assert bins.dtype == np.uint32 and bins.shape == (2, 10)
+    assert bins[0].tolist() == [17, 0, 0, 16, 0, 0, 16, 0, 0, 0]
+    counts = [17 - min(i, 10) for i in range(12)]
+    # Decisions 0 and 1 in tenth 0, decision 2 in tenth 1, … (edges 0 2 3 4 5 6 8 9 10 11 12).
+    assert bins[1].tolist() == [17 + 16, 15, 14, 13, 12, 11 + 10, 9, 8, 7, 7]
+    assert int(bins[1].sum()) == sum(counts) == cols["branching_sum"][1]
+    profile = M.branching_profile(cols)
+    # Tenth 1 only the long game reaches: its decision 2 (15 legal actions).
+    assert profile[1] == 15.0
+    # Tenth 0: the short game's first decision (17) and the long game's decisions 0 and 1.
+    assert profile[0] == pytest.approx((17 + (17 + 16) / 2) / 2)
 
 
 def test_python_agents_and_their_errors(tmp_path: Any) -> None:

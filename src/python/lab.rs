@@ -20,7 +20,8 @@ use crate::sim::summary::{summarize, Facts, Moments, Ratio};
 /// in the evaluation metrics. The GIL is released while games are replayed. Returns a dict of
 /// numpy arrays, one row per game: `length`, `turns`, `multi_choice`, `repeated` (uint32),
 /// `branching_sum`, `coverage`, `lead_change`, `drama`, `decisiveness`, `threshold`,
-/// `stability` (float64), `branching_bins` (float64, games × 10), `top_tied`, `truncated`
+/// `stability` (float64), `branching_bins` (uint32, games × 10: the legal actions summed over
+/// each tenth of the game's decisions), `top_tied`, `truncated`
 /// (bool), `pie` (int8), `returns`, `ranks` (float64, games × players) and `scores` (the same,
 /// or None for games without scores). An illegal action or a game that does not end with its
 /// last action raises the game's error, naming the game index.
@@ -117,7 +118,8 @@ fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_
     d.set_item("truncated", PyArray1::from_vec(py, cols.truncated))?;
     d.set_item("pie", PyArray1::from_vec(py, cols.pie))?;
     let table = |v: Vec<f64>, width: usize| PyArray1::from_vec(py, v).reshape([n, width]);
-    d.set_item("branching_bins", table(cols.branching_bins, BINS)?)?;
+    let bins = PyArray1::from_vec(py, cols.branching_bins).reshape([n, BINS])?;
+    d.set_item("branching_bins", bins)?;
     d.set_item("returns", table(cols.returns, players)?)?;
     d.set_item("ranks", table(cols.ranks, players)?)?;
     if has_scores {

@@ -627,20 +627,21 @@ impl NativeRun {
                 seats.shape()
             )));
         }
-        let seats: Vec<usize> = seats
-            .as_array()
+        // Every entry in order (row by row); a contiguous array is read as a slice.
+        let entries: Vec<i64> = match seats.as_slice() {
+            Ok(s) => s.to_vec(),
+            Err(_) => seats.as_array().iter().copied().collect(),
+        };
+        if let Some(&a) = entries
             .iter()
-            .map(|&a| {
-                if a < 0 || a as usize >= agents.len() {
-                    Err(bad(format!(
-                        "seats name agent {a}; agents are 0..{}",
-                        agents.len()
-                    )))
-                } else {
-                    Ok(a as usize)
-                }
-            })
-            .collect::<PyResult<_>>()?;
+            .find(|&&a| a < 0 || a as usize >= agents.len())
+        {
+            return Err(bad(format!(
+                "seats name agent {a}; agents are 0..{}",
+                agents.len()
+            )));
+        }
+        let seats: Vec<usize> = entries.into_iter().map(|a| a as usize).collect();
         if agents.is_empty() {
             return Err(bad("native games need at least one agent".into()));
         }

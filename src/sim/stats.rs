@@ -22,8 +22,9 @@
 //! * **turns**: maximal runs of consecutive actions by the same player (a Faraday turn is a run
 //!   of placements; the pie offer is player 0's first turn and the choice player 1's).
 //! * **branching**: the number of legal actions at each decision; the sum, the count of decisions
-//!   with more than one, and the mean per tenth of the game (decision i falls in tenth
-//!   ⌊10 i / L⌋; NaN for a tenth without decisions).
+//!   with more than one, and the sum per tenth of the game (decision i falls in tenth
+//!   ⌊10 i / L⌋, so tenth k holds ⌈(k + 1) L / 10⌉ − ⌈k L / 10⌉ decisions, none when L < 10
+//!   leaves it empty; the mean per tenth is the sum over that count).
 //! * **coverage**: the share of sites that held a stone in at least one of s_0 … s_L.
 //! * **repeated**: how many of s_1 … s_L equal an earlier position of the same game, a position
 //!   being the board and the player to move (and, in Faraday, how many offer actions remain, so
@@ -85,8 +86,9 @@ pub struct GameStats {
     pub branching_sum: f64,
     /// Decisions with more than one legal action.
     pub multi_choice: u32,
-    /// Mean legal actions per tenth of the game (NaN for an empty tenth).
-    pub branching_bins: [f64; BINS],
+    /// Legal actions summed over each tenth of the game's decisions (0 for an empty tenth;
+    /// see the module docs for which decisions a tenth holds).
+    pub branching_bins: [u32; BINS],
     /// Share of sites ever occupied.
     pub coverage: f64,
     /// Positions repeating an earlier one.
@@ -452,7 +454,7 @@ impl<'s> Tracker<'s> {
             turns: 0,
             branching_sum: 0.0,
             multi_choice: 0,
-            branching_bins: [f64::NAN; BINS],
+            branching_bins: [0; BINS],
             coverage: 0.0,
             repeated: 0,
             top_tied: false,
@@ -498,9 +500,9 @@ impl<'s> Tracker<'s> {
                 sum += u64::from(d.count);
                 st.multi_choice += u32::from(d.count > 1);
             }
-            if !part.is_empty() {
-                *bin = sum as f64 / part.len() as f64;
-            }
+            // A tenth holds at most ⌈L / 10⌉ decisions of at most 2³² legal actions each:
+            // no game comes near a sum that does not fit.
+            *bin = sum as u32;
             branching += sum;
         }
         st.branching_sum = branching as f64;
@@ -1003,7 +1005,7 @@ pub struct Columns {
     pub top_tied: Vec<bool>,
     pub truncated: Vec<bool>,
     pub pie: Vec<i8>,
-    pub branching_bins: Vec<f64>,
+    pub branching_bins: Vec<u32>,
     pub returns: Vec<f64>,
     pub ranks: Vec<f64>,
     pub scores: Vec<f64>,
@@ -1028,7 +1030,7 @@ pub struct ColumnsMut<'a> {
     top_tied: &'a mut [bool],
     truncated: &'a mut [bool],
     pie: &'a mut [i8],
-    branching_bins: &'a mut [f64],
+    branching_bins: &'a mut [u32],
     returns: &'a mut [f64],
     ranks: &'a mut [f64],
     scores: &'a mut [f64],
@@ -1132,7 +1134,7 @@ impl Columns {
             top_tied: vec![false; games],
             truncated: vec![false; games],
             pie: vec![0; games],
-            branching_bins: vec![0.0; games * BINS],
+            branching_bins: vec![0; games * BINS],
             returns: vec![0.0; games * players],
             ranks: vec![0.0; games * players],
             scores: vec![0.0; games * players],
@@ -1269,9 +1271,8 @@ mod tests {
         // Every evaluation is 0, both players always lead and both are winners.
         assert_eq!([s.lead_change, s.drama, s.stability], [0.0, 0.0, 0.0]);
         assert_eq!((s.threshold, s.decisiveness), (-1.0, 0.0));
-        assert_eq!(s.branching_bins[0], 17.0);
-        assert_eq!(s.branching_bins[5], 17.0);
-        assert!(s.branching_bins[1].is_nan());
+        // Two decisions fall in tenths 0 and 5; the others are empty.
+        assert_eq!(s.branching_bins, [17, 0, 0, 0, 0, 17, 0, 0, 0, 0]);
     }
 
     #[test]

@@ -307,11 +307,24 @@ def skill_metric(strong_scores: npt.ArrayLike) -> Metric:
 
 
 def branching_profile(cols: Columns) -> npt.NDArray[np.float64]:
-    """Mean legal actions per tenth of the game, averaged over the games that reach it."""
-    bins = np.asarray(cols["branching_bins"], dtype=np.float64).reshape(-1, 10)
-    if bins.shape[0] == 0:
+    """Mean legal actions per tenth of the game, averaged over the games whose tenth holds a
+    decision (NaN for a tenth no game reaches).
+
+    ``branching_bins`` holds each game's legal actions summed per tenth: tenth k of a game of
+    L decisions holds decisions ⌈k L / 10⌉ to before ⌈(k + 1) L / 10⌉.
+
+    >>> cols = {"branching_bins": [[3, 0, 0, 0, 0, 2, 0, 0, 0, 0]], "length": [2]}
+    >>> branching_profile(cols)[[0, 1, 5]].tolist()
+    [3.0, nan, 2.0]
+    """
+    sums = np.asarray(cols["branching_bins"], dtype=np.float64).reshape(-1, 10)
+    if sums.shape[0] == 0:
         return np.full(10, np.nan)
+    length = np.asarray(cols["length"], dtype=np.int64)
+    edges = -((-np.arange(11)[None, :] * length[:, None]) // 10)
+    sizes = np.diff(edges, axis=1)
+    reached = sizes > 0
+    means = np.where(reached, sums / np.maximum(sizes, 1), 0.0)
+    counts = reached.sum(axis=0)
     with np.errstate(invalid="ignore"):
-        counts = (~np.isnan(bins)).sum(axis=0)
-        sums = np.nansum(bins, axis=0)
-        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+        return np.where(counts > 0, means.sum(axis=0) / np.maximum(counts, 1), np.nan)

@@ -24,7 +24,7 @@ from ..agents import agent_string, is_native, parse_agent
 from ..matches import _derived_seed, _seated
 
 #: Format tag of the first line of a results file.
-FORMAT = "stonefield-lab/1"
+FORMAT = "stonefield-lab/2"
 
 #: Columns of the per-game facts kept in the results file.
 COLUMNS = (
@@ -56,6 +56,7 @@ _DTYPES: dict[str, Any] = {
     "top_tied": np.bool_,
     "truncated": np.bool_,
     "pie": np.int8,
+    "branching_bins": np.uint32,
 }
 
 
@@ -390,6 +391,11 @@ def read_results(path: str, header: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     found = entries[0]
     if found.get("format") != FORMAT:
+        if str(found.get("format", "")).startswith("stonefield-lab/"):
+            raise RecordError(
+                f"{path} was written by another version of the lab (format"
+                f" {found['format']!r}, this one reads {FORMAT!r}); run into a new file"
+            )
         raise RecordError(f"{path} is not a stonefield lab results file")
     if found != header:
         diffs = [
