@@ -201,8 +201,6 @@ pub struct Scratch {
     keys: Vec<u64>,
     /// The keys of the latest positions of one level, for games with levels.
     run: Vec<u64>,
-    /// Player 0's evaluation at each position, in two-player games.
-    xs: Vec<f64>,
     seen: KeySet,
     /// The bitmap that screens the keys for repeats (all zeros between games).
     filter: Vec<u64>,
@@ -224,6 +222,9 @@ struct Step {
     action: u32,
     /// Legal actions at the decision.
     count: u32,
+    /// With [`TwoSums`], what evaluates the decision: the mover's search value (its `f32`
+    /// bits) when the decisions carry values, else the heuristic's k_0 − k_1 (`i32` bits).
+    eval: u32,
     mover: u8,
 }
 
@@ -386,17 +387,19 @@ impl<'s> Tracker<'s> {
         s.steps.clear();
         s.decisions.clear();
         s.keys.clear();
+        let stays = start.sites_stay_occupied();
         s.occupied.clear();
-        s.occupied.resize(sites, false);
+        if !stays {
+            s.occupied.resize(sites, false);
+        }
         s.run.clear();
-        s.xs.clear();
         Tracker {
             s,
             ev,
             players: start.num_players().min(MAX_PLAYERS),
             sites,
             pie_base: (start.game_name() == "faraday").then_some(2 * sites as u32),
-            stays: start.sites_stay_occupied(),
+            stays,
             valued: false,
             level: u32::MAX,
             suspect: false,
@@ -408,33 +411,22 @@ impl<'s> Tracker<'s> {
     /// A decision with the mover's search value `value` as its evaluation.
     fn valued(&mut self, mover: usize, count: usize, action: u32, value: f32) {
         self.valued = true;
-        self.step(mover, count, action);
-        let d = Decision {
-            mover: mover as u8,
-            k: [0; MAX_PLAYERS],
-            value,
-        };
-        if self.two {
-            self.two_row(two_player_x(&d, self.ev, true));
-        } else {
-            self.s.decisions.push(d);
-        }
-    }
-
-    #[inline(always)]
-    fn step(&mut self, mover: usize, count: usize, action: u32) {
-        self.s.steps.push(Step {
+        let step = Step {
             action,
             count: count as u32,
+            eval: value.to_bits(),
             mover: mover as u8,
-        });
-    }
-
-    /// Adds x = e_0 of the latest decision to the two-player sums.
-    #[inline(always)]
-    fn two_row(&mut self, x: f64) {
-        self.two_sums.add(x);
-        self.s.xs.push(x);
+        };
+        self.s.steps.push(step);
+        if self.two {
+            self.two_sums.add(two_player_x(&step, self.ev, true));
+        } else {
+            self.s.decisions.push(Decision {
+                mover: mover as u8,
+                k: [0; MAX_PLAYERS],
+                value,
+            });
+        }
     }
 
     fn occupy(&mut self, cells: &[i8]) {
@@ -527,8 +519,8 @@ impl<'s> Tracker<'s> {
         ] = match n {
             2 if self.two => {
                 self.two_sums.add(returns[0]);
-                self.s.xs.push(returns[0]);
-                self.two_sums.metrics(ranks, &self.s.xs)
+                let xs = steps.iter().map(|d| two_player_x(d, ev, valued));
+                self.two_sums.metrics(ranks, xs.chain([returns[0]]))
             }
             2 => every_player_metrics::<2>(decisions, ev, valued, returns, ranks),
             3 => every_player_metrics::<3>(decisions, ev, valued, returns, ranks),
@@ -541,10 +533,12 @@ impl<'s> Tracker<'s> {
             let actions: Vec<u32> = steps.iter().map(|d| d.action).collect();
             st.repeated = exact_repeats(start, &actions);
         }
-        if self.stays {
-            self.occupy(end.cells());
-        }
-        let occupied = self.s.occupied.iter().filter(|&&o| o).count();
+        // Where sites stay occupied, those occupied at the end are all that ever were.
+        let occupied = if self.stays {
+            end.cells().iter().filter(|&&c| c != 0).count()
+        } else {
+            self.s.occupied.iter().filter(|&&o| o).count()
+        };
         st.coverage = occupied as f64 / self.sites.max(1) as f64;
         Ok(st)
     }
@@ -678,7 +672,7 @@ impl TwoSums {
     }
 
     /// The metrics, `xs` being the x of every row added, in order.
-    fn metrics(&self, ranks: &[f64], xs: &[f64]) -> [f64; 5] {
+    fn metrics(&self, ranks: &[f64], xs: impl Iterator<Item = f64>) -> [f64; 5] {
         let mut sums = Sums::new();
         sums.rows = self.rows;
         sums.changes = self.changes;
@@ -688,24 +682,24 @@ impl TwoSums {
         sums.best[..2].copy_from_slice(&[self.high, -self.low]);
         finish_metrics(&sums, 2, ranks, |winners, threshold| {
             let (first, second) = (winners & 1 == 1, winners & 2 == 2);
-            xs.iter()
-                .position(|&x| (first && x > threshold) || (second && -x > threshold))
+            let mut xs = xs;
+            xs.position(|x| (first && x > threshold) || (second && -x > threshold))
         })
     }
 }
 
 /// x = e_0 at a decision of a two-player game: the value for its mover, or the odd heuristic.
 #[inline(always)]
-fn two_player_x(d: &Decision, ev: &Evaluator, valued: bool) -> f64 {
+fn two_player_x(d: &Step, ev: &Evaluator, valued: bool) -> f64 {
     if valued {
-        let v = f64::from(d.value);
+        let v = f64::from(f32::from_bits(d.eval));
         if d.mover == 0 {
             v
         } else {
             -v
         }
     } else {
-        ev.one(i64::from(d.k[0]) - i64::from(d.k[1]))
+        ev.one(i64::from(d.eval as i32))
     }
 }
 
@@ -720,22 +714,41 @@ fn two_player_metrics(
 ) -> [f64; 5] {
     let mut xs: Vec<f64> = decisions
         .iter()
-        .map(|d| two_player_x(d, ev, valued))
+        .map(|d| {
+            let step = Step {
+                action: 0,
+                count: 0,
+                eval: if valued {
+                    d.value.to_bits()
+                } else {
+                    d.k[0].wrapping_sub(d.k[1])
+                },
+                mover: d.mover,
+            };
+            two_player_x(&step, ev, valued)
+        })
         .collect();
     xs.push(returns[0]);
     let mut sums = TwoSums::new();
     for &x in &xs {
         sums.add(x);
     }
-    sums.metrics(ranks, &xs)
+    sums.metrics(ranks, xs.into_iter())
 }
 
 impl Observer for Tracker<'_> {
     #[inline(always)]
     fn decision(&mut self, mover: usize, count: usize, action: u32, k: &[u32; MAX_PLAYERS]) {
-        self.step(mover, count, action);
+        // k_0 − k_1, exact: heuristic numerators stay far below 2³¹ on any board.
+        let d = k[0].wrapping_sub(k[1]) as i32;
+        self.s.steps.push(Step {
+            action,
+            count: count as u32,
+            eval: d as u32,
+            mover: mover as u8,
+        });
         if self.two {
-            self.two_row(self.ev.one(i64::from(k[0]) - i64::from(k[1])));
+            self.two_sums.add(self.ev.one(i64::from(d)));
         } else {
             self.s.decisions.push(Decision {
                 mover: mover as u8,
