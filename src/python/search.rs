@@ -627,21 +627,26 @@ impl NativeRun {
                 seats.shape()
             )));
         }
-        // Every entry in order (row by row); a contiguous array is read as a slice.
-        let entries: Vec<i64> = match seats.as_slice() {
-            Ok(s) => s.to_vec(),
-            Err(_) => seats.as_array().iter().copied().collect(),
+        // Every entry in order (row by row); a contiguous array is read as one slice.
+        let agent = |&a: &i64| {
+            usize::try_from(a)
+                .ok()
+                .filter(|&a| a < agents.len())
+                .ok_or_else(|| {
+                    bad(format!(
+                        "seats name agent {a}; agents are 0..{}",
+                        agents.len()
+                    ))
+                })
         };
-        if let Some(&a) = entries
-            .iter()
-            .find(|&&a| a < 0 || a as usize >= agents.len())
-        {
-            return Err(bad(format!(
-                "seats name agent {a}; agents are 0..{}",
-                agents.len()
-            )));
-        }
-        let seats: Vec<usize> = entries.into_iter().map(|a| a as usize).collect();
+        let seats: Vec<usize> = match seats.as_slice() {
+            Ok(s) => s.iter().map(agent).collect::<PyResult<_>>()?,
+            Err(_) => seats
+                .as_array()
+                .iter()
+                .map(agent)
+                .collect::<PyResult<_>>()?,
+        };
         if agents.is_empty() {
             return Err(bad("native games need at least one agent".into()));
         }
@@ -705,8 +710,9 @@ impl NativeRun {
             .iter()
             .all(|a| matches!(a, Agent::Random { .. }));
         // Blocks that keep every thread busy (random games take a microsecond or so, searching
-        // ones far longer), doubled while a block takes under 0.1 s; every block is written
-        // straight into one set of columns.
+        // ones far longer); after each, the next is sized to take about 0.1 s at the pace
+        // measured (at least double, at most sixteen times), so a run stops for Ctrl-C that
+        // often and no more. Every block is written straight into one set of columns.
         let total = self.games();
         let mut cols = Columns::zeroed(n, total);
         let mut kept = Vec::new();
@@ -733,8 +739,10 @@ impl NativeRun {
             kept.extend(part.map_err(to_py)?);
             done += count;
             py.check_signals()?;
-            if started.elapsed().as_secs_f64() < 0.1 {
-                chunk *= 2;
+            let seconds = started.elapsed().as_secs_f64();
+            if seconds < 0.1 {
+                let fits = (count as f64 * 0.1 / seconds.max(1e-6)) as usize;
+                chunk = fits.clamp(2 * chunk, 16 * chunk);
             }
         }
         cols.kept = kept;

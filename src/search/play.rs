@@ -269,12 +269,9 @@ pub fn lab_range_into(
     } else {
         (0..count).map(one).collect::<Result<_>>()?
     };
-    let mut kept = Vec::new();
-    for (i, (st, k)) in games.into_iter().enumerate() {
-        rows.set(i, &st);
-        kept.extend(k);
-    }
-    Ok(kept)
+    let (stats, kept): (Vec<GameStats>, Vec<Option<Kept>>) = games.into_iter().unzip();
+    rows.set_all(&stats);
+    Ok(kept.into_iter().flatten().collect())
 }
 
 /// [`lab_range_into`] into new columns, which hold the kept games too.
@@ -314,6 +311,7 @@ fn lab_random_into(
         let part = |scratch: &mut Scratch, (k, mut rows): (usize, ColumnsMut<'_>)| {
             let mut rngs = vec![Rng::new(0); n];
             let mut kept = Vec::new();
+            let mut stats = Vec::with_capacity(rows.len());
             for r in 0..rows.len() {
                 let i = k * RANDOM_CHUNK + r;
                 let index = first + i as u64;
@@ -322,7 +320,6 @@ fn lab_random_into(
                     *rng = random_seat(gs, agent_seeds[seats[i * n + j]], j);
                 }
                 let st = random_game_stats(&start, &mut rngs, &ev, scratch);
-                rows.set(r, &st);
                 if index < keep_below || st.repeated > 0 {
                     kept.push(Kept {
                         index,
@@ -330,7 +327,9 @@ fn lab_random_into(
                         values: vec![f32::NAN; scratch.actions().len()],
                     });
                 }
+                stats.push(st);
             }
+            rows.set_all(&stats);
             kept
         };
         // One scratch per worker thread's run of tasks, not per task.

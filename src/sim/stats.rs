@@ -1090,31 +1090,47 @@ impl<'a> ColumnsMut<'a> {
         self.length.is_empty()
     }
 
-    /// Writes game `s` into row `i`.
-    #[inline]
-    pub fn set(&mut self, i: usize, s: &GameStats) {
+    /// Writes games `stats` into the first rows, one column at a time (a column's writes then
+    /// run in order, which is cheaper than a game's scattered over every column).
+    pub fn set_all(&mut self, stats: &[GameStats]) {
         let p = self.players;
-        self.length[i] = s.length;
-        self.turns[i] = s.turns;
-        self.multi_choice[i] = s.multi_choice;
-        self.repeated[i] = s.repeated;
-        self.branching_sum[i] = s.branching_sum;
-        self.coverage[i] = s.coverage;
-        self.lead_change[i] = s.lead_change;
-        self.drama[i] = s.drama;
-        self.decisiveness[i] = s.decisiveness;
-        self.threshold[i] = s.threshold;
-        self.stability[i] = s.stability;
-        self.top_tied[i] = s.top_tied;
-        self.truncated[i] = s.truncated;
-        self.pie[i] = s.pie;
-        self.branching_bins[i * BINS..(i + 1) * BINS].copy_from_slice(&s.branching_bins);
-        self.returns[i * p..(i + 1) * p].copy_from_slice(s.returns());
-        self.ranks[i * p..(i + 1) * p].copy_from_slice(s.ranks());
-        let scores = &mut self.scores[i * p..(i + 1) * p];
-        match s.scores() {
-            Some(x) => scores.copy_from_slice(x),
-            None => scores.fill(f64::NAN),
+        macro_rules! each {
+            ($($f:ident),+) => {
+                $(for (o, s) in self.$f.iter_mut().zip(stats) {
+                    *o = s.$f;
+                })+
+            };
+        }
+        each!(
+            length,
+            turns,
+            multi_choice,
+            repeated,
+            branching_sum,
+            coverage,
+            lead_change,
+            drama,
+            decisiveness,
+            threshold,
+            stability,
+            top_tied,
+            truncated,
+            pie
+        );
+        for (o, s) in self.branching_bins.chunks_exact_mut(BINS).zip(stats) {
+            o.copy_from_slice(&s.branching_bins);
+        }
+        for (o, s) in self.returns.chunks_exact_mut(p).zip(stats) {
+            o.copy_from_slice(s.returns());
+        }
+        for (o, s) in self.ranks.chunks_exact_mut(p).zip(stats) {
+            o.copy_from_slice(s.ranks());
+        }
+        for (o, s) in self.scores.chunks_exact_mut(p).zip(stats) {
+            match s.scores() {
+                Some(x) => o.copy_from_slice(x),
+                None => o.fill(f64::NAN),
+            }
         }
     }
 }
@@ -1131,28 +1147,12 @@ pub struct Kept {
 impl Columns {
     /// Columns for `games` games, zeroed, to be filled through [`Columns::rows_mut`].
     pub fn zeroed(players: usize, games: usize) -> Columns {
-        Columns {
-            players,
-            length: vec![0; games],
-            turns: vec![0; games],
-            multi_choice: vec![0; games],
-            repeated: vec![0; games],
-            branching_sum: vec![0.0; games],
-            coverage: vec![0.0; games],
-            lead_change: vec![0.0; games],
-            drama: vec![0.0; games],
-            decisiveness: vec![0.0; games],
-            threshold: vec![0.0; games],
-            stability: vec![0.0; games],
-            top_tied: vec![false; games],
-            truncated: vec![false; games],
-            pie: vec![0; games],
-            branching_bins: vec![0; games * BINS],
-            returns: vec![0.0; games * players],
-            ranks: vec![0.0; games * players],
-            scores: vec![0.0; games * players],
-            kept: Vec::new(),
+        macro_rules! all {
+            ($($f:ident * $w:expr),+) => {
+                Columns { players, $($f: vec![Default::default(); games * $w],)+ kept: Vec::new() }
+            };
         }
+        column_fields!(all, players)
     }
 
     /// Every row, writable in place (and cut into pieces by [`ColumnsMut::split_at`]).
@@ -1211,14 +1211,16 @@ pub fn game_stats_batch(
         let ev = Evaluator::new(&start);
         let part = |(k, mut rows): (usize, ColumnsMut<'_>)| -> Result<()> {
             let mut scratch = Scratch::default();
-            for r in 0..rows.len() {
-                let g = k * RANDOM_CHUNK + r;
-                let span = offsets[g] as usize..offsets[g + 1] as usize;
-                let acts = &actions[span.clone()];
-                let st = replay_stats(&start, acts, values.map(|v| &v[span]), &ev, &mut scratch)
-                    .map_err(|e| in_game(e, g))?;
-                rows.set(r, &st);
-            }
+            let stats = (0..rows.len())
+                .map(|r| {
+                    let g = k * RANDOM_CHUNK + r;
+                    let span = offsets[g] as usize..offsets[g + 1] as usize;
+                    let acts = &actions[span.clone()];
+                    replay_stats(&start, acts, values.map(|v| &v[span]), &ev, &mut scratch)
+                        .map_err(|e| in_game(e, g))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            rows.set_all(&stats);
             Ok(())
         };
         if parallel {
