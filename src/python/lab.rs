@@ -1,16 +1,16 @@
 //! The variant lab's per-game facts for Python: `_core.lab_stats` replays finished games and
 //! returns their summaries as numpy arrays (see `crate::sim::stats` for the definitions).
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PySlice};
 
 use super::game::PyGame;
 use super::search::NativeRun;
 use super::{setting_arg, threads_arg, to_py};
 use crate::sim::batch::thread_pool;
-use crate::sim::stats::{game_stats_batch, Columns, BINS};
+use crate::sim::stats::{game_stats_batch, Columns};
 use crate::sim::summary::{summarize, Facts, Moments, Ratio};
 
 /// Replays games and returns their per-game facts.
@@ -101,31 +101,29 @@ pub fn lab_play<'py>(
 
 fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_, PyDict>> {
     let n = cols.len();
-    let players = cols.players;
+    let layout = cols.layout();
+    // One array per group; every column is a view into its group's (no copy).
+    let groups = [
+        ("whole", PyArray1::from_vec(py, cols.whole).into_any()),
+        ("floats", PyArray1::from_vec(py, cols.floats).into_any()),
+        ("flags", PyArray1::from_vec(py, cols.flags).into_any()),
+        ("signs", PyArray1::from_vec(py, cols.signs).into_any()),
+    ];
     let d = PyDict::new(py);
-    d.set_item("length", PyArray1::from_vec(py, cols.length))?;
-    d.set_item("turns", PyArray1::from_vec(py, cols.turns))?;
-    d.set_item("multi_choice", PyArray1::from_vec(py, cols.multi_choice))?;
-    d.set_item("repeated", PyArray1::from_vec(py, cols.repeated))?;
-    d.set_item("branching_sum", PyArray1::from_vec(py, cols.branching_sum))?;
-    d.set_item("coverage", PyArray1::from_vec(py, cols.coverage))?;
-    d.set_item("lead_change", PyArray1::from_vec(py, cols.lead_change))?;
-    d.set_item("drama", PyArray1::from_vec(py, cols.drama))?;
-    d.set_item("decisiveness", PyArray1::from_vec(py, cols.decisiveness))?;
-    d.set_item("threshold", PyArray1::from_vec(py, cols.threshold))?;
-    d.set_item("stability", PyArray1::from_vec(py, cols.stability))?;
-    d.set_item("top_tied", PyArray1::from_vec(py, cols.top_tied))?;
-    d.set_item("truncated", PyArray1::from_vec(py, cols.truncated))?;
-    d.set_item("pie", PyArray1::from_vec(py, cols.pie))?;
-    let table = |v: Vec<f64>, width: usize| PyArray1::from_vec(py, v).reshape([n, width]);
-    let bins = PyArray1::from_vec(py, cols.branching_bins).reshape([n, BINS])?;
-    d.set_item("branching_bins", bins)?;
-    d.set_item("returns", table(cols.returns, players)?)?;
-    d.set_item("ranks", table(cols.ranks, players)?)?;
-    if has_scores {
-        d.set_item("scores", table(cols.scores, players)?)?;
-    } else {
-        d.set_item("scores", py.None())?;
+    for place in layout {
+        if place.name == "scores" && !has_scores {
+            d.set_item("scores", py.None())?;
+            continue;
+        }
+        let Some((_, group)) = groups.iter().find(|(g, _)| *g == place.group) else {
+            continue;
+        };
+        let slice = PySlice::new(py, place.start as isize, place.end as isize, 1);
+        let mut column = group.get_item(slice)?;
+        if place.width > 1 || matches!(place.name, "returns" | "ranks" | "scores") {
+            column = column.call_method1("reshape", ((n, place.width),))?;
+        }
+        d.set_item(place.name, column)?;
     }
     let mut kept = Vec::with_capacity(cols.kept.len());
     let mut actions: Vec<u32> = Vec::new();

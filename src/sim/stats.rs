@@ -998,32 +998,71 @@ macro_rules! column_fields {
     };
 }
 
+/// Calls `$m!` with every column of [`Columns`] as it is stored: per group (one allocation
+/// each, of one element type), the group's columns in order with their widths per row.
+macro_rules! column_groups {
+    ($m:ident, $players:expr) => {
+        $m!(
+            whole: u32 = [
+                length * 1,
+                turns * 1,
+                multi_choice * 1,
+                repeated * 1,
+                branching_bins * BINS
+            ];
+            floats: f64 = [
+                branching_sum * 1,
+                coverage * 1,
+                lead_change * 1,
+                drama * 1,
+                decisiveness * 1,
+                threshold * 1,
+                stability * 1,
+                returns * $players,
+                ranks * $players,
+                scores * $players
+            ];
+            flags: bool = [top_tied * 1, truncated * 1];
+            signs: i8 = [pie * 1]
+        )
+    };
+}
+
 /// Per-game facts of many games as columns, one row per game (`returns`, `ranks` and `scores`
 /// `players` entries a row; `scores` NaN for games without scores), and the action lists of
 /// the games a run keeps.
+///
+/// The columns of one element type share one allocation (a group; [`Columns::layout`] says
+/// where each lies): a run's facts are tens of megabytes, and four large blocks rather than
+/// eighteen smaller ones let the allocator hand the same memory to the next run instead of
+/// returning it to the system and faulting it in again page by page.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Columns {
     pub players: usize,
-    pub length: Vec<u32>,
-    pub turns: Vec<u32>,
-    pub multi_choice: Vec<u32>,
-    pub repeated: Vec<u32>,
-    pub branching_sum: Vec<f64>,
-    pub coverage: Vec<f64>,
-    pub lead_change: Vec<f64>,
-    pub drama: Vec<f64>,
-    pub decisiveness: Vec<f64>,
-    pub threshold: Vec<f64>,
-    pub stability: Vec<f64>,
-    pub top_tied: Vec<bool>,
-    pub truncated: Vec<bool>,
-    pub pie: Vec<i8>,
-    pub branching_bins: Vec<u32>,
-    pub returns: Vec<f64>,
-    pub ranks: Vec<f64>,
-    pub scores: Vec<f64>,
+    games: usize,
+    /// `length`, `turns`, `multi_choice`, `repeated`, `branching_bins`.
+    pub whole: Vec<u32>,
+    /// `branching_sum`, `coverage`, `lead_change`, `drama`, `decisiveness`, `threshold`,
+    /// `stability`, `returns`, `ranks`, `scores`.
+    pub floats: Vec<f64>,
+    /// `top_tied`, `truncated`.
+    pub flags: Vec<bool>,
+    /// `pie`.
+    pub signs: Vec<i8>,
     /// Games whose actions were kept, in game order.
     pub kept: Vec<Kept>,
+}
+
+/// Where a column of [`Columns`] lies: its group, the range of the group it takes and its
+/// width per row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColumnPlace {
+    pub name: &'static str,
+    /// `"whole"`, `"floats"`, `"flags"` or `"signs"`.
+    pub group: &'static str,
+    pub start: usize,
+    pub end: usize,
+    pub width: usize,
 }
 
 /// Some consecutive rows of a [`Columns`], to fill in place.
@@ -1148,32 +1187,69 @@ impl Columns {
     /// Columns for `games` games, zeroed, to be filled through [`Columns::rows_mut`].
     pub fn zeroed(players: usize, games: usize) -> Columns {
         macro_rules! all {
-            ($($f:ident * $w:expr),+) => {
-                Columns { players, $($f: vec![Default::default(); games * $w],)+ kept: Vec::new() }
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr),+]);+) => {
+                Columns {
+                    players,
+                    games,
+                    $($g: vec![<$t>::default(); games * (0 $(+ $w)+)],)+
+                    kept: Vec::new(),
+                }
             };
         }
-        column_fields!(all, players)
+        column_groups!(all, players)
     }
 
     /// Every row, writable in place (and cut into pieces by [`ColumnsMut::split_at`]).
     pub fn rows_mut(&mut self) -> ColumnsMut<'_> {
-        let players = self.players;
+        let (players, games) = (self.players, self.games);
         macro_rules! all {
-            ($($f:ident * $w:expr),+) => {
-                ColumnsMut { players, $($f: &mut self.$f[..]),+ }
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr),+]);+) => {{
+                $(
+                    let rest = &mut self.$g[..];
+                    $(let ($f, rest) = rest.split_at_mut(games * $w);)+
+                    debug_assert!(rest.is_empty());
+                )+
+                ColumnsMut { players, $($($f),+),+ }
+            }};
+        }
+        column_groups!(all, players)
+    }
+
+    /// Where each column lies, in the order of [`column_groups`].
+    pub fn layout(&self) -> Vec<ColumnPlace> {
+        let (players, games) = (self.players, self.games);
+        let mut out = Vec::new();
+        macro_rules! all {
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr),+]);+) => {
+                $(
+                    let mut start = 0;
+                    $(
+                        let end = start + games * $w;
+                        out.push(ColumnPlace {
+                            name: stringify!($f),
+                            group: stringify!($g),
+                            start,
+                            end,
+                            width: $w,
+                        });
+                        start = end;
+                    )+
+                    let _ = start;
+                )+
             };
         }
-        column_fields!(all, players)
+        column_groups!(all, players);
+        out
     }
 
     /// Number of games.
     pub fn len(&self) -> usize {
-        self.length.len()
+        self.games
     }
 
     /// Whether there are no games.
     pub fn is_empty(&self) -> bool {
-        self.length.is_empty()
+        self.games == 0
     }
 }
 
