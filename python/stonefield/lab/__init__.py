@@ -9,7 +9,9 @@
 completion  ...
 
 Games are played in Rust (``_core.lab_play``: the native match runner), and every fact that
-needs the positions is gathered in Rust (``src/sim/stats.rs``); Python only aggregates. With
+needs the positions is gathered in Rust (``src/sim/stats.rs``), as are the sums over games the
+metrics rest on (``_core.lab_summary``, in a fixed order); Python draws the values and their
+intervals from those. With
 random agents each game is measured while it is played, in one pass; games of searching agents
 (or of Python agents) are replayed once they end. Game i of every variant draws from the random
 streams of (seed, i) exactly as ``sf.match`` plays it, so the numbers do not depend on the
@@ -79,7 +81,7 @@ game's length in actions and D its decisions (the positions where an action was 
 Intervals: Wilson score (z = 1.96) for shares, Student t for means of per-game values
 (balance: of the per-game difference between the extreme seats), and the delta method for pooled
 ratios, R ± t · sd(x − R y) / (√n · ȳ) with games as the units. No bootstrap: every interval is a
-closed formula, so a run of 100,000 games aggregates in a fraction of a second.
+closed formula, so the metrics of 100,000 games take about a millisecond.
 """
 
 from __future__ import annotations
