@@ -972,32 +972,6 @@ fn finish_metrics(
     [lead_change, drama, decisiveness, threshold, stability]
 }
 
-/// Calls `$m!` with every column of [`Columns`] and its width per row: `name * width, …`.
-macro_rules! column_fields {
-    ($m:ident, $players:expr) => {
-        $m!(
-            length * 1,
-            turns * 1,
-            multi_choice * 1,
-            repeated * 1,
-            branching_sum * 1,
-            coverage * 1,
-            lead_change * 1,
-            drama * 1,
-            decisiveness * 1,
-            threshold * 1,
-            stability * 1,
-            top_tied * 1,
-            truncated * 1,
-            pie * 1,
-            branching_bins * BINS,
-            returns * $players,
-            ranks * $players,
-            scores * $players
-        )
-    };
-}
-
 /// Calls `$m!` with every column of [`Columns`] as it is stored: per group (one allocation
 /// each, of one element type), the group's columns in order with their widths per row.
 macro_rules! column_groups {
@@ -1093,15 +1067,15 @@ impl<'a> ColumnsMut<'a> {
     pub fn split_at(self, games: usize) -> (ColumnsMut<'a>, ColumnsMut<'a>) {
         let players = self.players;
         macro_rules! split {
-            ($($f:ident * $w:expr),+) => {{
-                $(let $f = self.$f.split_at_mut(games * $w);)+
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr),+]);+) => {{
+                $($(let $f = self.$f.split_at_mut(games * $w);)+)+
                 (
-                    ColumnsMut { players, $($f: $f.0),+ },
-                    ColumnsMut { players, $($f: $f.1),+ },
+                    ColumnsMut { players, $($($f: $f.0),+),+ },
+                    ColumnsMut { players, $($($f: $f.1),+),+ },
                 )
             }};
         }
-        column_fields!(split, players)
+        column_groups!(split, players)
     }
 
     /// The rows cut into consecutive pieces of `games` games (the last may be shorter), each
@@ -1215,7 +1189,7 @@ impl Columns {
         column_groups!(all, players)
     }
 
-    /// Where each column lies, in the order of [`column_groups`].
+    /// Where each column lies: group by group, each group's columns in the order stored.
     pub fn layout(&self) -> Vec<ColumnPlace> {
         let (players, games) = (self.players, self.games);
         let mut out = Vec::new();
@@ -1343,6 +1317,50 @@ mod tests {
         ];
         opts.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
         Game::make("windflowers", &opts).unwrap()
+    }
+
+    #[test]
+    fn columns_lie_where_their_layout_says() {
+        let g = windflowers(&[]);
+        let games: Vec<Vec<u32>> = vec![vec![16, 16], vec![0, 16, 16], vec![0, 1, 16, 16]];
+        let stats: Vec<GameStats> = games
+            .iter()
+            .map(|a| game_stats(&g, a, None).unwrap())
+            .collect();
+        let mut cols = Columns::zeroed(2, 3);
+        // Rows written in two parts land in order.
+        let (mut first, mut rest) = cols.rows_mut().split_at(1);
+        first.set_all(&stats[..1]);
+        rest.set_all(&stats[1..]);
+        let layout = cols.layout();
+        for group in ["whole", "floats", "flags", "signs"] {
+            // Each group's columns tile it exactly.
+            let places: Vec<_> = layout.iter().filter(|p| p.group == group).collect();
+            assert_eq!(places[0].start, 0);
+            for w in places.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+            }
+            let len = match group {
+                "whole" => cols.whole.len(),
+                "floats" => cols.floats.len(),
+                "flags" => cols.flags.len(),
+                _ => cols.signs.len(),
+            };
+            assert_eq!(places.last().unwrap().end, len, "{group}");
+        }
+        let place = |name: &str| *layout.iter().find(|p| p.name == name).unwrap();
+        let p = place("length");
+        assert_eq!(cols.whole[p.start..p.end], [2, 3, 4]);
+        let p = place("branching_bins");
+        assert_eq!(p.width, BINS);
+        assert_eq!(cols.whole[p.start..p.start + BINS], stats[0].branching_bins);
+        let p = place("returns");
+        assert_eq!(cols.floats[p.start..p.end], [0.0, 0.0, 1.0, -1.0, 0.0, 0.0]);
+        let p = place("top_tied");
+        // 0–0 and 1–1 tie for first; 1–0 does not.
+        assert_eq!(cols.flags[p.start..p.end], [true, false, true]);
+        let p = place("pie");
+        assert_eq!(cols.signs[p.start..p.end], [-1, -1, -1]);
     }
 
     #[test]
