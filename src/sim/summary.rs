@@ -4,8 +4,9 @@
 //! the formulas). The sums are taken here, in one or two passes over each column, because
 //! numpy's way (a temporary array per step) took longer over a hundred thousand random games
 //! than the lab's share of playing them. Every sum runs in a fixed order (eight interleaved
-//! partial sums, then their tree), so the numbers depend on the rows alone: never on threads,
-//! backends or how a run was cut into chunks.
+//! partial sums added as a tree; squared deviations taken per block of rows about the block's
+//! mean, the blocks merged in order), so the numbers depend on the rows alone: never on
+//! threads, backends or how a run was cut into chunks.
 
 use crate::error::{Error, Result};
 use crate::games::MAX_PLAYERS;
@@ -426,6 +427,7 @@ struct ColumnSums {
     stability: Moments,
 }
 
+/// [`ColumnSums`] of a run's columns.
 fn column_sums(f: &Facts<'_>) -> ColumnSums {
     ColumnSums {
         length: whole_moments(f.length),
