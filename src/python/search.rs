@@ -700,8 +700,8 @@ impl NativeRun {
         })
     }
 
-    /// The variant lab's facts of games `first..first + games()` ([`lab_range`]), with the GIL
-    /// released and Ctrl-C stopping between blocks of games.
+    /// The variant lab's facts of games `first..first + games()` ([`lab_range_into`]), with
+    /// the GIL released and Ctrl-C stopping between blocks of games.
     pub(crate) fn lab(&self, py: Python<'_>, first: u64, keep_below: u64) -> PyResult<Columns> {
         let n = self.game.num_players();
         let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());

@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 use crate::games::{each_state, Game, Rules, State};
 use crate::rng::Rng;
 use crate::sim::stats::{
-    in_game, random_game_stats, replay_stats, Columns, ColumnsMut, Evaluator, GameStats, Kept,
-    Scratch, RANDOM_CHUNK,
+    in_game, random_game_stats, replay_stats, ColumnsMut, Evaluator, GameStats, Kept, Scratch,
+    RANDOM_CHUNK,
 };
 
 /// A native agent.
@@ -272,23 +272,6 @@ pub fn lab_range_into(
     let (stats, kept): (Vec<GameStats>, Vec<Option<Kept>>) = games.into_iter().unzip();
     rows.set_all(&stats);
     Ok(kept.into_iter().flatten().collect())
-}
-
-/// [`lab_range_into`] into new columns, which hold the kept games too.
-pub fn lab_range(
-    game: &Game,
-    agents: &[Agent],
-    seats: &[usize],
-    seed: u64,
-    first: u64,
-    parallel: bool,
-    keep_below: u64,
-) -> Result<Columns> {
-    let n = game.num_players();
-    let mut cols = Columns::zeroed(n, seats.len() / n.max(1));
-    let rows = cols.rows_mut();
-    cols.kept = lab_range_into(game, agents, seats, seed, first, parallel, keep_below, rows)?;
-    Ok(cols)
 }
 
 /// The random-agent part of [`lab_range_into`]: agent `a` is random with seed

@@ -1679,7 +1679,7 @@ mod tests {
                 }
                 assert_eq!(actions, plain, "{}", g.name());
                 let again = replay_stats(&start, &actions, None, &ev, &mut replayed).unwrap();
-                // Debug strings compare NaN bins as equal.
+                // Debug strings, so that NaN fields compare as equal.
                 assert_eq!(format!("{st:?}"), format!("{again:?}"), "{}", g.name());
                 assert_eq!(st.length as usize, actions.len());
             }

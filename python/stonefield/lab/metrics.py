@@ -265,12 +265,17 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
         out["balance"] = Metric(value, max(0.0, bal.low), min(1.0, bal.high), n, "t")
     else:
         out["balance"] = NAN_METRIC
-    out["completion"] = _wilson(s["single"] / max(n, 1), n)
-    out["drawishness"] = _wilson(s["draw"] / max(n, 1), n)
-    out["truncation"] = _wilson(s["truncated"] / max(n, 1), n)
+
+    def counted(key: str) -> Metric:
+        """The share of the games that ``key`` counts."""
+        return _wilson(s[key] / max(n, 1), n)
+
+    out["completion"] = counted("single")
+    out["drawishness"] = counted("draw")
+    out["truncation"] = counted("truncated")
     if cols.get("scores") is not None:
-        out["tiebreak_reach"] = _wilson(s["top_tied"] / max(n, 1), n)
-        out["tiebreak_unresolved"] = _wilson(s["top_tied_draw"] / max(n, 1), n)
+        out["tiebreak_reach"] = counted("top_tied")
+        out["tiebreak_unresolved"] = counted("top_tied_draw")
     else:
         out["tiebreak_reach"] = out["tiebreak_unresolved"] = NAN_METRIC
     for name in ("length", "turns"):
@@ -281,7 +286,7 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     out["decision_moves"] = _delta(*s["decision_moves"])
     out["coverage"] = _student(*s["coverage"])
     out["repetition"] = _delta(*s["repetition"])
-    out["repeated_games"] = _wilson(s["repeated_games"] / max(n, 1), n)
+    out["repeated_games"] = counted("repeated_games")
     for name in ("lead_change", "drama", "decisiveness", "stability"):
         out[name] = _student(*s[name])
     chose, swap = int(s["pie_chose"]), int(s["pie_swap"])
