@@ -15,8 +15,8 @@ import pytest
 
 import stonefield as sf
 from stonefield import _core
+from stonefield.cli.lab import add_parser  # noqa: F401  (the CLI module imports cleanly)
 from stonefield.lab import metrics as M
-from stonefield.lab.cli import add_lab_command  # noqa: F401  (the CLI module imports cleanly)
 from stonefield.lab.run import check_address
 
 # Windflowers on the 4 × 4 square grid: sites 0..15, action 16 passes.

@@ -135,9 +135,8 @@ pub trait Rules: Clone + Send + Sync + 'static {
         let n = self.num_actions();
         if action < 0 || action as u64 >= n as u64 {
             return Err(Error::IllegalMove(format!(
-                "{}: action {action} is out of range; actions are 0..{} (0 to {})",
+                "{}: action {action} is out of range; actions are 0 to {}",
                 self.game_name(),
-                n,
                 n - 1
             )));
         }

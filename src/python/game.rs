@@ -350,8 +350,9 @@ fn action_arg(action: &Bound<'_, PyAny>, n: usize) -> PyResult<i64> {
     match int_arg(action, "an action")? {
         Some(a) => Ok(a),
         None => Err(IllegalMoveError::new_err(format!(
-            "action {} is out of range; actions are 0..{n}",
-            action.repr()?
+            "action {} is out of range; actions are 0 to {}",
+            action.repr()?,
+            n.saturating_sub(1)
         ))),
     }
 }

@@ -375,11 +375,11 @@ def _add_kingmaking(lab: Lab, out: str | None) -> None:
 def _notebook_progress() -> ProgressFn | None:
     """A tqdm.auto bar when running inside a notebook with tqdm installed, else None."""
     try:
-        from IPython import get_ipython  # type: ignore[import-not-found]
+        from IPython import get_ipython  # type: ignore[import-not-found, unused-ignore]
 
         if get_ipython() is None or "IPKernelApp" not in get_ipython().config:
             return None
-        from tqdm.auto import tqdm  # type: ignore[import-untyped]
+        from tqdm.auto import tqdm  # type: ignore[import-untyped, unused-ignore]
     except Exception:
         return None
     bar: Any = None

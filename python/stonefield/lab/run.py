@@ -123,11 +123,13 @@ class Plan:
 
 
 def _seed_suffix(agent: Any) -> str:
-    # agent_string leaves out a zero seed; the results file must tell agents apart exactly.
+    # agent_string leaves out a zero seed; the results file must tell agents apart exactly,
+    # so the seed is added as one more setting of the agent string (``mcts:iterations=50,seed=0``).
     seed = getattr(agent, "seed", None)
-    if not isinstance(seed, int) or "seed=" in agent_string(agent):
+    text = agent_string(agent)
+    if not isinstance(seed, int) or "seed=" in text:
         return ""
-    return f"#seed={seed}"
+    return f"{',' if ':' in text else ':'}seed={seed}"
 
 
 def _jsonable(value: Any) -> Any:
@@ -656,8 +658,9 @@ def records(entries: list[dict[str, Any]], variant: int) -> dict[int, dict[str, 
 
 
 def print_progress(done: int, total: int, seconds: float) -> None:
-    """The command line's progress bar, with an estimate of the time left."""
-    if total == 0:
+    """The command line's progress bar, with an estimate of the time left; drawn only when
+    stderr is a terminal (a redirected stderr gets no ``\\r`` frames)."""
+    if total == 0 or not sys.stderr.isatty():
         return
     frac = done / total
     left = seconds / frac - seconds if frac > 0 else float("nan")
