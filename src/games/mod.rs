@@ -453,8 +453,8 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
 /// 2. Add its `pub mod` above and one line to the `games!` call below.
 /// 3. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
 ///    `_core.pyi`; overlays in `python/stonefield/render.py` and `text.py` if it draws marks;
-///    its README section (the option table is generated: `python -m stonefield._optiondocs
-///    --write README.md`). The conformance suites, the test configurations and the benchmarks
+///    its docs page `docs/games/GAME.md` (the option table is generated: `python -m
+///    stonefield._optiondocs --write docs/games/GAME.md`). The conformance suites, the test configurations and the benchmarks
 ///    enumerate its options from the table by themselves.
 macro_rules! games {
     ($d:tt $($id:ident => $variant:ident),+ $(,)?) => {

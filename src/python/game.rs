@@ -485,7 +485,7 @@ impl PyState {
     /// The observation tensor, float32 (planes, num_sites), from the point of view of `player`
     /// (by default the player to move, or player 0 once the game is over): plane k holds the
     /// stones of the k-th player from the viewer in turn order (plane 0 = own), then the empty
-    /// sites, then the game's own planes (see the README).
+    /// sites, then the game's own planes (see docs/batches.md).
     #[pyo3(signature = (player = None))]
     fn observation<'py>(
         &self,
