@@ -25,8 +25,10 @@ for name in sf.games():
     assert state.is_legal(action), name
     print(f"  {name:<12} {result.playouts_per_second:>10,.0f} playouts/s, MCTS plays {action}")
 
-cli = shutil.which("stonefield")
-assert cli is not None, "the stonefield script is not on the PATH"
+# The script pip installed next to this interpreter (the environment need not be activated).
+scripts = Path(sys.executable).parent
+cli = shutil.which("stonefield", path=str(scripts)) or shutil.which("stonefield")
+assert cli is not None, f"no stonefield script in {scripts} or on the PATH"
 out = subprocess.run(
     [cli, "simulate", "subsume", "size=4", "-n", "100", "--json"],
     check=True,

@@ -32,6 +32,8 @@ echo "wheel installed in ${ms} ms (numpy included, from pip's cache when it has 
 mkdir -p "$work/tree"
 cp -r "$repo/tests" "$work/tree/tests"
 cp "$repo/README.md" "$work/tree/"
+mkdir -p "$work/tree/docs"
+cp "$repo"/docs/*.md "$work/tree/docs/"  # pages some tests check their examples against
 cat > "$work/tree/pytest.ini" <<'INI'
 [pytest]
 pythonpath = tests
