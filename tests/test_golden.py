@@ -1,6 +1,6 @@
-"""The documentation's printed numbers stay true: the summary of its batch example is the same on every
-machine (all but the timings), so it is held here line by line. The per-game golden games are in
-tests/playthroughs.rs (Rust) and tests/data/playthroughs/."""
+"""The documentation's printed numbers stay true: the summary of its batch example is the same
+on every machine (all but the timings), so it is held here line by line. The per-game golden
+games are in tests/playthroughs.rs (Rust) and tests/data/playthroughs/."""
 
 from __future__ import annotations
 
