@@ -454,8 +454,8 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
 /// 3. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
 ///    `_core.pyi`; overlays in `python/stonefield/render.py` and `text.py` if it draws marks;
 ///    its docs page `docs/games/GAME.md` (the option table is generated: `python -m
-///    stonefield._optiondocs --write docs/games/GAME.md`). The conformance suites, the test configurations and the benchmarks
-///    enumerate its options from the table by themselves.
+///    stonefield._optiondocs --write docs/games/GAME.md`). The conformance suites, the test
+///    configurations and the benchmarks enumerate its options from the table by themselves.
 macro_rules! games {
     ($d:tt $($id:ident => $variant:ident),+ $(,)?) => {
         /// Every game id, in the order `games()` lists them.
