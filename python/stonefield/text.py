@@ -5,8 +5,8 @@ site (sites are numbered row by row from the bottom, left to right, so the other
 rows are offset by half a cell, as on the board. Empty sites are ``.``; the stones of players 0
 to 3 are ``X``, ``O``, ``A`` and ``B``. Smallholder territory on empty sites shows as the owner's
 letter in lower case, Subsume's surrounded empty cells as ``-`` and its stones kept inside a
-settled loop (``remove_surrounded=False``) as their owner's letter in lower case. The last line says who is to
-move (or the result), the scores, the number of actions and the last move.
+settled loop (``remove_surrounded=False``) as their owner's letter in lower case. The last line
+says who is to move (or the result), the scores, the number of actions and the last move.
 
 >>> import stonefield as sf
 >>> state = sf.make("windflowers", grid="hex", size=3).new_state()
