@@ -679,3 +679,35 @@ def test_interrupt_keeps_finished_chunks(tmp_path: Any) -> None:
         assert [json.loads(x)["first"] for x in f.read().splitlines()[1:]] == [0, 2]
     resumed = sf.lab.evaluate("subsume", out=out, **args)
     assert columns(resumed) == columns(sf.lab.evaluate("subsume", **args))
+
+
+def test_skill_trace_per_variant(tmp_path: Any) -> None:
+    traces = sf.lab.skill_trace(
+        "windflowers",
+        vary={"grid": ["square", "trisquare"]},
+        fixed={"size": 3},
+        base_iterations=4,
+        rungs=3,
+        games=6,
+        seed=2,
+    )
+    assert [t.label for t in traces] == ["grid=square", "grid=trisquare"]
+    for t in traces:
+        assert t.budgets == (4, 8, 16) and t.games == 6
+        assert all(m.n == 6 and 0 <= m.low <= m.value <= m.high <= 1 for m in t.scores)
+        assert t.area == pytest.approx(sum(2 * m.value - 1 for m in t.scores) / 3)
+        assert t.label_of_rung(2) == "mcts:iterations=32 vs mcts:iterations=16"
+    # Reproducible from the seed.
+    again = sf.lab.skill_trace(
+        "windflowers",
+        fixed={"grid": "square", "size": 3},
+        base_iterations=4,
+        rungs=3,
+        games=6,
+        seed=2,
+    )
+    assert [m.value for m in again[0].scores] == [m.value for m in traces[0].scores]
+    sf.lab.plot_skill_traces(traces, str(tmp_path / "skill.png"))
+    assert (tmp_path / "skill.png").stat().st_size > 1000
+    with pytest.raises(sf.InvalidOptionError, match="rungs"):
+        sf.lab.skill_trace("subsume", rungs=0)

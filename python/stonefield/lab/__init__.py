@@ -90,6 +90,16 @@ from __future__ import annotations
 
 from ._lab import Lab, evaluate
 from .metrics import Metric
+from .skill import SkillTrace, plot_skill_traces, skill_trace
 from .studies import STUDIES, study
 
-__all__ = ["STUDIES", "Lab", "Metric", "evaluate", "study"]
+__all__ = [
+    "STUDIES",
+    "Lab",
+    "Metric",
+    "SkillTrace",
+    "evaluate",
+    "plot_skill_traces",
+    "skill_trace",
+    "study",
+]
