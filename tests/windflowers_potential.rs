@@ -214,4 +214,18 @@ fn the_bound_and_the_default_cap() {
     // diagonals (42 pairs).
     let find = |g: &str, s: i64| rows.iter().find(|r| r.0 == g && r.1 == s).expect("row");
     assert_eq!((find("square", 3).2, find("square", 3).3), (16, 42));
+    // The table of docs/games/windflowers.md: (grid, size, sites, capture pairs).
+    let documented: &[(&str, i64, usize, usize)] = &[
+        ("hex", 3, 18, 39),
+        ("hex", 4, 36, 87),
+        ("hex", 5, 60, 153),
+        ("trisquare", 3, 14, 33),
+        ("trisquare", 4, 34, 93),
+        ("trisquare", 5, 62, 181),
+        ("square", 3, 16, 42),
+        ("square", 4, 36, 110),
+        ("square", 5, 64, 210),
+    ];
+    let got: Vec<(&str, i64, usize, usize)> = rows.iter().map(|r| (r.0, r.1, r.2, r.3)).collect();
+    assert_eq!(got, documented);
 }
