@@ -66,7 +66,8 @@ for size in values("subsume", "size")[:6] + [12]:
     CONFIGS.append(("subsume", {"size": size}))
 for anti_blob in values("subsume", "anti_blob"):
     for remove in values("subsume", "remove_surrounded"):
-        CONFIGS.append(("subsume", {"size": 4, "anti_blob": anti_blob, "remove_surrounded": remove}))
+        asides = {"anti_blob": anti_blob, "remove_surrounded": remove}
+        CONFIGS.append(("subsume", {"size": 4, **asides}))
 
 # Any other game: its defaults and every value of each choice and flag option.
 for game in sf.games():

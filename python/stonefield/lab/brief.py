@@ -59,7 +59,10 @@ def seat_balance_answer(lab: Lab, labels: Sequence[str] | None = None) -> tuple[
     matter for balance)."""
     ms = lab.metrics()
     names = list(labels) if labels is not None else [v.label for v in lab.plan.variants]
-    above, below, fair = [], [], []
+    Row = tuple[str, M.Metric, dict[str, M.Metric]]
+    above: list[Row] = []
+    below: list[Row] = []
+    fair: list[Row] = []
     for name, m in zip(names, ms):
         s0 = m.get("seat_score_0", M.NAN_METRIC)
         side = excludes(s0, 0.5)
