@@ -169,8 +169,9 @@ def _asides_answer(lab: Lab) -> tuple[str, str | None]:
         f"At {lab.agents_label()}, against the default: "
         + "; ".join(parts)
         + ". By stonefield's reading, remove_surrounded=false changes no legal move and no result"
-        " (the kept stones take no part), so its row can differ only by chance of the games "
-        "played, never by the rules."
+        " (the kept stones take no part; a test plays both side by side), so its rows can differ"
+        " from those with removal only by chance: the kept stones change the board that MCTS "
+        "mixes into its random seeds, so the same agents play other games."
     )
     return answer, None
 
