@@ -159,6 +159,19 @@ def plot_lead_drama(lab: Lab, path: str) -> None:
     _save(fig, path)
 
 
+#: The compact table of a run without a study's own deciding metrics.
+DEFAULT_DECIDE = (
+    "seat_score_0",
+    "balance",
+    "drawishness",
+    "truncation",
+    "length_mean",
+    "decisiveness",
+    "pie_swap",
+    "kingmaking",
+    "skill",
+)
+
 #: Metrics whose reference is ½ (a fair seat, an even pie choice); the others are compared with
 #: the default variant.
 HALF_REFERENCE = ("seat_score_0", "advantage", "pie_swap", "skill")
@@ -226,7 +239,7 @@ def _md_table(lab: Lab, names: list[str] | None = None) -> list[str]:
         cells = []
         for n in names:
             metric = m.get(n, M.NAN_METRIC)
-            is_ref = v.index == default and n not in HALF_REFERENCE
+            is_ref = v.index == default and refs[n] != 0.5
             cells.append(str(metric) + ("" if is_ref else flag(metric, refs[n])))
         label = v.label + (" (default)" if v.index == default else "")
         lines.append(f"| {label} | {games} | " + " | ".join(cells) + " |")
@@ -318,7 +331,7 @@ def write_report(lab: Lab, directory: str) -> str:
     """Writes the report files; returns the path of report.md."""
     os.makedirs(directory, exist_ok=True)
     brief = lab.brief
-    decide = list(brief.decide) if brief is not None and brief.decide else list(SUMMARY)
+    decide = list(brief.decide) if brief is not None and brief.decide else list(DEFAULT_DECIDE)
     ms = lab.metrics()
     decide = [n for n in decide if any(n in m for m in ms)]
     plots: list[tuple[str, str]] = []
