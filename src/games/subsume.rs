@@ -584,6 +584,15 @@ impl Rules for State {
         }
     }
 
+    /// The lab's heuristic: each player's stones in play. Stones kept inside a settled loop
+    /// (`remove_surrounded=false`) take no part, so they do not count; with the default options
+    /// this is every stone on the board, as the default heuristic counts.
+    fn heuristic_into(&self, _scratch: &mut crate::algo::FloodScratch, out: &mut [u32]) {
+        for (o, set) in out.iter_mut().zip(&self.sets[..2]) {
+            *o = set.iter().map(|w| w.count_ones()).sum();
+        }
+    }
+
     /// Uniform over the legal set: draws from the open cells and keeps the first that passes the
     /// anti-blob rule (rejection keeps the draw uniform), falling back to the full list.
     fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {

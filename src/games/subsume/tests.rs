@@ -783,6 +783,14 @@ fn keeping_enclosed_stones_changes_no_move_and_no_result() {
                     let m = a.random_action(&mut rng, &mut buf).expect("a move");
                     a.apply_unchecked(m);
                     b.apply_unchecked(m);
+                    // The lab's heuristic sees the same position in both.
+                    let (mut ha, mut hb) = ([0u32; 2], [0u32; 2]);
+                    let mut scratch = crate::algo::FloodScratch::default();
+                    a.heuristic_into(&mut scratch, &mut ha);
+                    b.heuristic_into(&mut scratch, &mut hb);
+                    assert_eq!(ha, hb);
+                    let stones = |v: i8| a.cells().iter().filter(|&&c| c == v).count() as u32;
+                    assert_eq!(ha, [stones(1), stones(2)], "every stone counts by default");
                     let kept = b.enclosed_stones();
                     for ((&k, &x), &y) in kept.iter().zip(a.cells()).zip(b.cells()) {
                         if k {
