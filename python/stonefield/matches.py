@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._actions import is_action_id
 from ._core import Game, IllegalMoveError, InvalidOptionError, State
 from .agents import agent_string, is_native, parse_agent
 from .records import to_record
@@ -562,8 +563,7 @@ def _check_action(
 ) -> None:
     """Raises IllegalMoveError unless ``action`` is a legal action id in ``state``."""
     ok = (
-        isinstance(action, numbers.Integral)
-        and not isinstance(action, bool)
+        is_action_id(action)
         and 0 <= int(action) < state.game.num_actions
         and state.is_legal(int(action))
     )

@@ -82,12 +82,20 @@ Intervals: Wilson score (z = 1.96) for shares, Student t for means of per-game v
 (balance: of the per-game difference between the extreme seats), and the delta method for pooled
 ratios, R ± t · sd(x − R y) / (√n · ȳ) with games as the units. No bootstrap: every interval is a
 closed formula, so the metrics of 100,000 games take about a millisecond.
+
+Results file
+------------
+``out=`` is kept as a small database would keep it (:mod:`stonefield.lab.results`): locked for
+the whole run (a second run on it raises :class:`ResultsFileBusyError` naming the holder), an
+interrupted last line repaired or cut before anything is appended, every line checked (a
+:class:`~stonefield.RecordError` names the bad one), and no game counted twice.
 """
 
 from __future__ import annotations
 
 from ._lab import Lab, evaluate
 from .metrics import Metric
+from .results import ResultsFileBusyError
 from .studies import STUDIES, study
 
-__all__ = ["STUDIES", "Lab", "Metric", "evaluate", "study"]
+__all__ = ["STUDIES", "Lab", "Metric", "ResultsFileBusyError", "evaluate", "study"]
