@@ -60,6 +60,7 @@ def get(url: str) -> Any:
         return r.headers, r.read()
 
 
+@pytest.mark.timing
 def test_play_serves_the_page_on_a_free_local_port() -> None:
     proc, url = serve("subsume", "--option", "size=4", "--opponent", "random", "--seat", "1")
     try:
@@ -75,6 +76,7 @@ def test_play_serves_the_page_on_a_free_local_port() -> None:
     assert "warning" not in err
 
 
+@pytest.mark.timing
 def test_play_warns_when_listening_beyond_this_machine() -> None:
     proc, url = serve("--host", "0.0.0.0")
     try:

@@ -110,6 +110,7 @@ def test_cli_bench_lab(capsys) -> None:
     assert "lab" in out and "× simulate's time" in out
 
 
+@pytest.mark.timing
 def test_ctrl_c_interrupts_a_long_run() -> None:
     """A KeyboardInterrupt (as Ctrl-C sends) stops `simulate` between blocks of games."""
     import _thread

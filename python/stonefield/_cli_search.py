@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from . import _core
 from .agents import NativeAgent, agent_string, parse_agent
 from .cli import _MAX_SEED, _MAX_THREADS, _int_in, _option_arg, _parse_options, _Progress
-from .matches import match
+from .matches import Match, MatchInterrupted, match
 
 #: The agent ``analyse`` uses without ``--agent``.
 DEFAULT_ANALYSE_AGENT = "mcts:iterations=10000"
@@ -76,6 +76,14 @@ def _cmd_match(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=progress,
         )
+    except MatchInterrupted as e:
+        # The finished games are kept: their summary and records, then the usual 130.
+        progress.close()
+        print(f"stonefield: interrupted; {e}", file=sys.stderr)
+        if e.match is not None:
+            status = _report_match(args, e.match)
+            return status or 130
+        return 130
     except KeyboardInterrupt:
         progress.close()
         print("stonefield: interrupted", file=sys.stderr)
@@ -84,6 +92,11 @@ def _cmd_match(args: argparse.Namespace) -> int:
         progress.close()
         _fail(args, str(e))
     progress.close()
+    return _report_match(args, m)
+
+
+def _report_match(args: argparse.Namespace, m: Match) -> int:
+    """Prints a match's summary and writes its records; 1 when they cannot be written."""
     print(m.summary())
     if args.records:
         try:

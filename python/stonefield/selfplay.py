@@ -290,7 +290,7 @@ def _check_shapes_early(headers: dict[str, tuple[tuple[int, ...], int]]) -> None
     for key in ("observations", "policies", "returns", "game_index", "actions"):
         if headers[key][0][0] != positions:
             raise RecordError(
-                f'entry "{key}": expected {positions} rows (one per position), got'
+                f'entry "{key}": expected shape ({positions}, ...), one row per position, got'
                 f" {headers[key][0]}"
             )
 

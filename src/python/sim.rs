@@ -49,7 +49,8 @@ pub fn simulate_raw<'py>(
     } else {
         None
     };
-    let mut batch = Batch::try_new(&game, n_games).map_err(|e| alloc_error("n_games", e))?;
+    // Reserved now, written block by block: a huge run starts at once and stops between blocks.
+    let mut batch = Batch::try_reserved(&game, n_games).map_err(|e| alloc_error("n_games", e))?;
     let mut done = 0usize;
     // Blocks grow until one takes about a tenth of a second, so Ctrl-C and progress stay
     // responsive without slowing short runs.
@@ -58,11 +59,15 @@ pub fn simulate_raw<'py>(
     while done < n_games {
         let end = (done + block).min(n_games);
         let t0 = Instant::now();
-        let out = batch.slice(done, end);
-        let ((), interrupted) = interruptible(py, |_stop| match &pool {
+        let batch = &mut batch;
+        let ((), interrupted) = interruptible(py, |_stop| {
             // A block takes about a tenth of a second: it always finishes.
-            Some(pool) => pool.install(|| fill(&game, seed, done as u64, out, true)),
-            None => fill(&game, seed, done as u64, out, false),
+            batch.extend_to(end);
+            let out = batch.slice(done, end);
+            match &pool {
+                Some(pool) => pool.install(|| fill(&game, seed, done as u64, out, true)),
+                None => fill(&game, seed, done as u64, out, false),
+            }
         });
         if let Some(e) = interrupted {
             return Err(e);

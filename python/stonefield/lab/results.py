@@ -278,14 +278,12 @@ class ResultsFile:
             v = stats[name]
             if v is None:
                 continue
-            if not isinstance(v, list) or len(v) % count != 0 or (name == "length" and len(v) != count):
-                raise bad(f"stats column {name} must be a list of a whole number of rows per game")
+            if not isinstance(v, list) or len(v) != count:
+                raise bad(f"stats column {name} must be a list of one row per game ({count})")
             try:
-                arr = np.asarray(v, dtype=np.float64)
+                np.asarray(v, dtype=np.float64)
             except (TypeError, ValueError, OverflowError):
                 raise bad(f"stats column {name} holds something other than numbers") from None
-            if arr.ndim != 1:
-                raise bad(f"stats column {name} must be a flat list of numbers")
         if stats.get("length") is None:
             raise bad("stats lack the games' lengths")
 
