@@ -6,7 +6,8 @@ the play server's JSON API has exactly two outcomes, success or the documented t
 * self-play archives (`SelfPlayData.load`): the data, or RecordError;
 * agent strings (`parse_agent`): an agent, or InvalidOptionError;
 * every JSON route of the play server, with arbitrary bodies, ids and content types: a JSON
-  answer with the security headers and a status among 200, 201, 400, 404, 409, 413 and 415,
+  answer with the security headers and a status among 200, 201, 204 (a DELETE, no body), 400,
+  404, 409, 413 and 415,
   never a 500 or a plain-text error.
 
 CI runs the modest profile; a long search (STONEFIELD_HYPOTHESIS=long, see conftest.py):
@@ -39,7 +40,9 @@ _scalars = (
 )
 _json = st.recursive(
     _scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 _no_fixture_check = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -190,7 +193,7 @@ def test_agent_strings_parse_or_raise_invalid_option(text: str) -> None:
 
 # -- the play server's JSON API -------------------------------------------------------------
 
-_ALLOWED = {200, 201, 400, 404, 409, 413, 415}
+_ALLOWED = {200, 201, 204, 400, 404, 409, 413, 415}
 
 
 @pytest.fixture(scope="module")
@@ -198,7 +201,7 @@ def client() -> Any:
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
 
-    from stonefield.play import create_app
+    from stonefield.play._app import create_app
 
     def quick(seat: Any, state: sf.State, seed: int, publish: Any) -> int:
         return int(state.legal_actions()[0])  # agents answer at once
@@ -266,6 +269,10 @@ def test_every_json_route_answers_json_with_a_documented_status(
     headers = {"content-type": content_type} if content_type else {}
     r = client.request(method, path.format(sid=sid), content=body, headers=headers)
     assert r.status_code in _ALLOWED, (method, path, r.status_code, r.text[:200])
+    assert "content-security-policy" in r.headers
+    if r.status_code == 204:  # DELETE of a session: success, no body
+        assert r.content == b""
+        return
     assert r.headers["content-type"].startswith("application/json"), r.headers["content-type"]
     assert "content-security-policy" in r.headers
     payload = r.json()
@@ -286,4 +293,3 @@ def test_the_fuzzed_routes_are_every_api_route() -> None:
     }
     fuzzed = set(_ROUTES)
     assert api == fuzzed
-

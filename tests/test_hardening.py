@@ -54,9 +54,9 @@ def test_1_openspiel_deserialize_never_unpickles(tmp_path: Path) -> None:
         def __reduce__(self) -> Any:
             return (os.system, (f"echo CODE RAN > {marker}",))
 
-    evil = "history=\nmove_number=0\n__dict__=" + base64.b64encode(
-        pickle.dumps(Payload())
-    ).decode("ascii")
+    evil = "history=\nmove_number=0\n__dict__=" + base64.b64encode(pickle.dumps(Payload())).decode(
+        "ascii"
+    )
     state = game.deserialize_state(evil)  # read from its (empty) history alone
     assert state.history() == [] and not marker.exists()
     # A serialization is the actions only, replayed and checked.
@@ -185,8 +185,8 @@ def test_3_4_a_full_disk_at_any_byte_resumes_to_the_same_numbers(tmp_path: Path)
         ('{"kind":"games","variant":7}', "variant must be an integer from 0 to 1"),
         ('{"kind":"games","variant":0,"first":"a","count":1}', "first and count"),
         ('{"kind":"games","variant":0,"first":0,"count":-5}', "first and count"),
-        ('{"kind":"games","variant":0,"first":0,"count":5}', "stats"),
-        ('{"kind":"kingmaking","variant":0}', "kingmaking entry holds a list"),
+        ('{"kind":"games","variant":0,"first":0,"count":5}', "a chunk holds its games' stats"),
+        ('{"kind":"kingmaking","variant":0}', "a kingmaking entry holds a list"),
     ],
 )
 def test_14_every_line_is_checked(tmp_path: Path, line: str, words: str) -> None:
@@ -353,8 +353,8 @@ def test_10_a_huge_time_budget_is_no_limit_never_a_panic() -> None:
 def test_8_random_agents_never_wait_behind_searches() -> None:
     from starlette.testclient import TestClient
 
-    from stonefield.play import create_app
     from stonefield.play._agents import Seat
+    from stonefield.play._app import create_app
 
     release = threading.Event()
 

@@ -26,7 +26,7 @@ KILLS = int(os.environ.get("STONEFIELD_CRASH_KILLS", "12"))
 # 40 chunks of random games, each a few tens of milliseconds: kills land before, inside and
 # between the writes of chunk lines.
 ARGS: dict[str, Any] = dict(vary={"size": [5, 6]}, games=20_000, seed=11, chunk=1000, threads=1)
-CODE = f"import stonefield as sf\nsf.lab.evaluate('subsume', out=__import__('sys').argv[1], **{ARGS!r})\n"
+CODE = f"import sys, stonefield as sf\nsf.lab.evaluate('subsume', out=sys.argv[1], **{ARGS!r})\n"
 
 
 def _numbers(lab: Any) -> list[dict[str, Any]]:

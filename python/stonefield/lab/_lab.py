@@ -6,7 +6,6 @@ import contextlib
 import csv
 import json
 import math
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 

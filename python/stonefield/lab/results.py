@@ -42,7 +42,7 @@ except ImportError:  # pragma: no cover - not on POSIX: runs are not locked
 CHUNK_KINDS = ("games", "skill")
 
 
-class ResultsFileBusyError(StonefieldError):  # type: ignore[misc]
+class ResultsFileBusyError(StonefieldError):
     """Another run holds the results file (its message names the process)."""
 
 
@@ -220,10 +220,10 @@ class ResultsFile:
 
         if not isinstance(e, dict):
             raise bad(f"an entry is a JSON object, got {type(e).__name__}")
-        kind = e.get("kind")
+        kind: Any = e.get("kind")
         if kind not in (*CHUNK_KINDS, "kingmaking"):
             raise bad(f"kind must be one of games, skill, kingmaking, got {kind!r}")
-        variant = e.get("variant")
+        variant: Any = e.get("variant")
         if not _is_int(variant) or variant >= self.variants:
             raise bad(f"variant must be an integer from 0 to {self.variants - 1}, got {variant!r}")
         if kind == "kingmaking":
@@ -232,7 +232,8 @@ class ResultsFile:
                 raise bad("a kingmaking entry holds a list of games")
             span = (0, 0)
         else:
-            first, count = e.get("first"), e.get("count")
+            first: Any = e.get("first")
+            count: Any = e.get("count")
             total = self.totals.get(kind, 0)
             if not _is_int(first) or not _is_int(count, 1) or first + count > total:
                 raise bad(

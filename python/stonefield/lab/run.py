@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import math
-import os
 import socket
 import sys
 import time
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -19,9 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from .._core import Game, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError
-from ..agents import agent_string, is_native, parse_agent
 from .._actions import is_action_id
+from .._core import Game, IllegalMoveError, InvalidOptionError, StonefieldError
+from ..agents import agent_string, is_native, parse_agent
 from ..matches import _derived_seed, _seated
 from .results import ResultsFile
 

@@ -111,7 +111,7 @@ def serve(
 def _server_class() -> type[Any]:
     import uvicorn
 
-    class Server(uvicorn.Server):  # type: ignore[misc]
+    class Server(uvicorn.Server):
         """uvicorn's server, which on Ctrl-C also stops the agents' searches (they run in
         worker threads, which signals never reach), so that it stops within a second or so."""
 
@@ -120,7 +120,6 @@ def _server_class() -> type[Any]:
             super().handle_exit(sig, frame)
 
     return Server
-
 
 
 def _is_loopback(host: str) -> bool:
