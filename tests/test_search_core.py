@@ -264,8 +264,6 @@ def test_selfplay_bad_input() -> None:
 
 @pytest.mark.timing
 def test_ctrl_c_stops_a_long_search() -> None:
-    # Python's own handler turns SIGINT into KeyboardInterrupt (nothing earlier replaced it).
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     state = sf.make("windflowers").new_state()
     timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()

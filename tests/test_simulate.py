@@ -118,10 +118,8 @@ def test_ctrl_c_interrupts_a_long_run() -> None:
     written block by block (they once were zeroed up front with the GIL held, which on a loaded
     machine kept the interrupt waiting for 10 s). No timing is asserted: only that it stops."""
     import _thread
-    import signal
     import threading
 
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
     try:

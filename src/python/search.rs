@@ -147,9 +147,16 @@ impl PyMcts {
     /// (KeyboardInterrupt). The tree is capped at the memory available ([`node_cap`]).
     fn search(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<SearchResult> {
         let (state, history) = state_arg(state)?;
+        // Each iteration adds at most one node's children: a small budget cannot fill memory,
+        // and is spared the look at /proc.
+        let most = self
+            .config
+            .iterations
+            .map_or(u64::MAX, |i| i.saturating_mul(state.num_actions() as u64));
+        let check = self.config.max_nodes > MIN_NODES_CHECKED && most > MIN_NODES_CHECKED as u64;
         let run = |stop: Option<&AtomicBool>| {
             let mut agent = self.agent.lock().unwrap_or_else(|e| e.into_inner());
-            if self.config.max_nodes > MIN_NODES_CHECKED {
+            if check {
                 agent.cap_nodes(node_cap(self.config.threads));
             }
             agent.search_until(&state, &history, stop)
