@@ -19,6 +19,7 @@ __all__ = [
     "State",
     "StonefieldError",
     "__version__",
+    "cancel_native_calls",
     "games",
     "lab_play",
     "lab_stats",
