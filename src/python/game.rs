@@ -586,6 +586,15 @@ impl PyState {
         Ok(bools(py, self.subsume("surrounded")?.surrounded()))
     }
 
+    /// Subsume: the stones kept inside a settled loop, on the board but out of play (bool per
+    /// cell; only with `remove_surrounded=False`, all false otherwise).
+    fn enclosed_stones<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        Ok(bools(
+            py,
+            self.subsume("enclosed_stones")?.enclosed_stones(),
+        ))
+    }
+
     /// Subsume: the player whose one-colour loop holds more than half the perimeter, once the
     /// game is won; None while it runs or after a draw.
     #[getter]
