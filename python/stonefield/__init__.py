@@ -36,7 +36,7 @@ from ._core import (
 )
 from .agents import parse_agent
 from .batch import SimulationResult, simulate
-from .matches import Match, match
+from .matches import Match, MatchInterrupted, match
 from .options import option_spec
 from .records import from_record, to_record
 from .records import load as load_record
@@ -53,6 +53,7 @@ __all__ = [
     "InvalidOptionError",
     "MCTS",
     "Match",
+    "MatchInterrupted",
     "MirrorAgent",
     "RandomAgent",
     "RecordError",

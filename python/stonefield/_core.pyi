@@ -19,6 +19,7 @@ __all__ = [
     "State",
     "StonefieldError",
     "__version__",
+    "cancel_native_calls",
     "games",
     "lab_play",
     "lab_stats",
@@ -40,6 +41,7 @@ class InvalidOptionError(StonefieldError): ...
 class GameOverError(StonefieldError): ...
 class RecordError(StonefieldError): ...
 
+def cancel_native_calls() -> None: ...
 def games() -> list[str]: ...
 def lab_play(
     game: Game,
@@ -283,6 +285,7 @@ def play_games(
     seed: SupportsIndex,
     threads: SupportsIndex | None = None,
     first: SupportsIndex | None = None,
+    keep_partial: bool = False,
 ) -> dict[str, Any]: ...
 def selfplay_games(
     game: Game | str,

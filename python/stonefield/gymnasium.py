@@ -48,6 +48,7 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ._actions import action_id, action_ids
 from ._core import Game, GameOverError, State, games
 from ._core import VectorEnv as _NativeVectorEnv
 from ._rl import RENDER_MODES, Agent, Rendered, check_render_mode, make_game, random_legal, render
@@ -133,7 +134,7 @@ class StonefieldEnv(gymnasium.Env[Obs, np.int64]):
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         if self._over:
             raise GameOverError("the episode is over; call reset() to start another")
-        a = int(action)
+        a = action_id(action)
         if not 0 <= a < self.game.num_actions or not self.state.legal_mask()[a]:
             self._over = True
             info = self._info()
@@ -289,7 +290,7 @@ class SelfPlayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]])
     ]:
         movers = self._env.current_player.astype(np.int64)
         obs, returns, terminated, truncated, native_info = self._env.step(
-            np.asarray(actions, dtype=np.int64)
+            action_ids(actions, self.num_envs)
         )
         rewards = returns[self._rows, movers].astype(np.float64)
         info = self._info(native_info)

@@ -7,7 +7,9 @@
 #![allow(rustdoc::broken_intra_doc_links)]
 
 mod game;
+pub(crate) mod interrupt;
 mod lab;
+pub(crate) mod memory;
 mod search;
 mod sim;
 
@@ -154,13 +156,8 @@ pub(crate) fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usi
     let Some(obj) = obj else {
         return Ok(None);
     };
-    let t = uint_arg(obj, "threads", MAX_THREADS)?;
-    if t == 0 {
-        return Err(StonefieldError::new_err(
-            "threads must be at least 1 (or None for every core)",
-        ));
-    }
-    Ok(Some(t as usize))
+    // "from 1 to 256": 0 is refused like any other value out of range.
+    Ok(Some(range_arg(obj, "threads", 1, MAX_THREADS)? as usize))
 }
 
 /// A setting of an agent or of a native match or self-play run (iterations, seeds, threads, game
@@ -270,6 +267,8 @@ pub(crate) fn option_to_py<'py>(py: Python<'py>, v: &OptionValue) -> PyResult<Bo
 mod _core {
     #[pymodule_export]
     use super::game::{games, make, option_spec, parse_option, PyGame, PyState};
+    #[pymodule_export]
+    use super::interrupt::cancel_native_calls;
     #[pymodule_export]
     use super::lab::{lab_play, lab_stats, lab_summary};
     #[pymodule_export]

@@ -1,8 +1,8 @@
 //! Agents (`MCTS`, `RandomAgent`), `SearchResult`, and native matches and self-play.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::Instant;
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -10,6 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::game::{PyGame, PyState};
+use super::interrupt::interruptible;
+use super::memory::node_cap;
 use super::{
     as_invalid_option, is_bool, setting_arg, threads_arg, to_py, InvalidOptionError, MAX_THREADS,
 };
@@ -135,57 +137,60 @@ pub struct PyMcts {
 }
 
 impl PyMcts {
-    /// Whether a search may take long enough that Ctrl-C should be able to stop it.
-    fn may_run_long(&self) -> bool {
-        self.config.time.is_some_and(|t| t > 0.05)
-            || self.config.iterations.is_none_or(|i| i > 20_000)
+    /// Whether a search is surely short: a time budget of at most 0.05 s, or so few iterations
+    /// for the board that even a large board's playouts (about 5 µs per site) finish within
+    /// about 0.1 s. Only those run on this thread; every other goes through [`interruptible`].
+    fn surely_short(&self, state: &crate::games::State) -> bool {
+        let sites = state.board().num_sites().max(1) as u64;
+        let by_time = self.config.time.is_some_and(|t| t <= 0.05);
+        let by_iterations = self
+            .config
+            .iterations
+            .is_some_and(|i| i.saturating_mul(sites) <= 20_000);
+        by_time || by_iterations
     }
 
-    /// Searches with the GIL released. A search that may run long runs on a helper thread
-    /// while this one wakes every 50 ms to look for Ctrl-C; on it the search is stopped and the
-    /// KeyboardInterrupt raised.
+    /// Searches with the GIL released; Ctrl-C stops any search that is not surely short
+    /// (KeyboardInterrupt). The tree is capped at the memory available ([`node_cap`]).
     fn search(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<SearchResult> {
         let (state, history) = state_arg(state)?;
+        // Each iteration adds at most one node's children: a small budget cannot fill memory,
+        // and is spared the look at /proc.
+        let most = self
+            .config
+            .iterations
+            .map_or(u64::MAX, |i| i.saturating_mul(state.num_actions() as u64));
+        let check = self.config.max_nodes > MIN_NODES_CHECKED && most > MIN_NODES_CHECKED as u64;
         let run = |stop: Option<&AtomicBool>| {
             let mut agent = self.agent.lock().unwrap_or_else(|e| e.into_inner());
+            if check {
+                agent.cap_nodes(node_cap(self.config.threads));
+            }
             agent.search_until(&state, &history, stop)
         };
-        if !self.may_run_long() {
+        if self.surely_short(&state) {
             return py.detach(|| run(None)).map_err(to_py);
         }
-        let stop = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            let (tx, mut rx) = mpsc::channel();
-            let (stop, run) = (&stop, &run);
-            scope.spawn(move || {
-                // The receiver only goes away once the search is abandoned.
-                let _ = tx.send(run(Some(stop)));
-            });
-            loop {
-                // The receiver is Send but not Sync: it goes into the GIL-free closure and back.
-                let (got, back) = py.detach(move || {
-                    let got = rx.recv_timeout(Duration::from_millis(50));
-                    (got, rx)
-                });
-                rx = back;
-                match got {
-                    Ok(result) => return result.map_err(to_py),
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Err(e) = py.check_signals() {
-                            stop.store(true, Ordering::Relaxed);
-                            return Err(e);
-                        }
-                    }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(pyo3::exceptions::PyRuntimeError::new_err(
-                            "the search thread ended without a result",
-                        ))
-                    }
-                }
-            }
-        })
+        match interruptible(py, |stop| run(Some(stop))) {
+            (_, Some(e)) => Err(e),
+            (result, None) => result.map_err(to_py),
+        }
     }
 }
+
+/// Lowers `cfg.max_nodes` so that `searches` searches of it at once fit in the memory available
+/// ([`node_cap`]); a config allowed no more than [`MIN_NODES_CHECKED`] is left alone.
+fn cap_config(cfg: &mut MctsConfig, searches: usize) {
+    if cfg.max_nodes > MIN_NODES_CHECKED {
+        let each = node_cap(searches * cfg.threads) / searches.max(1);
+        let least = crate::search::mcts::MIN_NODES_PER_THREAD * cfg.threads;
+        cfg.max_nodes = cfg.max_nodes.min(each.max(least));
+    }
+}
+
+/// Trees allowed at most this many nodes are not checked against the memory available (a
+/// million nodes are 24 MB).
+const MIN_NODES_CHECKED: usize = 1 << 20;
 
 #[pymethods]
 impl PyMcts {
@@ -563,29 +568,36 @@ fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
     )))
 }
 
-/// Runs `work(first, count)` over `total` items in chunks with the GIL released, checking for
-/// Ctrl-C between chunks; chunks grow while they take under a tenth of a second.
+/// Items of a long native run: the finished ones, and what interrupted the run (Ctrl-C, or
+/// [`super::interrupt::cancel_native_calls`]) if anything did.
+pub(crate) type Partial<T> = (Vec<T>, Option<PyErr>);
+
+/// Runs `work(first, count, stop)` over `total` items in chunks through [`interruptible`]
+/// (`stop` set on Ctrl-C); chunks grow while they take under a tenth of a second. On an
+/// interruption the chunk in flight is dropped and the finished items come back with the
+/// error; an error of the work itself is raised.
 fn chunked<T: Send>(
     py: Python<'_>,
     total: usize,
     start_chunk: usize,
-    mut work: impl FnMut(usize, usize) -> crate::Result<Vec<T>> + Send,
-) -> PyResult<Vec<T>> {
+    mut work: impl FnMut(usize, usize, &AtomicBool) -> crate::Result<Vec<T>> + Send,
+) -> PyResult<Partial<T>> {
     let mut out = Vec::with_capacity(total);
     let mut done = 0;
     let mut chunk = start_chunk.max(1);
     while done < total {
         let count = chunk.min(total - done);
         let t0 = Instant::now();
-        let part = py.detach(|| work(done, count)).map_err(to_py)?;
-        out.extend(part);
+        match interruptible(py, |stop| work(done, count, stop)) {
+            (_, Some(e)) => return Ok((out, Some(e))),
+            (part, None) => out.extend(part.map_err(to_py)?),
+        }
         done += count;
-        py.check_signals()?;
         if t0.elapsed().as_secs_f64() < 0.1 {
             chunk *= 2;
         }
     }
-    Ok(out)
+    Ok((out, None))
 }
 
 /// The arguments of a native run (`play_games`, `lab_play`): the game, its agents, each game's
@@ -665,6 +677,14 @@ impl NativeRun {
             Some(1) => None,
             t => Some(thread_pool(t).map_err(bad)?),
         };
+        let parallel = pool.as_ref().map_or(1, |p| p.current_num_threads());
+        let mut agents = agents;
+        for a in &mut agents {
+            if let Agent::Mcts(cfg) = a {
+                // Every seat of every game in flight may hold a tree.
+                cap_config(cfg, parallel * n);
+            }
+        }
         Ok(NativeRun {
             game,
             agents,
@@ -679,18 +699,18 @@ impl NativeRun {
         self.seats.len() / self.game.num_players()
     }
 
-    /// Plays games `first..first + games()` of the run with the GIL released, Ctrl-C stopping
-    /// between chunks, and returns `each` of every game's record (computed on the thread that
-    /// played it).
+    /// Plays games `first..first + games()` of the run with the GIL released and returns
+    /// `each` of every game's record (computed on the thread that played it). Ctrl-C stops
+    /// the run within a search iteration; the games finished before it come back with it.
     pub(crate) fn play<T: Send>(
         &self,
         py: Python<'_>,
         first: u64,
         each: impl Fn(GameRecord) -> crate::Result<T> + Sync,
-    ) -> PyResult<Vec<T>> {
+    ) -> PyResult<Partial<T>> {
         let n = self.game.num_players();
         let start_chunk = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
-        chunked(py, self.games(), start_chunk, |done, count| {
+        chunked(py, self.games(), start_chunk, |done, count, stop| {
             let seats = &self.seats[done * n..(done + count) * n];
             let (game, agents, each) = (&self.game, &self.agents[..], &each);
             let run = |parallel| {
@@ -702,6 +722,7 @@ impl NativeRun {
                     first + done as u64,
                     parallel,
                     each,
+                    Some(stop),
                 )
             };
             match &self.pool {
@@ -712,7 +733,8 @@ impl NativeRun {
     }
 
     /// The variant lab's facts of games `first..first + games()` ([`lab_range_into`]), with
-    /// the GIL released and Ctrl-C stopping between blocks of games.
+    /// the GIL released; Ctrl-C stops it within a search iteration or a block of random games
+    /// (KeyboardInterrupt; the caller keeps the chunks it finished before).
     pub(crate) fn lab(&self, py: Python<'_>, first: u64, keep_below: u64) -> PyResult<Columns> {
         let n = self.game.num_players();
         let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
@@ -735,11 +757,19 @@ impl NativeRun {
             rest = more;
             let seats = &self.seats[done * n..(done + count) * n];
             let started = Instant::now();
-            let part = py.detach(|| {
+            let (part, interrupted) = interruptible(py, |stop| {
                 let run = |parallel| {
                     let (game, agents, at) = (&self.game, &self.agents, first + done as u64);
                     lab_range_into(
-                        game, agents, seats, self.seed, at, parallel, keep_below, rows,
+                        game,
+                        agents,
+                        seats,
+                        self.seed,
+                        at,
+                        parallel,
+                        keep_below,
+                        rows,
+                        Some(stop),
                     )
                 };
                 match &self.pool {
@@ -747,9 +777,11 @@ impl NativeRun {
                     None => run(false),
                 }
             });
+            if let Some(e) = interrupted {
+                return Err(e);
+            }
             kept.extend(part.map_err(to_py)?);
             done += count;
-            py.check_signals()?;
             let seconds = started.elapsed().as_secs_f64();
             if seconds < 0.1 {
                 let fits = (count as f64 * 0.1 / seconds.max(1e-6)) as usize;
@@ -762,7 +794,9 @@ impl NativeRun {
 }
 
 /// Plays whole games between native agents in Rust, on `threads` threads (all cores when None)
-/// with the GIL released; Ctrl-C stops between games.
+/// with the GIL released; Ctrl-C stops it within a search iteration (KeyboardInterrupt), or,
+/// with `keep_partial=True`, returns the games finished before it with `interrupted` set to
+/// the KeyboardInterrupt (None when the run finished).
 ///
 /// `seats[i, j]` is the index in `agents` of the agent playing seat (player) j of game i. Game
 /// i draws from random streams derived from (seed, i), so the results never depend on
@@ -783,7 +817,8 @@ impl NativeRun {
 /// >>> out["returns"].shape, len(out["offsets"])
 /// ((2, 2), 3)
 #[pyfunction]
-#[pyo3(signature = (game, agents, seats, seed, threads = None, first = None))]
+#[pyo3(signature = (game, agents, seats, seed, threads = None, first = None, keep_partial = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn play_games<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -792,6 +827,7 @@ pub fn play_games<'py>(
     seed: &Bound<'py, PyAny>,
     threads: Option<Bound<'py, PyAny>>,
     first: Option<Bound<'py, PyAny>>,
+    keep_partial: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     // A caller that runs a long match in parts (to show progress) passes the index of each
     // part's first game, so game i still draws from the streams of (seed, i).
@@ -800,9 +836,13 @@ pub fn play_games<'py>(
         .transpose()?
         .unwrap_or(0);
     let run = NativeRun::new(py, game, agents, seats, seed, opt(&threads))?;
-    let (game, games, n) = (&run.game, run.games(), run.game.num_players());
+    let (game, n) = (&run.game, run.game.num_players());
     let started = Instant::now();
-    let records = run.play(py, first, Ok)?;
+    let (records, interrupted) = run.play(py, first, Ok)?;
+    if let (Some(e), false) = (&interrupted, keep_partial) {
+        return Err(e.clone_ref(py));
+    }
+    let games = records.len();
     let mut actions = Vec::new();
     let mut offsets = vec![0i64];
     let mut movers = Vec::new();
@@ -845,11 +885,12 @@ pub fn play_games<'py>(
     }
     d.set_item("truncated", PyArray1::from_vec(py, truncated))?;
     d.set_item("seconds", started.elapsed().as_secs_f64())?;
+    d.set_item("interrupted", interrupted.map(|e| e.into_value(py)))?;
     Ok(d)
 }
 
 /// Plays `games` self-play games of `agent` (an MCTS) in Rust, in parallel with the GIL
-/// released; Ctrl-C stops between games.
+/// released; Ctrl-C stops it within a search iteration (KeyboardInterrupt).
 ///
 /// The first `temperature_moves` moves of each game are drawn in proportion to root visits, the
 /// rest are the agent's choice. Game i draws from streams derived from (seed, i). Returns a
@@ -894,11 +935,20 @@ pub fn selfplay_games<'py>(
         t => Some(thread_pool(t).map_err(bad)?),
     };
     let start_chunk = pool.as_ref().map_or(1, |p| p.current_num_threads());
+    let mut cfg = cfg;
+    cap_config(&mut cfg, start_chunk);
     let tm = temperature_moves as usize;
-    let played = chunked(py, games, start_chunk, |first, count| match &pool {
-        Some(p) => p.install(|| selfplay_range(&game, &cfg, seed, first as u64, count, tm, true)),
-        None => selfplay_range(&game, &cfg, seed, first as u64, count, tm, false),
-    })?;
+    let run = |first: usize, count, parallel, stop: Option<&AtomicBool>| {
+        selfplay_range(&game, &cfg, seed, first as u64, count, tm, parallel, stop)
+    };
+    let (played, interrupted) =
+        chunked(py, games, start_chunk, |first, count, stop| match &pool {
+            Some(p) => p.install(|| run(first, count, true, Some(stop))),
+            None => run(first, count, false, Some(stop)),
+        })?;
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
     let state = game.new_state();
     let (planes, sites, na, n) = (
         state.observation_planes(),

@@ -43,6 +43,9 @@ pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 /// How many iterations run between two looks at the clock under a time budget.
 const CLOCK_EVERY: u64 = 8;
 
+/// Iterations slower than this have the clock read after each one (a read costs about 25 ns).
+const SLOW_ITERATION: std::time::Duration = std::time::Duration::from_micros(50);
+
 /// `Node::proof` of a node not (yet) proven.
 const OPEN: i8 = i8::MIN;
 
@@ -340,9 +343,16 @@ impl Tree {
     }
 
     /// Runs iterations until a budget is spent or the root is proven.
+    ///
+    /// The stop flag is read every iteration (one relaxed load). Under a time budget the clock
+    /// is read after every iteration while they are slower than [`SLOW_ITERATION`] (on a large
+    /// board one takes milliseconds, and a budget should not overshoot by eight of them), and
+    /// every [`CLOCK_EVERY`] iterations while they are quick.
     fn run<R: Rules>(&mut self, root: &R, lim: &Limits, rng: &mut Rng) -> ThreadOutcome {
         let mut s = Scratch::new(root.num_players());
         let mut done = 0u64;
+        let mut every = CLOCK_EVERY;
+        let mut last_clock = lim.deadline.map(|_| (Instant::now(), 0u64));
         loop {
             if self.nodes[0].proof != OPEN {
                 return ThreadOutcome {
@@ -356,18 +366,29 @@ impl Tree {
                     stopped: StoppedBy::Iterations,
                 };
             }
-            if done % CLOCK_EVERY == 0 {
-                if lim.deadline.is_some_and(|d| Instant::now() >= d) {
-                    return ThreadOutcome {
-                        iterations: done,
-                        stopped: StoppedBy::Time,
+            if lim.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                return ThreadOutcome {
+                    iterations: done,
+                    stopped: StoppedBy::Interrupted,
+                };
+            }
+            if let (Some(deadline), Some((last, last_done))) = (lim.deadline, last_clock) {
+                if done % every == 0 {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return ThreadOutcome {
+                            iterations: done,
+                            stopped: StoppedBy::Time,
+                        };
+                    }
+                    // Every iteration at first and while iterations are slow, else every few.
+                    let since = (done - last_done) as u32;
+                    every = if since == 0 || now - last > SLOW_ITERATION * since {
+                        1
+                    } else {
+                        CLOCK_EVERY
                     };
-                }
-                if lim.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
-                    return ThreadOutcome {
-                        iterations: done,
-                        stopped: StoppedBy::Interrupted,
-                    };
+                    last_clock = Some((now, done));
                 }
             }
             if !self.iterate(root, lim, rng, &mut s) {
@@ -385,6 +406,11 @@ impl Tree {
     fn expand<R: Rules>(&mut self, node: usize, state: &R, max: usize, s: &mut Scratch) -> bool {
         state.legal_actions_into(&mut s.buf);
         if self.nodes.len() + s.buf.len() > max {
+            return false;
+        }
+        // A tree that cannot grow (memory refused) is full: the search ends as at the node
+        // limit, never with an allocation failure's abort.
+        if self.nodes.try_reserve(s.buf.len()).is_err() {
             return false;
         }
         let mover = state.current_player().unwrap_or(0) as u8;
@@ -598,9 +624,10 @@ fn search_typed<R: Rules>(
     trees: &mut [Tree],
     started: Instant,
     stop: Option<&AtomicBool>,
+    node_cap: usize,
 ) -> Result<SearchResult> {
     let k = trees.len();
-    let per_thread_nodes = cfg.max_nodes / k;
+    let per_thread_nodes = cfg.max_nodes.min(node_cap) / k;
     let legal = root.legal_actions();
     if legal.len() + 1 > per_thread_nodes {
         return Err(Error::InvalidOption(format!(
@@ -610,9 +637,12 @@ fn search_typed<R: Rules>(
         )));
     }
     let total_iters = cfg.iterations.unwrap_or(u64::MAX);
-    let deadline = cfg
-        .time
-        .map(|t| started + std::time::Duration::from_secs_f64(t));
+    // A budget too far in the future for the clock (about 9.2e18 s or more) is no limit.
+    let deadline = cfg.time.and_then(|t| {
+        std::time::Duration::try_from_secs_f64(t)
+            .ok()
+            .and_then(|d| started.checked_add(d))
+    });
     let solver = cfg.solver_for(root.num_players());
     let seed = position_seed(root, cfg.seed);
     let limits = |t: usize| Limits {
@@ -880,6 +910,7 @@ impl Kept {
 pub struct Mcts {
     config: MctsConfig,
     kept: Option<Box<Kept>>,
+    node_cap: usize,
 }
 
 fn same_game(a: &Game, b: &Game) -> bool {
@@ -890,7 +921,18 @@ impl Mcts {
     /// An agent with checked settings.
     pub fn new(config: MctsConfig) -> Result<Mcts> {
         config.validate()?;
-        Ok(Mcts { config, kept: None })
+        Ok(Mcts {
+            config,
+            kept: None,
+            node_cap: usize::MAX,
+        })
+    }
+
+    /// Caps the tree below `max_nodes` for the searches to come, at least
+    /// [`MIN_NODES_PER_THREAD`] per thread (the caller's estimate of the memory there is, say);
+    /// a search that reaches the cap stops as at the node limit (`StoppedBy::Nodes`).
+    pub fn cap_nodes(&mut self, cap: usize) {
+        self.node_cap = cap.max(MIN_NODES_PER_THREAD * self.config.threads);
     }
 
     /// The settings.
@@ -929,8 +971,7 @@ impl Mcts {
                 .map(|_| each_state!(state, s => Tree::new(s)))
                 .collect();
         }
-        let res =
-            each_state!(state, s => search_typed(s, &self.config, &mut trees, started, stop))?;
+        let res = each_state!(state, s => search_typed(s, &self.config, &mut trees, started, stop, self.node_cap))?;
         if self.config.reuse {
             self.kept = Some(Box::new(Kept {
                 state: state.clone(),

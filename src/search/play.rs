@@ -4,6 +4,8 @@
 //! `(s, i)`: the agents' seeds and the self-play temperature draws. So a run gives the same
 //! games whatever the thread count and however it is cut into chunks.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use super::mcts::{Mcts, MctsConfig};
@@ -75,7 +77,13 @@ impl Seat {
     }
 
     /// The action and, for a search, its root value.
-    fn act(&mut self, state: &State, history: &[u32], buf: &mut Vec<u32>) -> Result<(u32, f32)> {
+    fn act(
+        &mut self,
+        state: &State,
+        history: &[u32],
+        buf: &mut Vec<u32>,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(u32, f32)> {
         match self {
             Seat::Random(rng) => {
                 let a = state.random_action(rng, buf).ok_or_else(|| {
@@ -84,7 +92,7 @@ impl Seat {
                 Ok((a as u32, f32::NAN))
             }
             Seat::Mcts(m) => {
-                let r = m.search(state, history)?;
+                let r = m.search_until(state, history, stop)?;
                 Ok((r.best, r.value as f32))
             }
         }
@@ -127,6 +135,20 @@ pub fn play_game(
     seed: u64,
     index: u64,
 ) -> Result<GameRecord> {
+    play_game_until(game, agents, seating, seed, index, None)
+}
+
+/// [`play_game`] that gives up once `stop` is set: its searches end within an iteration and
+/// the game within a move, its record then unfinished (a caller that sets `stop` discards
+/// the games in flight).
+pub fn play_game_until(
+    game: &Game,
+    agents: &[Agent],
+    seating: &[usize],
+    seed: u64,
+    index: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<GameRecord> {
     let gs = game_seed(seed, index);
     let mut seats: Vec<Seat> = seating
         .iter()
@@ -145,7 +167,10 @@ pub fn play_game(
     };
     let mut buf = Vec::new();
     while let Some(p) = state.current_player() {
-        let (a, v) = seats[p].act(&state, &rec.actions, &mut buf)?;
+        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            break;
+        }
+        let (a, v) = seats[p].act(&state, &rec.actions, &mut buf, stop)?;
         state.apply_unchecked(a as usize);
         rec.actions.push(a);
         rec.movers.push(p as i8);
@@ -168,11 +193,13 @@ pub fn play_range(
     first: u64,
     parallel: bool,
 ) -> Result<Vec<GameRecord>> {
-    play_range_map(game, agents, seats, seed, first, parallel, Ok)
+    play_range_map(game, agents, seats, seed, first, parallel, Ok, None)
 }
 
 /// [`play_range`] with `each` applied to every game's record on the thread that played it (the
-/// variant lab turns records into statistics there).
+/// variant lab turns records into statistics there), giving up soon after `stop` is set (see
+/// [`play_game_until`]).
+#[allow(clippy::too_many_arguments)]
 pub fn play_range_map<T: Send>(
     game: &Game,
     agents: &[Agent],
@@ -181,16 +208,18 @@ pub fn play_range_map<T: Send>(
     first: u64,
     parallel: bool,
     each: impl Fn(GameRecord) -> Result<T> + Sync,
+    stop: Option<&AtomicBool>,
 ) -> Result<Vec<T>> {
     let count = check_run(game, agents, seats)?;
     let n = game.num_players();
     let one = |i: usize| {
-        each(play_game(
+        each(play_game_until(
             game,
             agents,
             &seats[i * n..(i + 1) * n],
             seed,
             first + i as u64,
+            stop,
         )?)
     };
     if parallel {
@@ -208,7 +237,8 @@ pub fn play_range_map<T: Send>(
 /// When every agent is random the games are played and measured in one pass
 /// ([`random_game_stats`]): the same games as [`play_range`], without a record or a replay.
 /// Otherwise each game is played, then replayed for its facts, with the search values as its
-/// evaluations when every decision has one.
+/// evaluations when every decision has one. Searching games give up soon after `stop` is set
+/// (see [`play_game_until`]); random ones take microseconds and always finish.
 #[allow(clippy::too_many_arguments)]
 pub fn lab_range_into(
     game: &Game,
@@ -219,6 +249,7 @@ pub fn lab_range_into(
     parallel: bool,
     keep_below: u64,
     mut rows: ColumnsMut<'_>,
+    stop: Option<&AtomicBool>,
 ) -> Result<Vec<Kept>> {
     let count = check_run(game, agents, seats)?;
     if rows.len() != count {
@@ -252,7 +283,11 @@ pub fn lab_range_into(
     let ev = Evaluator::new(&start);
     let one = |i: usize| -> Result<(GameStats, Option<Kept>)> {
         let index = first + i as u64;
-        let rec = play_game(game, agents, &seats[i * n..(i + 1) * n], seed, index)?;
+        let rec = play_game_until(game, agents, &seats[i * n..(i + 1) * n], seed, index, stop)?;
+        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            // Unfinished: the caller that set `stop` discards this block.
+            return Err(Error::Record(format!("stopped before game {index} ended")));
+        }
         let searched = rec.values.iter().all(|v| v.is_finite());
         let values = searched.then_some(&rec.values[..]);
         let st = replay_stats(&start, &rec.actions, values, &ev, &mut Scratch::default())
@@ -378,13 +413,15 @@ pub struct SelfPlayGame {
 }
 
 /// Plays self-play game `index` of a run with `seed`: the first `temperature_moves` moves are
-/// drawn in proportion to root visits, the rest are the agent's choice.
+/// drawn in proportion to root visits, the rest are the agent's choice. Once `stop` is set the
+/// game ends within a move, unfinished (the caller discards it).
 pub fn selfplay_game(
     game: &Game,
     cfg: &MctsConfig,
     seed: u64,
     index: u64,
     temperature_moves: usize,
+    stop: Option<&AtomicBool>,
 ) -> Result<SelfPlayGame> {
     let gs = game_seed(seed, index);
     let mut agent_cfg = cfg.clone();
@@ -402,7 +439,10 @@ pub fn selfplay_game(
         returns: Vec::new(),
     };
     while let Some(p) = state.current_player() {
-        let r = agent.search(&state, &g.actions)?;
+        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            break;
+        }
+        let r = agent.search_until(&state, &g.actions, stop)?;
         let o = g.observations.len();
         g.observations.resize(o + size, 0.0);
         state.write_observation(&mut g.observations[o..]);
@@ -439,7 +479,8 @@ fn sample_by_visits(actions: &[u32], visits: &[u64], rng: &mut Rng) -> Option<u3
 }
 
 /// Self-play games `first..first + count` of a run, in parallel on the current rayon pool when
-/// `parallel`.
+/// `parallel`, giving up soon after `stop` is set.
+#[allow(clippy::too_many_arguments)]
 pub fn selfplay_games(
     game: &Game,
     cfg: &MctsConfig,
@@ -448,9 +489,10 @@ pub fn selfplay_games(
     count: usize,
     temperature_moves: usize,
     parallel: bool,
+    stop: Option<&AtomicBool>,
 ) -> Result<Vec<SelfPlayGame>> {
     cfg.validate()?;
-    let one = |i: usize| selfplay_game(game, cfg, seed, first + i as u64, temperature_moves);
+    let one = |i: usize| selfplay_game(game, cfg, seed, first + i as u64, temperature_moves, stop);
     if parallel {
         (0..count).into_par_iter().map(one).collect()
     } else {

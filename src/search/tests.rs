@@ -566,8 +566,8 @@ fn match_results_do_not_depend_on_threads() {
 fn selfplay_is_consistent_and_reproducible() {
     let g = game("subsume", &[("size", 3i64.into())]);
     let cfg = mcts(50, 0);
-    let a = selfplay_games(&g, &cfg, 4, 0, 3, 3, false).expect("valid");
-    let b = selfplay_games(&g, &cfg, 4, 0, 3, 3, false).expect("valid");
+    let a = selfplay_games(&g, &cfg, 4, 0, 3, 3, false, None).expect("valid");
+    let b = selfplay_games(&g, &cfg, 4, 0, 3, 3, false, None).expect("valid");
     assert_eq!(a, b);
     let s = g.new_state();
     let size = s.observation_planes() * s.board().num_sites();

@@ -6,12 +6,13 @@ import argparse
 import json
 import os
 import re
+import sys
 import tempfile
 from typing import Any
 
 from .. import _core
 from ..agents import NativeAgent, parse_agent
-from ..matches import match
+from ..matches import Match, MatchInterrupted, match
 from ._common import (
     GAME_HELP,
     MAX_SEED,
@@ -109,10 +110,23 @@ def run(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=progress,
         )
+    except MatchInterrupted as e:
+        # The finished games are kept: their summary and records, then the usual 130.
+        progress.close()
+        print(f"stonefield match: interrupted; {e}", file=sys.stderr)
+        if e.match is not None:
+            report(args, e.match)
+        return 130
     except _core.StonefieldError as e:
         fail(str(e))
     finally:
         progress.close()
+    report(args, m)
+    return 0
+
+
+def report(args: argparse.Namespace, m: Match) -> None:
+    """Prints a match's summary and writes its records."""
     print(m.summary())
     if args.records:
         try:
@@ -120,4 +134,3 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             fail(str(e))
         print(f"{m.n_games} records written to {args.records}")
-    return 0

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import math
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,12 +17,14 @@ from ..agents import agent_string
 from ..matches import _derived_seed, _seated
 from . import metrics as M
 from .brief import Brief
+from .results import ResultsFile
 from .run import (
     Plan,
     ProgressFn,
     execute,
     gather,
     make_plan,
+    open_results,
     print_progress,
     records,
     seating,
@@ -389,14 +391,16 @@ def evaluate(
         report = progress
     else:
         report = None
-    entries = execute(plan, out, backend, address, chunk, threads, report, cpus_per_task)
-    lab = Lab(plan, entries)
-    if plan.kingmaking and any(v.game.num_players >= 3 for v in plan.variants):
-        _add_kingmaking(lab, out)
+    # The file stays locked for the whole run, king-making verdicts included.
+    with open_results(plan, out) if out is not None else contextlib.nullcontext() as results:
+        entries = execute(plan, results, backend, address, chunk, threads, report, cpus_per_task)
+        lab = Lab(plan, entries)
+        if plan.kingmaking and any(v.game.num_players >= 3 for v in plan.variants):
+            _add_kingmaking(lab, results)
     return lab
 
 
-def _add_kingmaking(lab: Lab, out: str | None) -> None:
+def _add_kingmaking(lab: Lab, out: ResultsFile | None) -> None:
     plan = lab.plan
     judged = {e["variant"] for e in lab.entries if e.get("kind") == "kingmaking"}
     for v in plan.variants:
@@ -407,10 +411,7 @@ def _add_kingmaking(lab: Lab, out: str | None) -> None:
         entry = {"kind": "kingmaking", "variant": v.index, "games": games}
         lab.entries.append(entry)
         if out is not None:
-            with open(out, "a", encoding="utf-8") as f:
-                f.write(json.dumps(entry, separators=(",", ":")) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
+            out.append(entry)
     lab._metrics = None
 
 
