@@ -428,9 +428,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.set_defaults(func=_cmd_play, threads=None)
 
     from ._cli_search import add_search_commands
+    from ._cli_solve import add_solve_command
     from .lab.cli import add_lab_command
 
     add_search_commands(sub)
+    add_solve_command(sub)
     add_lab_command(sub)
 
     commands: dict[str, argparse.ArgumentParser] = dict(sub.choices)

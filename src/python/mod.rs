@@ -10,6 +10,7 @@ mod game;
 mod lab;
 mod search;
 mod sim;
+mod solve;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -279,6 +280,8 @@ mod _core {
     use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
+    #[pymodule_export]
+    use super::solve::{solve, state_graph, PySolveResult, PyStateGraph};
     #[pymodule_export]
     use super::{
         GameOverError, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError,
