@@ -8,6 +8,9 @@ use stonefield::games::OptionValue;
 use stonefield::solve;
 use stonefield::Game;
 
+/// A label, a game id and its options.
+type Board = (String, &'static str, Vec<(String, OptionValue)>);
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut max_mb = 4096usize;
@@ -33,7 +36,7 @@ fn main() {
         }
         i += 1;
     }
-    let mut list: Vec<(String, &str, Vec<(String, OptionValue)>)> = Vec::new();
+    let mut list: Vec<Board> = Vec::new();
     for players in [2i64, 3, 4] {
         for grid in ["trisquare", "square", "hex"] {
             list.push((

@@ -511,7 +511,10 @@ fn every_declared_option_value_builds_and_the_facts_need_no_state() {
 /// What decides the rest of a game from a position, as far as the public interface shows it:
 /// the board, the mover, the legal set, the observation planes (Windflowers' passes, Faraday's
 /// phase, offer and surplus planes) and, for finished games, the ranks.
-fn position_view(s: &State) -> (Vec<i8>, Option<usize>, Vec<u32>, Vec<u32>, Option<Vec<f64>>) {
+/// Board, mover, legal actions, observation bits and ranks.
+type View = (Vec<i8>, Option<usize>, Vec<u32>, Vec<u32>, Option<Vec<f64>>);
+
+fn position_view(s: &State) -> View {
     let mut obs = vec![0f32; s.observation_planes() * s.board().num_sites()];
     s.write_observation(&mut obs);
     let last = match s {

@@ -342,6 +342,7 @@ def solve(
     margin: bool | None = None,
     table_mb: int | None = None,
 ) -> SolveResult: ...
+
 @final
 class StateGraph:
     def __init__(

@@ -48,7 +48,9 @@ class Solver:
         if max_nodes is not None and (
             isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
         ):
-            raise _core.InvalidOptionError(f"max_nodes must be a whole number ≥ 1, got {max_nodes!r}")
+            raise _core.InvalidOptionError(
+                f"max_nodes must be a whole number ≥ 1, got {max_nodes!r}"
+            )
         if time is not None and (
             isinstance(time, bool)
             or not isinstance(time, (int, float))
@@ -60,8 +62,8 @@ class Solver:
         self.time = time
         self.threads = threads
         self.table_mb = table_mb
-        self.fallback: _Agent = fallback if fallback is not None else _core.MCTS(
-            iterations=1000, seed=0
+        self.fallback: _Agent = (
+            fallback if fallback is not None else _core.MCTS(iterations=1000, seed=0)
         )
         self.last: _core.SolveResult | None = None
 

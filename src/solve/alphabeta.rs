@@ -346,10 +346,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
         } else {
             Bound::Exact
         };
-        // A win (the largest outcome) is exact whatever the window.
-        let bound = if !self.margin && best == 1 {
-            Bound::Exact
-        } else if !self.margin && best == -1 && bound == Bound::Upper {
+        // A win (the largest outcome) and an upper bound of a loss are exact whatever the
+        // window.
+        let extreme = best == 1 || (best == -1 && bound == Bound::Upper);
+        let bound = if !self.margin && extreme {
             Bound::Exact
         } else {
             bound
@@ -459,12 +459,6 @@ pub fn solve<R: Rules>(
         top.filter(|&v| !opts.margin && v == 1)
     };
     let best: Vec<u32> = match value {
-        Some(v) if all => actions
-            .iter()
-            .zip(&outcomes)
-            .filter(|(_, o)| **o == Some(v))
-            .map(|(&a, _)| a)
-            .collect(),
         Some(v) => actions
             .iter()
             .zip(&outcomes)
