@@ -31,7 +31,7 @@ fn solves(c: &mut Criterion) {
             ),
         ),
         (
-            "faraday/hex3_offer_done",
+            "faraday/hex3_first_2M_nodes",
             game("faraday", &[("order", 3i64.into())]),
         ),
     ];

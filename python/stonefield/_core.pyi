@@ -29,6 +29,10 @@ __all__ = [
     "play_games",
     "selfplay_games",
     "simulate_raw",
+    "solve",
+    "SolveResult",
+    "state_graph",
+    "StateGraph",
     "VectorEnv",
 ]
 
@@ -296,8 +300,8 @@ def selfplay_games(
 @final
 class SolveResult:
     NOT_PROVEN: ClassVar[int]
-    def __init__(
-        self,
+    def __new__(
+        cls,
         value: int | None,
         margin: int | None,
         actions: list[int],
@@ -309,7 +313,7 @@ class SolveResult:
         stopped_by: str,
         table_entries: int,
         table_bytes: int,
-    ) -> None: ...
+    ) -> SolveResult: ...
     @property
     def value(self) -> int | None: ...
     @property
@@ -345,8 +349,8 @@ def solve(
 
 @final
 class StateGraph:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         positions: int,
         edges: int,
         longest: int | None,
@@ -355,7 +359,7 @@ class StateGraph:
         stopped_by: str,
         seconds: float,
         table_bytes: int,
-    ) -> None: ...
+    ) -> StateGraph: ...
     @property
     def positions(self) -> int: ...
     @property
