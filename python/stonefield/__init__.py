@@ -48,6 +48,7 @@ from .records import save as save_record
 from .render import to_svg
 from .selfplay import SelfPlayData, selfplay
 from .solver import Solver
+from .strategies import MirrorAgent, RestrictedAgent
 from .text import board_text
 
 __all__ = [
@@ -57,8 +58,10 @@ __all__ = [
     "InvalidOptionError",
     "MCTS",
     "Match",
+    "MirrorAgent",
     "RandomAgent",
     "RecordError",
+    "RestrictedAgent",
     "SearchResult",
     "SelfPlayData",
     "SimulationResult",

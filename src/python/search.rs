@@ -22,6 +22,10 @@ use crate::search::{
 use crate::sim::batch::thread_pool;
 use crate::sim::stats::Columns;
 
+/// Iterations of an `MCTS()` given no budget, as of the agent string `"mcts"`
+/// (`stonefield.agents.DEFAULT_ITERATIONS`).
+const DEFAULT_ITERATIONS: u64 = 1000;
+
 pub(crate) fn bad(msg: String) -> PyErr {
     InvalidOptionError::new_err(msg)
 }
@@ -93,6 +97,7 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 ///
 /// Args:
 ///     iterations: iterations in all (split over the threads), or None for a time budget only.
+///         With neither budget the search gets 1,000 iterations (as the agent string "mcts").
 ///     time: seconds of wall time, or None. With both budgets the first reached stops.
 ///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]).
 ///     threads: root parallelism: independent trees on this many threads (1 to 256), each with
@@ -107,7 +112,7 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 ///         on the searches made before, not only on the state and the seed.
 ///
 /// Raises:
-///     InvalidOptionError: a setting that makes no sense (no budget, iterations=0, negative c
+///     InvalidOptionError: a setting that makes no sense (iterations=0, negative c
 ///         or time, threads outside 1..256, max_nodes below 1024 per thread).
 ///
 /// >>> import stonefield as sf
@@ -121,6 +126,8 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 /// >>> import pickle
 /// >>> pickle.loads(pickle.dumps(agent))
 /// MCTS(iterations=200, time=None, c=1.4142135623730951, threads=1, solver=None, seed=1, max_nodes=10000000, reuse=False)
+/// >>> sf.MCTS().iterations
+/// 1000
 #[pyclass(name = "MCTS", module = "stonefield", frozen)]
 pub struct PyMcts {
     pub(crate) config: MctsConfig,
@@ -196,7 +203,7 @@ impl PyMcts {
         max_nodes: Option<Bound<'_, PyAny>>,
         reuse: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyMcts> {
-        let config = MctsConfig {
+        let mut config = MctsConfig {
             iterations: opt(&iterations)
                 .map(|v| setting_arg(v, "iterations", 1, u64::MAX))
                 .transpose()?,
@@ -225,6 +232,10 @@ impl PyMcts {
                 .transpose()?
                 .unwrap_or(false),
         };
+        if config.iterations.is_none() && config.time.is_none() {
+            // No budget at all: the agent string "mcts" means the same.
+            config.iterations = Some(DEFAULT_ITERATIONS);
+        }
         let agent = Mcts::new(config.clone()).map_err(to_py)?;
         Ok(PyMcts {
             config,

@@ -1,6 +1,6 @@
 """The ``stonefield solve`` command: perfect-play values of positions and whole state graphs.
 
-It lives apart from :mod:`stonefield.cli`, which registers it with :func:`add_solve_command`.
+Registered by :mod:`stonefield.cli` through :func:`add_parser`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import math
 import sys
 from typing import Any
 
-from . import _core
+from .. import _core
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -45,7 +45,7 @@ def _seconds(text: str) -> float:
     return x
 
 
-def add_solve_command(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Adds ``solve`` to the subcommands."""
     p = sub.add_parser(
         "solve",
@@ -103,7 +103,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                 print(f"{k:11} {'none' if v is None else v}")
         return 130 if g.stopped_by == "interrupted" else 0
     if args.record:
-        from .records import load
+        from ..records import load
 
         try:
             state = load(args.record)
