@@ -10,9 +10,11 @@
 //! * [`sim`]: random playouts, single- and multi-threaded, and vectorised environments.
 //! * [`search`]: UCT Monte Carlo tree search with MCTS-Solver, whole games between native
 //!   agents over threads, and self-play data.
+//! * [`solve`]: exact values of two-player positions (alpha-beta with a transposition table)
+//!   and whole state graphs of small boards (cycles, longest game, retrograde values).
 //!
-//! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `python`, with `rng` and
-//! `error` below them all. `tests/layering.rs` fails when a module imports from a layer above it.
+//! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `python`, with `solve`
+//! beside `sim` and `search` (on the games only), and `rng` and `error` below them all. `tests/layering.rs` fails when a module imports from a layer above it.
 //!
 //! The `python` feature adds the Python extension module (`stonefield._core`); nothing else in
 //! the crate depends on Python.
@@ -28,6 +30,7 @@ pub mod games;
 pub mod rng;
 pub mod search;
 pub mod sim;
+pub mod solve;
 
 #[cfg(feature = "python")]
 mod python;

@@ -1,5 +1,6 @@
 //! The crate's layers only look down: `error` and `rng` < `board` < `algo` < `games` < `sim` <
-//! `search` < `python`. This test reads every source file and fails when a module names a module
+//! `search` < `python`, with `solve` beside `sim` and `search`: on the games, and neither of
+//! them nor it using the other. This test reads every source file and fails when a module names a module
 //! of a higher layer (`crate::sim` inside `games`, say), or when anything outside `src/python`
 //! names pyo3 or numpy.
 
@@ -17,8 +18,26 @@ const LAYERS: &[&[&str]] = &[
     &["python"],
 ];
 
+/// Modules beside the layers: each may use the layers up to the one named, and is used only by
+/// the layers above the other one named (`solve` stands on the games, and only `python` uses
+/// it).
+const BESIDE: &[(&str, &str, &str)] = &[("solve", "games", "python")];
+
 fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// Whether `module` may use `used`, for modules beside the layers.
+fn beside_allows(module: &str, used: &str) -> Option<bool> {
+    for &(side, below, user) in BESIDE {
+        if module == side {
+            return Some(used == side || layer_of(used)? <= layer_of(below)?);
+        }
+        if used == side {
+            return Some(module == side || layer_of(module)? >= layer_of(user)?);
+        }
+    }
+    None
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -71,7 +90,13 @@ fn layers_only_look_down() {
         let Some(module) = module_of(&src, file) else {
             continue;
         };
-        let own = layer_of(&module).unwrap_or_else(|| {
+        let own = layer_of(&module).or_else(|| {
+            BESIDE
+                .iter()
+                .find(|b| b.0 == module)
+                .and_then(|b| layer_of(b.1))
+        });
+        let own = own.unwrap_or_else(|| {
             panic!(
                 "{} is in no layer; add `{module}` to LAYERS",
                 file.display()
@@ -80,6 +105,16 @@ fn layers_only_look_down() {
         let text = fs::read_to_string(file).expect("source is readable");
         for (n, line) in text.lines().enumerate() {
             for used in crate_paths(line) {
+                if let Some(ok) = beside_allows(&module, &used) {
+                    if !ok {
+                        violations.push(format!(
+                            "{}:{}: `{module}` may not use `crate::{used}`",
+                            file.display(),
+                            n + 1
+                        ));
+                    }
+                    continue;
+                }
                 if let Some(l) = layer_of(&used) {
                     if l > own {
                         violations.push(format!(
@@ -118,4 +153,8 @@ fn the_checker_sees_a_violation() {
         ["games", "rng"]
     );
     assert!(layer_of("sim") > layer_of("games"));
+    assert_eq!(beside_allows("solve", "games"), Some(true));
+    assert_eq!(beside_allows("solve", "search"), Some(false));
+    assert_eq!(beside_allows("search", "solve"), Some(false));
+    assert_eq!(beside_allows("python", "solve"), Some(true));
 }

@@ -27,12 +27,16 @@ from ._core import (
     RandomAgent,
     RecordError,
     SearchResult,
+    SolveResult,
     State,
+    StateGraph,
     StonefieldError,
     VectorEnv,
     __version__,
     games,
     make,
+    solve,
+    state_graph,
 )
 from .agents import parse_agent
 from .batch import SimulationResult, simulate
@@ -43,6 +47,7 @@ from .records import load as load_record
 from .records import save as save_record
 from .render import to_svg
 from .selfplay import SelfPlayData, selfplay
+from .solver import Solver
 from .strategies import MirrorAgent, RestrictedAgent
 from .text import board_text
 
@@ -61,7 +66,10 @@ __all__ = [
     "SearchResult",
     "SelfPlayData",
     "SimulationResult",
+    "SolveResult",
+    "Solver",
     "State",
+    "StateGraph",
     "StonefieldError",
     "VectorEnv",
     "__version__",
@@ -76,6 +84,8 @@ __all__ = [
     "save_record",
     "selfplay",
     "simulate",
+    "solve",
+    "state_graph",
     "to_record",
     "to_svg",
 ]

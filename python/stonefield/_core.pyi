@@ -1,7 +1,7 @@
 """Type stubs for the Rust extension module stonefield._core."""
 
 from collections.abc import Sequence
-from typing import Any, Callable, SupportsIndex, final
+from typing import Any, Callable, ClassVar, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,10 @@ __all__ = [
     "play_games",
     "selfplay_games",
     "simulate_raw",
+    "solve",
+    "SolveResult",
+    "state_graph",
+    "StateGraph",
     "VectorEnv",
 ]
 
@@ -126,6 +130,7 @@ class State:
     @property
     def move_count(self) -> int: ...
     def is_terminal(self) -> bool: ...
+    def key(self) -> int: ...
     @property
     def truncated(self) -> bool: ...
     def returns(self) -> npt.NDArray[np.float64] | None: ...
@@ -295,3 +300,90 @@ def selfplay_games(
     temperature_moves: SupportsIndex,
     threads: SupportsIndex | None = None,
 ) -> dict[str, Any]: ...
+
+@final
+class SolveResult:
+    NOT_PROVEN: ClassVar[int]
+    def __new__(
+        cls,
+        value: int | None,
+        margin: int | None,
+        actions: list[int],
+        outcomes: list[int],
+        best: list[int],
+        pv: list[int],
+        nodes: int,
+        seconds: float,
+        stopped_by: str,
+        table_entries: int,
+        table_bytes: int,
+    ) -> SolveResult: ...
+    @property
+    def value(self) -> int | None: ...
+    @property
+    def margin(self) -> int | None: ...
+    @property
+    def actions(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def outcomes(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def best(self) -> list[int]: ...
+    @property
+    def pv(self) -> list[int]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def stopped_by(self) -> str: ...
+    @property
+    def table_entries(self) -> int: ...
+    @property
+    def table_bytes(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+def solve(
+    state: State,
+    max_nodes: int | None = None,
+    time: float | None = None,
+    threads: int | None = None,
+    margin: bool | None = None,
+    table_mb: int | None = None,
+) -> SolveResult: ...
+
+@final
+class StateGraph:
+    def __new__(
+        cls,
+        positions: int,
+        edges: int,
+        longest: int | None,
+        cycle: list[int] | None,
+        values: int | None,
+        stopped_by: str,
+        seconds: float,
+        table_bytes: int,
+    ) -> StateGraph: ...
+    @property
+    def positions(self) -> int: ...
+    @property
+    def edges(self) -> int: ...
+    @property
+    def longest(self) -> int | None: ...
+    @property
+    def cycle(self) -> list[int] | None: ...
+    @property
+    def values(self) -> int | None: ...
+    @property
+    def complete(self) -> bool: ...
+    @property
+    def stopped_by(self) -> str: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def table_bytes(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+def state_graph(
+    game: Game, max_positions: int | None = None, max_mb: int | None = None
+) -> StateGraph: ...

@@ -86,6 +86,7 @@
 use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
+use super::zobrist::{self, Zobrist};
 use super::{ranks_from_values, GameConfig, Observer, Rules};
 use crate::algo::groups::largest_components;
 use crate::algo::sparse::SparseSets;
@@ -228,6 +229,8 @@ pub struct Config {
     pub forced_level: u8,
     /// 1 / the largest placement-neighbour count, to scale charges in observations.
     pub charge_scale: f32,
+    /// The stone values of the position key.
+    zobrist: Zobrist,
     options: Options,
 }
 
@@ -248,6 +251,7 @@ impl Config {
         let board = Board::new(grid.shape(order));
         let charge_scale = 1.0 / board.max_degree(placement).max(1) as f32;
         Ok(Config {
+            zobrist: Zobrist::new(board.num_sites()),
             board,
             charge_scale,
             grid,
@@ -355,6 +359,8 @@ pub struct State {
     /// returns and scores of a finished game cost no group search.
     final_scores: Option<[usize; 2]>,
     moves: usize,
+    /// The board part of the position key ([`zobrist`]).
+    zkey: u64,
 }
 
 impl State {
@@ -374,6 +380,7 @@ impl State {
             last_placement: None,
             final_scores: None,
             moves: 0,
+            zkey: 0,
             cfg,
         }
     }
@@ -521,6 +528,7 @@ impl State {
     /// used before phase 2).
     fn put(&mut self, site: usize, p: usize) {
         self.cells[site] = p as i8 + 1;
+        self.zkey ^= self.cfg.zobrist.stone(site, p);
         self.stones[p] += 1;
         let cfg = &self.cfg;
         for &t in cfg.board.neighbors(cfg.placement, site) {
@@ -572,6 +580,7 @@ impl State {
         let f = cfg.forced_level;
         let surplus = charge[site][q] > f;
         cells[site] = p as i8 + 1;
+        self.zkey ^= cfg.zobrist.stone(site, p);
         for r in 0..2 {
             legal.discard(r, site);
         }
@@ -614,6 +623,7 @@ impl State {
             c.swap(0, 1);
         }
         self.stones.swap(0, 1);
+        self.zkey = self.cfg.zobrist.board(&self.cells);
     }
 
     /// Whether player 0 may pass now in the offer: the board holds `min_offer_stones` stones.
@@ -686,6 +696,21 @@ impl Rules for State {
 
     fn move_count(&self) -> usize {
         self.moves
+    }
+
+    /// The board, and as the turn number: the phase (offer actions left 3, 2 or 1, the
+    /// choice, placement), the player to move, whether a surplus-charge placement is owed, and
+    /// the last placer (none, 0 or 1), which breaks equal scores.
+    #[inline]
+    fn key(&self) -> u64 {
+        let phase = match self.phase {
+            Phase::Offer { left } => u64::from(left - 1),
+            Phase::Choice => 3,
+            Phase::Placement => 4,
+        };
+        let last = self.last_placer().map_or(0, |p| p as u64 + 1);
+        let i = phase + 5 * (u64::from(self.to_move) + 2 * (u64::from(self.forced) + 2 * last));
+        self.zkey ^ zobrist::turn(i)
     }
 
     fn heap_bytes(&self) -> usize {
@@ -836,17 +861,6 @@ impl Rules for State {
         true
     }
 
-    /// The offer actions left and the phase: the choice to accept keeps board and mover but
-    /// ends the pie.
-    fn position_phase(&self) -> u8 {
-        let phase: u8 = match self.phase {
-            Phase::Offer { .. } => 0,
-            Phase::Choice => 1,
-            Phase::Placement => 2,
-        };
-        phase | self.phase.offer_actions_left() << 2
-    }
-
     /// Each player's score as [`State::score_values`] counts it (the special scorings'
     /// products over [`Rules::heuristic_scale`]'s sites² / 4), the fills in `scratch`.
     fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
@@ -867,8 +881,7 @@ impl Rules for State {
 
     /// The same draws as [`Rules::random_action`]; the largest groups are kept by union-find
     /// as stones arrive (nothing is ever removed, and a swap only exchanges the owners of the
-    /// groups), and position keys by XOR of per-stone hashes, instead of a flood fill and a pass
-    /// over the board at every position.
+    /// groups), instead of a flood fill at every position.
     fn random_game_observed<O: Observer>(
         &mut self,
         rngs: &mut [Rng],
@@ -878,29 +891,23 @@ impl Rules for State {
     ) {
         let cfg = self.cfg.clone();
         let n = self.cells.len();
-        let stone_key = |site: usize, colour: usize| super::mix64((site * 2 + colour) as u64 + 1);
         let mut groups = UnionFind::new(n);
         let mut largest = [0usize; 2];
-        let mut board_key = 0u64;
         // A stone of colour c has just been put on `site`.
-        let mut add = |cells: &[i8], largest: &mut [usize; 2], key: &mut u64, site, c: usize| {
+        let mut add = |cells: &[i8], largest: &mut [usize; 2], site, c: usize| {
             let size = join_stone(&mut groups, &cfg.board, cfg.group, cells, site);
             largest[c] = largest[c].max(size);
-            *key ^= stone_key(site, c);
         };
         for site in 0..n {
             if self.cells[site] > 0 {
                 let c = self.cells[site] as usize - 1;
-                add(&self.cells, &mut largest, &mut board_key, site, c);
+                add(&self.cells, &mut largest, site, c);
             }
         }
         let special = cfg.scoring.is_special();
-        let key_of = |board_key: u64, state: &State| {
-            super::mix64(board_key ^ state.position_tag().wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        };
         // Nothing is removed: the number of stones is a level that never decreases.
         let level = |state: &State| Some(state.stones[0] + state.stones[1]);
-        obs.position(key_of(board_key, self), level(self), &self.cells);
+        obs.position(self.key(), level(self), &self.cells);
         while let Some(p) = self.current_player() {
             let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
                 break;
@@ -924,15 +931,12 @@ impl Rules for State {
             let swap = self.phase == Phase::Choice && a == 2 * n + 2;
             self.apply_unchecked(a);
             if let Some((site, c)) = placed {
-                add(&self.cells, &mut largest, &mut board_key, site, c);
+                add(&self.cells, &mut largest, site, c);
             }
             if swap {
                 largest.swap(0, 1);
-                board_key = (0..n)
-                    .filter(|&s| self.cells[s] > 0)
-                    .fold(0, |h, s| h ^ stone_key(s, self.cells[s] as usize - 1));
             }
-            obs.position(key_of(board_key, self), level(self), &self.cells);
+            obs.position(self.key(), level(self), &self.cells);
         }
     }
 

@@ -45,6 +45,7 @@
 use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
+use super::zobrist::{self, Zobrist};
 use super::{ranks_from_values_into, GameConfig, Observer, Rules};
 use crate::algo::bits::{at_width, each_width, Bits, NeighborMasks, PerWidth, Width};
 use crate::algo::FloodScratch;
@@ -241,6 +242,8 @@ struct Masks<const K: usize> {
     span: Vec<(u8, u8)>,
     /// Bit planes the counts need: 3 when no site has more than 7 capture neighbours, else 4.
     planes: usize,
+    /// The stone values of the position key.
+    zobrist: Zobrist,
 }
 
 impl<const K: usize> Masks<K> {
@@ -263,6 +266,7 @@ impl<const K: usize> Masks<K> {
             .collect();
         Some(Masks {
             planes,
+            zobrist: Zobrist::new(board.num_sites()),
             capture,
             group,
             span,
@@ -290,6 +294,8 @@ struct Pos<const K: usize> {
     diff: [Bits<K>; DIFF_PLANES],
     /// `replaceable[p]`: the opponents' stones player p may replace.
     replaceable: [Bits<K>; 4],
+    /// The board part of the position key ([`zobrist`]).
+    zkey: u64,
 }
 
 /// The positions at every width, one a state.
@@ -316,6 +322,7 @@ impl<const K: usize> Pos<K> {
             count: [[Bits::EMPTY; PLANES]; 4],
             diff: [Bits::EMPTY; DIFF_PLANES],
             replaceable: [Bits::EMPTY; 4],
+            zkey: 0,
         }
     }
 
@@ -340,28 +347,6 @@ impl<const K: usize> Pos<K> {
         (legal.nth(rng.below(count + 1)), count + 1)
     }
 
-    /// A hash of every player's stones and `tag` (see [`Rules::position_key`]): one multiply
-    /// per word by a constant of its own, all independent. The lab confirms matches exactly, so
-    /// the hash only has to make them rare.
-    #[inline]
-    fn key(&self, tag: u64) -> u64 {
-        const M: [u64; 4] = [
-            0x9E37_79B9_7F4A_7C15,
-            0xBF58_476D_1CE4_E5B9,
-            0x94D0_49BB_1331_11EB,
-            0xD6E8_FEB8_6659_FD93,
-        ];
-        let mut h = tag.wrapping_mul(0xA076_1D64_78BD_642F);
-        for (p, set) in self.owned.iter().enumerate() {
-            for (i, &w) in set.0.iter().enumerate() {
-                h ^= (w ^ (i as u64) << 58)
-                    .wrapping_mul(M[p])
-                    .rotate_left(17 * i as u32);
-            }
-        }
-        h ^ (h >> 29)
-    }
-
     /// Puts player p's stone on `site`, replacing whatever stood there, keeping the counts and
     /// the replaceable sets in step.
     #[inline]
@@ -373,11 +358,13 @@ impl<const K: usize> Pos<K> {
         self.owned[p].insert(site);
         self.stones[p] += 1;
         let q = (old > 0).then(|| old as usize - 1);
+        let m = &*self.m;
+        self.zkey ^= m.zobrist.stone(site, p);
         if let Some(q) = q {
             self.owned[q].remove(site);
             self.stones[q] -= 1;
+            self.zkey ^= m.zobrist.stone(site, q);
         }
-        let m = &*self.m;
         let (lo, hi) = if K == 1 {
             (0, 0)
         } else {
@@ -574,6 +561,26 @@ impl Turn {
         }
         // Cheaper than a remainder, and this runs on every move.
         self.to_move = if p + 1 == cfg.players { 0 } else { p + 1 };
+    }
+
+    /// The turn number of the position key: the player to move, the passes in a row (the
+    /// game is over at `players` of them), and with `last_placer_breaks_ties` the order in
+    /// which the players placed last (most recent first, those who never placed left out),
+    /// which is all of `last_placed` that can decide a rank.
+    #[inline]
+    fn key_number(&self, cfg: &Config) -> u64 {
+        let mut i = (self.to_move + 4 * self.passes) as u64;
+        if cfg.last_placer_breaks_ties {
+            let mut order = [0usize, 1, 2, 3];
+            let order = &mut order[..cfg.players];
+            order.sort_unstable_by_key(|&p| std::cmp::Reverse(self.last_placed[p]));
+            let mut code = 0u64;
+            for &p in order.iter().filter(|&&p| self.last_placed[p] > 0).rev() {
+                code = code * 5 + p as u64 + 1;
+            }
+            i += 32 * code;
+        }
+        i
     }
 }
 
@@ -780,14 +787,11 @@ impl Rules for State {
         each_width!(&self.core, pos => pos.legal(self.turn.to_move).count() + 1)
     }
 
+    /// The board part kept by every placement, and the turn number of `Turn::key_number`.
     #[inline]
-    fn position_key(&self) -> u64 {
-        let tag = if self.turn.over {
-            255
-        } else {
-            self.turn.to_move as u64
-        };
-        each_width!(&self.core, pos => pos.key(tag))
+    fn key(&self) -> u64 {
+        let board = each_width!(&self.core, pos => pos.zkey);
+        board ^ zobrist::turn(self.turn.key_number(&self.cfg))
     }
 
     /// Stones are replaced, never removed.
@@ -825,8 +829,8 @@ impl Rules for State {
             // the position just written.
             let mut k = pos.stones;
             let mut level: u32 = k.iter().sum();
-            let tag = if turn.over { 255 } else { turn.to_move as u64 };
-            obs.position(pos.key(tag), Some(level), &pos.cells.as_flattened()[..sites]);
+            let key = |pos: &Pos<_>, turn: &Turn| pos.zkey ^ zobrist::turn(turn.key_number(cfg));
+            obs.position(key(pos, turn), Some(level), &pos.cells.as_flattened()[..sites]);
             while !turn.over {
                 let p = turn.to_move;
                 let (drawn, count) = pos.draw_counted(p, &mut rngs[p]);
@@ -851,8 +855,7 @@ impl Rules for State {
                     }
                 }
                 turn.advance(cfg, drawn.is_some());
-                let tag = if turn.over { 255 } else { turn.to_move as u64 };
-                obs.position(pos.key(tag), Some(level), &pos.cells.as_flattened()[..sites]);
+                obs.position(key(pos, turn), Some(level), &pos.cells.as_flattened()[..sites]);
             }
         });
     }

@@ -461,6 +461,31 @@ impl PyState {
         self.state().is_terminal()
     }
 
+    /// The position key: a 64-bit Zobrist hash (int in 0..2**64) of everything that decides
+    /// the legal moves and the outcome from here (board, player to move, and each game's own
+    /// state: Windflowers' passes, Faraday's phase, offer and owed surplus placement). The move
+    /// count is not part of it, so the same position reached by different paths has the same
+    /// key; two positions with the same board have equal keys exactly when they are equal.
+    /// Keys are stable across versions (pinned by golden values).
+    ///
+    /// >>> import stonefield as sf
+    /// >>> game = sf.make("windflowers", size=3)
+    /// >>> a, b = game.new_state(), game.new_state()
+    /// >>> for x in (0, 14, 5):
+    /// ...     a.apply(x)
+    /// >>> for x in (14, 0, 5):
+    /// ...     b.apply(x)
+    /// >>> a.key() == b.key(), a.history == b.history
+    /// (False, False)
+    /// >>> c = game.new_state()
+    /// >>> for x in (5, 14, 0):
+    /// ...     c.apply(x)
+    /// >>> a.key() == c.key()
+    /// True
+    fn key(&self) -> u64 {
+        self.state().key()
+    }
+
     /// Whether the move cap ended the game (a draw among all players).
     #[getter]
     fn truncated(&self) -> bool {

@@ -12,6 +12,7 @@ mod lab;
 pub(crate) mod memory;
 mod search;
 mod sim;
+mod solve;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -275,6 +276,8 @@ mod _core {
     use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
+    #[pymodule_export]
+    use super::solve::{solve, state_graph, PySolveResult, PyStateGraph};
     #[pymodule_export]
     use super::{
         GameOverError, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError,

@@ -28,12 +28,12 @@ use crate::sim::stats::Columns;
 /// (`stonefield.agents.DEFAULT_ITERATIONS`).
 const DEFAULT_ITERATIONS: u64 = 1000;
 
-fn bad(msg: String) -> PyErr {
+pub(crate) fn bad(msg: String) -> PyErr {
     InvalidOptionError::new_err(msg)
 }
 
 /// A type name and repr for error messages.
-fn describe(v: &Bound<'_, PyAny>) -> String {
+pub(crate) fn describe(v: &Bound<'_, PyAny>) -> String {
     let ty = v
         .get_type()
         .name()
@@ -44,7 +44,7 @@ fn describe(v: &Bound<'_, PyAny>) -> String {
 }
 
 /// A real setting (int or float, not bool), finite and ≥ `min` (> `min` when `strict`).
-fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResult<f64> {
+pub(crate) fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResult<f64> {
     let what = if strict {
         format!("a finite number > {min}")
     } else {
@@ -63,7 +63,7 @@ fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResul
 }
 
 /// A bool setting: True or False (numpy bools too), nothing else.
-fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
+pub(crate) fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
     if !is_bool(v) {
         return Err(bad(format!(
             "{name} must be True or False, got {}",
@@ -73,7 +73,7 @@ fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
     v.extract()
 }
 
-fn opt<'a, 'py>(v: &'a Option<Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+pub(crate) fn opt<'a, 'py>(v: &'a Option<Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
     v.as_ref().filter(|v| !v.is_none())
 }
 

@@ -15,6 +15,7 @@
 use super::mcts::{search, Mcts, MctsConfig, StoppedBy, NODE_BYTES};
 use super::play::{play_range, selfplay_games, Agent};
 use crate::error::Error;
+use crate::games::testing::{after, minimax, near_terminal_positions};
 use crate::games::{Game, OptionValue, Rules, State};
 use crate::rng::Rng;
 
@@ -34,12 +35,6 @@ fn position(g: &Game, actions: &[u32]) -> State {
     s
 }
 
-fn after(s: &State, a: u32) -> State {
-    let mut t = s.clone();
-    t.apply_unchecked(a as usize);
-    t
-}
-
 /// The moves that end the game at once with the mover ranked first alone.
 fn immediate_wins(s: &State) -> Vec<u32> {
     let p = s.current_player().expect("running");
@@ -51,28 +46,6 @@ fn immediate_wins(s: &State) -> Vec<u32> {
                 .is_some_and(|r| r[p] > 0.0 && r.iter().filter(|&&x| x >= r[p]).count() == 1)
         })
         .collect()
-}
-
-/// Exhaustive minimax for two players: player 0's return under best play, or `None` past the
-/// node budget.
-fn minimax(s: &State, budget: &mut i64) -> Option<f64> {
-    *budget -= 1;
-    if *budget < 0 {
-        return None;
-    }
-    let Some(p) = s.current_player() else {
-        return Some(s.returns().expect("over")[0]);
-    };
-    let mut best: Option<f64> = None;
-    for a in s.legal_actions() {
-        let v = minimax(&after(s, a), budget)?;
-        best = Some(match best {
-            None => v,
-            Some(b) if p == 0 => b.max(v),
-            Some(b) => b.min(v),
-        });
-    }
-    best
 }
 
 /// The mover's minimax value of each legal action.
@@ -287,39 +260,6 @@ fn keeps_the_won_ending() {
         assert!(keep.contains(&r.best), "{} {actions:?}", g.name());
         assert_eq!(r.proven, Some(1), "{} {actions:?}", g.name());
     }
-}
-
-/// Positions near the end of random games, small enough for exhaustive minimax.
-fn near_terminal_positions(g: &Game, games: u64, per_game: usize) -> Vec<State> {
-    let mut out = Vec::new();
-    for seed in 0..games {
-        let mut rng = Rng::new(seed);
-        let mut line = vec![g.new_state()];
-        let mut buf = Vec::new();
-        loop {
-            let s = line.last().expect("non-empty").clone();
-            let Some(a) = s.random_action(&mut rng, &mut buf) else {
-                break;
-            };
-            line.push(after(&s, a as u32));
-        }
-        line.pop();
-        // From the end backwards, while the tree stays small.
-        let mut taken = 0;
-        for s in line.iter().rev() {
-            if taken == per_game {
-                break;
-            }
-            if minimax(s, &mut 3000).is_none() {
-                break;
-            }
-            if s.legal_actions().len() >= 2 {
-                out.push(s.clone());
-                taken += 1;
-            }
-        }
-    }
-    out
 }
 
 #[test]

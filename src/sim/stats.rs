@@ -7,14 +7,15 @@
 //! * [`random_game_stats`] plays a game between uniformly random agents and measures it on the
 //!   way, with no second pass: the game's own loop ([`Rules::random_game_observed`]) reports the
 //!   legal count that comes with each draw ([`Rules::random_action_counted`]), its heuristic
-//!   numerators and a hash of each position ([`Rules::position_key`]); the evaluations come
+//!   numerators and the key of each position ([`Rules::key`]); the evaluations come
 //!   from a table. Random agents are what a variant study runs by the hundred thousand, so
 //!   this path is the fast one.
 //! * [`replay_stats`] replays a finished game's actions, checking each, with the search values
 //!   of agents that have them; [`game_stats`] and [`game_stats_batch`] wrap it.
 //!
 //! Both give the same facts for the same game (a test holds them to it). Equal keys are
-//! confirmed by replaying the game and comparing whole boards, so `repeated` is exact.
+//! confirmed by replaying the game and comparing whole boards; positions with equal boards are
+//! equal exactly when their keys are (see [`crate::games::zobrist`]), so `repeated` is exact.
 //!
 //! # Definitions
 //! For a game of L actions, s_0 is the start and s_i the position after action i; the decisions
@@ -27,9 +28,11 @@
 //!   leaves it empty; the mean per tenth is the sum over that count).
 //! * **coverage**: the share of sites that held a stone in at least one of s_0 … s_L.
 //! * **repeated**: how many of s_1 … s_L equal an earlier position of the same game, a position
-//!   being the board and the player to move (and, in Faraday, how many offer actions remain, so
-//!   passes in the pie offer and the choice to accept do not count as repeats). A finished
-//!   game has no player to move.
+//!   being everything its key ([`Rules::key`]) covers: the board, the player to move and each
+//!   game's own state (Windflowers' passes in a row, and the order of the last placements when
+//!   they break ties; Faraday's phase, offer actions left, owed surplus placement and last
+//!   placer), so passes in the pie offer and the choice to accept do not count as repeats. The
+//!   move count is not part of a position.
 //! * **top_tied**: for games with scores, whether the raw scores at the end tie for first
 //!   (before any tie-break).
 //! * **pie**: in Faraday, 1 when player 1 swapped, 0 when they accepted; −1 in other games.
@@ -820,7 +823,7 @@ pub fn replay_stats<R: Rules>(
     let mut legal = std::mem::take(&mut scratch.legal);
     let mut flood = std::mem::take(&mut scratch.flood);
     let mut t = Tracker::new(scratch, ev, start);
-    t.position(start.position_key(), None, start.cells());
+    t.position(start.key(), None, start.cells());
     let mut outcome = Ok(());
     for (i, &a) in actions.iter().enumerate() {
         let Some(mover) = state.current_player() else {
@@ -846,7 +849,7 @@ pub fn replay_stats<R: Rules>(
             }
         }
         state.apply_unchecked(a as usize);
-        t.position(state.position_key(), None, state.cells());
+        t.position(state.key(), None, state.cells());
     }
     let stats = outcome.and_then(|()| t.finish(start, &state));
     scratch.legal = legal;
@@ -864,46 +867,42 @@ pub fn game_stats(game: &Game, actions: &[u32], values: Option<&[f32]>) -> Resul
     })
 }
 
-/// How many of the positions reached by `actions` from `start` equal an earlier one (board,
-/// player to move and phase compared in full).
+/// How many of the positions reached by `actions` from `start` equal an earlier one (boards
+/// and keys compared in full).
 pub fn exact_repeats<R: Rules>(start: &R, actions: &[u32]) -> u32 {
     let sites = start.board().num_sites();
     let mut state = start.clone();
     let mut positions: Vec<i8> = Vec::with_capacity((actions.len() + 1) * sites);
-    let mut tags: Vec<u64> = Vec::with_capacity(actions.len() + 1);
+    let mut keys: Vec<u64> = Vec::with_capacity(actions.len() + 1);
     positions.extend_from_slice(state.cells());
-    tags.push(state.position_tag());
+    keys.push(state.key());
     for &a in actions {
         state.apply_unchecked(a as usize);
         positions.extend_from_slice(state.cells());
-        tags.push(state.position_tag());
+        keys.push(state.key());
     }
-    count_repeats(&positions, &tags, sites)
+    count_repeats(&positions, &keys, sites)
 }
 
 /// How many positions equal an earlier one: position k is `positions[k * sites..(k + 1) * sites]`
-/// with the tag `tags[k]` (player to move and phase). Sorts hashes, then compares exactly within
-/// equal-hash runs.
-pub fn count_repeats(positions: &[i8], tags: &[u64], sites: usize) -> u32 {
+/// with the key `keys[k]` ([`Rules::key`]). Sorts the keys, then compares boards within runs of
+/// equal keys: equal boards with equal keys are equal positions.
+pub fn count_repeats(positions: &[i8], keys: &[u64], sites: usize) -> u32 {
     let pos = |k: u32| &positions[k as usize * sites..(k as usize + 1) * sites];
-    let mut keys: Vec<(u64, u32)> = (0..tags.len() as u32)
-        .map(|k| (crate::games::hash_cells(pos(k), tags[k as usize]), k))
+    let mut order: Vec<(u64, u32)> = (0..keys.len() as u32)
+        .map(|k| (keys[k as usize], k))
         .collect();
-    keys.sort_unstable();
+    order.sort_unstable();
     let mut repeated = 0u32;
     let mut start = 0;
-    while start < keys.len() {
+    while start < order.len() {
         let mut end = start + 1;
-        while end < keys.len() && keys[end].0 == keys[start].0 {
+        while end < order.len() && order[end].0 == order[start].0 {
             end += 1;
         }
         for j in start + 1..end {
-            let kj = keys[j].1;
-            let seen = (start..j).any(|i| {
-                let ki = keys[i].1;
-                tags[ki as usize] == tags[kj as usize] && pos(ki) == pos(kj)
-            });
-            if seen {
+            let kj = order[j].1;
+            if (start..j).any(|i| pos(order[i].1) == pos(kj)) {
                 repeated += 1;
             }
         }
@@ -1733,7 +1732,7 @@ mod tests {
                         assert!(st.cells().iter().zip(&before).all(|(&c, &b)| c != 0 || !b));
                     }
                     // A copy keys alike; the key does not depend on the path's history.
-                    assert_eq!(st.clone().position_key(), st.position_key());
+                    assert_eq!(st.clone().key(), st.key());
                 }
             }
         }
@@ -1747,14 +1746,15 @@ mod tests {
             b.apply_unchecked(x);
         }
         // a: stones 0 (p0), 5 (p1), 9 (p2), p0 to move; b: p2's stone on 0, p0 to move.
-        assert_ne!(a.position_key(), b.position_key());
+        assert_ne!(a.key(), b.key());
         let mut c = g.new_state();
         for x in [16, 16, 9, 0, 5] {
             c.apply_unchecked(x);
         }
         // c: p2 on 9, p0 on 0, p1 on 5, p2 to move: a's board with another mover.
         assert_eq!(a.cells(), c.cells());
-        assert_ne!(a.position_key(), c.position_key());
+        assert_ne!(a.key(), c.key());
+        // d: a's board and mover after a pass: another position (one pass nearer the end).
         let mut d = g.new_state();
         for x in [16, 16, 9, 0, 5, 16] {
             d.apply_unchecked(x);
@@ -1763,7 +1763,14 @@ mod tests {
             (a.cells(), a.current_player()),
             (d.cells(), d.current_player())
         );
-        assert_eq!(a.position_key(), d.position_key());
+        assert_ne!(a.key(), d.key());
+        // e: a's position by another path, passes between the same placements.
+        let mut e = g.new_state();
+        for x in [16, 5, 16, 0, 16, 9] {
+            e.apply_unchecked(x);
+        }
+        assert_eq!(a.cells(), e.cells());
+        assert_eq!(a.key(), e.key());
     }
 
     /// The two-player shortcut gives the very numbers the sums per player give.
@@ -1856,7 +1863,9 @@ mod tests {
     fn equal_keys_are_found_and_the_filter_is_left_clear() {
         let mut filter = Vec::new();
         let mut seen = KeySet::default();
-        let keys: Vec<u64> = (0..500u64).map(|i| crate::games::mix64(i + 1)).collect();
+        let keys: Vec<u64> = (0..500u64)
+            .map(|i| crate::games::zobrist::mix64(i + 1))
+            .collect();
         assert!(!has_equal_keys(&keys, &mut filter, &mut seen));
         assert!(filter.iter().all(|&w| w == 0));
         let mut twice = keys.clone();
@@ -1868,18 +1877,18 @@ mod tests {
         assert!(!has_equal_keys(&close, &mut filter, &mut seen));
         // The set grows past its first size and forgets between games.
         seen.clear();
-        assert!((0..2000u64).all(|k| !seen.insert(crate::games::mix64(k))));
-        assert!(seen.insert(crate::games::mix64(1999)));
+        assert!((0..2000u64).all(|k| !seen.insert(crate::games::zobrist::mix64(k))));
+        assert!(seen.insert(crate::games::zobrist::mix64(1999)));
         seen.clear();
-        assert!(!seen.insert(crate::games::mix64(1999)));
+        assert!(!seen.insert(crate::games::zobrist::mix64(1999)));
     }
 
     #[test]
     fn repeats_count_each_return_to_an_earlier_position() {
         // Positions of 2 sites: A=(0,0,p0) B=(1,0,p1) A B A C=(0,0,p1): three repeats.
         let positions = [0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0];
-        let extras = [0, 1, 0, 1, 0, 1];
-        assert_eq!(count_repeats(&positions, &extras, 2), 3);
-        assert_eq!(count_repeats(&positions[..4], &extras[..2], 2), 0);
+        let keys = [0, 1, 0, 1, 0, 1];
+        assert_eq!(count_repeats(&positions, &keys, 2), 3);
+        assert_eq!(count_repeats(&positions[..4], &keys[..2], 2), 0);
     }
 }

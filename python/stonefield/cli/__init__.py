@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import _core
-from . import analyse, bench, lab, match, play, render, selfplay, simulate
+from . import analyse, bench, lab, match, play, render, selfplay, simulate, solve
 from ._common import UsageError, did_you_mean
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -27,6 +27,7 @@ COMMANDS = {
     "match": match,
     "analyse": analyse,
     "selfplay": selfplay,
+    "solve": solve,
     "lab": lab,
 }
 
