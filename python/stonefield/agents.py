@@ -193,9 +193,13 @@ def agent_string(agent: object) -> str:
         return "random" if agent.seed == 0 else f"random:seed={agent.seed}"
     if isinstance(agent, MCTS):
         default = MCTS(iterations=1)
+        # GRAVE's default c differs from UCT's.
+        default_c = MCTS(iterations=1, selection=agent.selection or "uct").c
         parts = []
         for key in _SETTINGS["mcts"]:
             value = getattr(agent, key)
+            if key == "c" and value == default_c:
+                continue
             if key == "iterations":
                 # A bare "mcts" means 1000 iterations, and no iterations with a time budget.
                 if value is None or (value == DEFAULT_ITERATIONS and agent.time is None):

@@ -14,7 +14,9 @@ use super::{
     as_invalid_option, is_bool, setting_arg, threads_arg, to_py, InvalidOptionError, MAX_THREADS,
 };
 use crate::games::{Game, Rules};
-use crate::search::mcts::{random_agent_action, DEFAULT_GRAVE_BIAS, DEFAULT_GRAVE_REF};
+use crate::search::mcts::{
+    random_agent_action, DEFAULT_GRAVE_BIAS, DEFAULT_GRAVE_C, DEFAULT_GRAVE_REF,
+};
 use crate::search::play::{lab_range_into, play_range_map, selfplay_games as selfplay_range};
 use crate::search::{
     Agent, GameRecord, Mcts, MctsConfig, Playouts, Preset, SearchResult, Selection, DEFAULT_C,
@@ -95,7 +97,7 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 /// Args:
 ///     iterations: iterations in all (split over the threads), or None for a time budget only.
 ///     time: seconds of wall time, or None. With both budgets the first reached stops.
-///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]).
+///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]; 0 with GRAVE).
 ///     threads: root parallelism: independent trees on this many threads (1 to 256), each with
 ///         its own random stream from the seed, their root statistics summed.
 ///     solver: MCTS-Solver; None turns it on for two-player games (it never runs with more).
@@ -254,10 +256,7 @@ impl PyMcts {
             time: opt(&time)
                 .map(|v| real_arg("time", v, 0.0, true))
                 .transpose()?,
-            c: opt(&c)
-                .map(|v| real_arg("c", v, 0.0, false))
-                .transpose()?
-                .unwrap_or(DEFAULT_C),
+            c: DEFAULT_C,
             threads: opt(&threads)
                 .map(|v| setting_arg(v, "threads", 1, MAX_THREADS))
                 .transpose()?
@@ -296,6 +295,17 @@ impl PyMcts {
                 .transpose()?
                 .unwrap_or(Playouts::Random),
             preset,
+        };
+        // UCT explores by UCB1 (c = √2); GRAVE's AMAF statistics do the exploring (c = 0, as
+        // Ludii's MC-GRAVE), unless a c is given.
+        let c = opt(&c).map(|v| real_arg("c", v, 0.0, false)).transpose()?;
+        let config = MctsConfig {
+            c: c.unwrap_or(if config.selection == Selection::Grave {
+                DEFAULT_GRAVE_C
+            } else {
+                DEFAULT_C
+            }),
+            ..config
         };
         let agent = Mcts::new(config.clone()).map_err(to_py)?;
         Ok(PyMcts {

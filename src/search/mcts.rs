@@ -182,8 +182,12 @@ impl Preset {
     /// The settings the preset gives `cfg` for the game named `game`: selection, c, grave_ref,
     /// grave_bias and playouts; the budget, threads, seed and the rest stay as they are.
     pub fn apply(self, game: &str, cfg: &MctsConfig) -> MctsConfig {
+        // From the equal-time matches of `docs/strength/` (0.1 s a move): GRAVE everywhere;
+        // MAST playouts where they won on top of it (Windflowers, Subsume); a little UCB
+        // exploration where it won (Faraday).
         let (c, grave_ref, playouts) = match (self, game) {
             (Preset::Strong, "faraday") => (0.3, DEFAULT_GRAVE_REF, Playouts::Random),
+            (Preset::Strong, "windflowers" | "subsume") => (0.0, DEFAULT_GRAVE_REF, Playouts::Mast),
             (Preset::Strong, _) => (0.0, DEFAULT_GRAVE_REF, Playouts::Random),
         };
         MctsConfig {
@@ -200,6 +204,10 @@ impl Preset {
 
 /// The default `grave_ref`: a node needs this many playouts before its AMAF statistics are used.
 pub const DEFAULT_GRAVE_REF: u32 = 50;
+
+/// The exploration constant GRAVE gets when none is given: 0, as in Ludii's MC-GRAVE (the AMAF
+/// statistics of untried children do the exploring).
+pub const DEFAULT_GRAVE_C: f64 = 0.0;
 
 /// The default `grave_bias` of the β schedule.
 pub const DEFAULT_GRAVE_BIAS: f64 = 1e-6;
@@ -456,9 +464,9 @@ struct Scratch {
     seen: Vec<u64>,
     /// Words of `seen` per player.
     words: usize,
-    /// GRAVE: the reference node's AMAF statistics by action, valid where `stamp` is `now`.
-    dense: Vec<Amaf>,
-    stamp: Vec<u32>,
+    /// GRAVE: the reference node's AMAF statistics by action, each valid when its stamp is
+    /// `now`.
+    dense: Vec<(u32, Amaf)>,
     now: u32,
     /// The node whose statistics `dense` holds in this iteration (`usize::MAX`: none).
     dense_of: usize,
@@ -481,8 +489,7 @@ impl Scratch {
             played: Vec::with_capacity(if lim.records() { 4 * actions } else { 0 }),
             seen: vec![0; if grave { players * words } else { 0 }],
             words,
-            dense: vec![Amaf::default(); if grave { actions } else { 0 }],
-            stamp: vec![0; if grave { actions } else { 0 }],
+            dense: vec![(0, Amaf::default()); if grave { actions } else { 0 }],
             now: 0,
             dense_of: usize::MAX,
             mast: vec![
@@ -695,67 +702,71 @@ impl Tree {
         if !own && s.dense_of != reference {
             s.now = s.now.wrapping_add(1);
             if s.now == 0 {
-                s.stamp.fill(0);
+                s.dense.fill((0, Amaf::default()));
                 s.now = 1;
             }
-            for i in self.nodes[reference].children() {
-                let a = usize::from(self.nodes[i].action);
-                s.dense[a] = self.amaf[i];
-                s.stamp[a] = s.now;
+            let r = self.nodes[reference].children();
+            for (n, am) in self.nodes[r.clone()].iter().zip(&self.amaf[r]) {
+                if let Some(d) = s.dense.get_mut(usize::from(n.action)) {
+                    *d = (s.now, *am);
+                }
             }
             s.dense_of = reference;
         }
         let parent = self.nodes[node];
         let range = parent.children();
         let k = lim.c * f64::from(parent.visits.max(1)).ln().sqrt();
-        let mut best = range.start;
+        let b = lim.grave_bias;
+        let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         let mut fresh = 0usize;
         let mut fresh_pick = usize::MAX;
-        for i in range {
-            let ch = self.nodes[i];
+        let kids = &self.nodes[range.clone()];
+        let stats = &self.amaf[range.clone()];
+        for (j, (ch, own_am)) in kids.iter().zip(stats).enumerate() {
             if lim.solver && ch.proof == -1 {
                 continue;
             }
-            let a = usize::from(ch.action);
             let am = if own {
-                self.amaf[i]
-            } else if s.stamp[a] == s.now {
-                s.dense[a]
+                *own_am
             } else {
-                Amaf::default()
+                match s.dense.get(usize::from(ch.action)) {
+                    Some(&(t, am)) if t == s.now => am,
+                    _ => Amaf::default(),
+                }
             };
+            let m = f64::from(am.visits);
             let score = if ch.visits == 0 {
                 if am.visits == 0 {
                     fresh += 1;
                     if rng.below(fresh) == 0 {
-                        fresh_pick = i;
+                        fresh_pick = j;
                     }
                     continue;
                 }
-                f64::from(am.value) / f64::from(am.visits)
+                f64::from(am.value) / m
             } else {
+                // (1 − β)·v/n + β·a/m with β = m / D, D = m + n + b·m·n, is
+                // (v·(1 + b·m) + a) / D: one division.
                 let n = f64::from(ch.visits);
-                let mean = ch.value / n;
-                let mixed = if am.visits == 0 {
-                    mean
+                let mixed = (ch.value * (1.0 + b * m) + f64::from(am.value)) / (m + n + b * m * n);
+                if k > 0.0 {
+                    mixed + k / n.sqrt()
                 } else {
-                    let m = f64::from(am.visits);
-                    let beta = m / (m + n + lim.grave_bias * m * n);
-                    (1.0 - beta) * mean + beta * f64::from(am.value) / m
-                };
-                mixed + k / n.sqrt()
+                    mixed
+                }
             };
             if score > best_score {
                 best_score = score;
-                best = i;
+                best = j;
             }
         }
-        let chosen = if fresh_pick != usize::MAX {
-            fresh_pick
-        } else {
-            best
-        };
+        let chosen = range.start
+            + if fresh_pick != usize::MAX {
+                fresh_pick
+            } else {
+                best
+            };
         self.mark_tried(node, chosen)
     }
 
@@ -780,10 +791,11 @@ impl Tree {
             let p = usize::from(child.mover);
             let ret = s.returns[p] as f32;
             let row = &s.seen[p * words..(p + 1) * words];
-            for i in self.nodes[s.path[d] as usize].children() {
-                let a = usize::from(self.nodes[i].action);
-                if a < sites && row[a / 64] >> (a % 64) & 1 == 1 {
-                    let am = &mut self.amaf[i];
+            let range = self.nodes[s.path[d] as usize].children();
+            let kids = &self.nodes[range.clone()];
+            for (n, am) in kids.iter().zip(&mut self.amaf[range]) {
+                let a = usize::from(n.action);
+                if row.get(a / 64).is_some_and(|w| w >> (a % 64) & 1 == 1) {
                     am.value += ret;
                     am.visits += 1;
                 }
@@ -1409,7 +1421,6 @@ mod amaf_tests {
             seen: vec![0; players * words],
             words,
             dense: Vec::new(),
-            stamp: Vec::new(),
             now: 0,
             dense_of: usize::MAX,
             mast: vec![(0.0, 0); players * (sites + 1)],
@@ -1465,8 +1476,7 @@ mod amaf_tests {
             playouts: Playouts::Random,
         };
         let mut s = scratch(2, 19);
-        s.dense = vec![Amaf::default(); 20];
-        s.stamp = vec![0; 20];
+        s.dense = vec![(0, Amaf::default()); 20];
         // Site 0: tried, mean 0.5 over 10, AMAF mean 0 over 30: β = 30 / 40, score 0.125.
         // Site 1: tried, mean 0 over 10, AMAF mean 0.2 over 10: β = 1/2, score 0.1.
         // Site 2: untried, AMAF mean 0.15 over 20: scores 0.15 and is chosen.
