@@ -44,7 +44,10 @@ def test_match_prints_the_summary_and_writes_records(
         "-q",
     )
     assert code == 0, err
-    assert "subsume (size=3)" in out and "6 games, seed 11" in out
+    assert (
+        "subsume (size=3, anti_blob=True, remove_surrounded=True)" in out
+        and "6 games, seed 11" in out
+    )
     assert "mcts:iterations=60,seed=1" in out and "Elo difference" in out
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 6
@@ -91,7 +94,7 @@ def test_match_with_three_players(capsys: pytest.CaptureFixture[str]) -> None:
         (["match", "subsume", "random", "random", "--threads", "0"], "--threads"),
         (["match", "subsume", "random", "random", "--option", "size"], "KEY=VALUE"),
         (["match", "subsume", "random", "random", "--option", "size=99"], "size"),
-        (["match", "go", "random", "random"], "invalid choice"),
+        (["match", "go", "random", "random"], "unknown game 'go'"),
         (["analyse", "subsume", "--agent", "random"], "needs a searching agent"),
         (["analyse", "subsume", "--agent", "mcts:c=-1"], "c must be"),
         (["analyse", "subsume", "--option", "colour=red"], "colour"),

@@ -96,7 +96,6 @@ def test_limits_are_reported() -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {},
         {"iterations": 0},
         {"iterations": -5},
         {"iterations": True},

@@ -43,7 +43,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 from ._core import Game, InvalidOptionError, State, games, make
 from .text import board_text
 
-__all__ = ["GAME_PREFIX", "register"]
+__all__ = ["GAME_PREFIX", "InformationStateError", "register"]
 
 #: Prefix of the OpenSpiel short names: `stonefield_windflowers`, ….
 GAME_PREFIX = "stonefield_"
@@ -100,6 +100,19 @@ def _game_type(name: str) -> pyspiel.GameType:
     )
 
 
+class InformationStateError(NotImplementedError):
+    """Raised by the information-state tensor methods, which these perfect-information games do
+    not provide (OpenSpiel's default would be an empty list)."""
+
+
+def _no_information_state(method: str) -> InformationStateError:
+    return InformationStateError(
+        f"{method}: stonefield games are perfect-information and provide no information-state"
+        " tensor; use observation_tensor (the whole position, as State.observation) or"
+        " information_state_string"
+    )
+
+
 class StonefieldGame(pyspiel.Game):  # type: ignore[misc]
     """A stonefield game for OpenSpiel; made by `pyspiel.load_game` once `register()` ran."""
 
@@ -131,6 +144,14 @@ class StonefieldGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> StonefieldState:
         return StonefieldState(self)
 
+    def information_state_tensor_shape(self) -> list[int]:
+        """Raises :class:`InformationStateError` (no information-state tensor)."""
+        raise _no_information_state("information_state_tensor_shape")
+
+    def information_state_tensor_size(self) -> int:
+        """Raises :class:`InformationStateError` (no information-state tensor)."""
+        raise _no_information_state("information_state_tensor_size")
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> Any:
@@ -157,6 +178,10 @@ class StonefieldState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         self.sf_state.apply(action)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Raises :class:`InformationStateError` (no information-state tensor)."""
+        raise _no_information_state("information_state_tensor")
 
     def _action_to_string(self, player: int, action: int) -> str:
         return f"{player}:{action}"

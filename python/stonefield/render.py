@@ -8,7 +8,8 @@ numbers, highlighted sites (for example the legal moves) and the game's own over
 
 Every drawn element has a class, so pictures can be styled and tested: ``site`` (one per site),
 ``edge``, ``square-face``, ``stone p0`` .. ``stone p3``, ``last-move``, ``highlight``, ``number``,
-``territory p0`` .. (Smallholder), ``blocked`` (Smallholder), ``surrounded`` (Subsume),
+``territory p0`` .. (Smallholder), ``blocked`` (Smallholder), ``surrounded`` and ``enclosed``
+(Subsume: the stones kept inside a settled loop with ``remove_surrounded=False``, drawn faded),
 ``caption`` and ``phase`` (Faraday). Every element drawn for one site (the site itself, its
 stone, marks and number) carries ``data-site="k"``, so a page can tell which site was clicked.
 
@@ -190,12 +191,14 @@ def to_svg(
             f'fill="{_SURROUNDED}" fill-opacity="0.45"/>'
         )
 
-    # Stones.
+    # Stones; Subsume's stones kept inside a settled loop are drawn faded.
+    enclosed = ov.get("enclosed", np.zeros(n, bool))
     for s in np.flatnonzero(board).tolist():
         p = int(board[s]) - 1
         x, y = px(s)
+        faded = ' enclosed" opacity="0.35' if enclosed[s] else ""
         out.append(
-            f'<circle class="stone p{p}" data-site="{s}" '
+            f'<circle class="stone p{p}{faded}" data-site="{s}" '
             f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r)}" '
             f'fill="{PLAYER_COLOURS[p % 4]}" stroke="#111111" stroke-width="{unit(0.04)}"/>'
         )
@@ -328,6 +331,7 @@ def _overlays(game: Game, state: State) -> dict[str, Any]:
         ov["blocked"] = blocked
     if game.name == "subsume":
         ov["surrounded"] = np.asarray(state.surrounded(), bool)
+        ov["enclosed"] = np.asarray(state.enclosed_stones(), bool)
     if game.name == "faraday":
         ov["phase"] = str(state.phase)
     return ov

@@ -135,9 +135,8 @@ pub trait Rules: Clone + Send + Sync + 'static {
         let n = self.num_actions();
         if action < 0 || action as u64 >= n as u64 {
             return Err(Error::IllegalMove(format!(
-                "{}: action {action} is out of range; actions are 0..{} (0 to {})",
+                "{}: action {action} is out of range; actions are 0 to {}",
                 self.game_name(),
-                n,
                 n - 1
             )));
         }
@@ -454,9 +453,9 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
 /// 2. Add its `pub mod` above and one line to the `games!` call below.
 /// 3. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
 ///    `_core.pyi`; overlays in `python/stonefield/render.py` and `text.py` if it draws marks;
-///    its README section (the option table is generated: `python -m stonefield._optiondocs
-///    --write README.md`). The conformance suites, the test configurations and the benchmarks
-///    enumerate its options from the table by themselves.
+///    its docs page `docs/games/GAME.md` (the option table is generated: `python -m
+///    stonefield._optiondocs --write docs/games/GAME.md`). The conformance suites, the test
+///    configurations and the benchmarks enumerate its options from the table by themselves.
 macro_rules! games {
     ($d:tt $($id:ident => $variant:ident),+ $(,)?) => {
         /// Every game id, in the order `games()` lists them.

@@ -350,8 +350,9 @@ fn action_arg(action: &Bound<'_, PyAny>, n: usize) -> PyResult<i64> {
     match int_arg(action, "an action")? {
         Some(a) => Ok(a),
         None => Err(IllegalMoveError::new_err(format!(
-            "action {} is out of range; actions are 0..{n}",
-            action.repr()?
+            "action {} is out of range; actions are 0 to {}",
+            action.repr()?,
+            n.saturating_sub(1)
         ))),
     }
 }
@@ -484,7 +485,7 @@ impl PyState {
     /// The observation tensor, float32 (planes, num_sites), from the point of view of `player`
     /// (by default the player to move, or player 0 once the game is over): plane k holds the
     /// stones of the k-th player from the viewer in turn order (plane 0 = own), then the empty
-    /// sites, then the game's own planes (see the README).
+    /// sites, then the game's own planes (see docs/batches.md).
     #[pyo3(signature = (player = None))]
     fn observation<'py>(
         &self,
@@ -584,6 +585,15 @@ impl PyState {
     /// cell).
     fn surrounded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
         Ok(bools(py, self.subsume("surrounded")?.surrounded()))
+    }
+
+    /// Subsume: the stones kept inside a settled loop, on the board but out of play (bool per
+    /// cell; only with `remove_surrounded=False`, all false otherwise).
+    fn enclosed_stones<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        Ok(bools(
+            py,
+            self.subsume("enclosed_stones")?.enclosed_stones(),
+        ))
     }
 
     /// Subsume: the player whose one-colour loop holds more than half the perimeter, once the

@@ -67,10 +67,7 @@ pub(crate) fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
         return true;
     }
     let ty = obj.get_type();
-    ty.name().is_ok_and(|n| n == "bool" || n == "bool_")
-        && ty
-            .module()
-            .is_ok_and(|m| m.to_str().is_ok_and(|m| m == "numpy"))
+    ty.name().is_ok_and(|n| n == "bool" || n == "bool_") && ty.module().is_ok_and(|m| m == "numpy")
 }
 
 /// The TypeError for a value that is not an integer.

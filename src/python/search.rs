@@ -25,6 +25,10 @@ use crate::search::{
 use crate::sim::batch::thread_pool;
 use crate::sim::stats::Columns;
 
+/// Iterations of an `MCTS()` given no budget, as of the agent string `"mcts"`
+/// (`stonefield.agents.DEFAULT_ITERATIONS`).
+const DEFAULT_ITERATIONS: u64 = 1000;
+
 fn bad(msg: String) -> PyErr {
     InvalidOptionError::new_err(msg)
 }
@@ -96,6 +100,7 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 ///
 /// Args:
 ///     iterations: iterations in all (split over the threads), or None for a time budget only.
+///         With neither budget the search gets 1,000 iterations (as the agent string "mcts").
 ///     time: seconds of wall time, or None. With both budgets the first reached stops.
 ///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]; 0 with GRAVE).
 ///     threads: root parallelism: independent trees on this many threads (1 to 256), each with
@@ -129,10 +134,10 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 ///         them). Those five settings may not be given with a preset; they read None.
 ///
 /// Raises:
-///     InvalidOptionError: a setting that makes no sense (no budget, iterations=0, negative c
-///         or time, threads outside 1..256, max_nodes below 1024 per thread, an unknown
-///         selection, playouts or preset, grave_ref below 1, a negative grave_bias, a preset
-///         with any of the settings it decides).
+///     InvalidOptionError: a setting that makes no sense (iterations=0, negative c or time,
+///         threads outside 1..256, max_nodes below 1024 per thread, an unknown selection,
+///         playouts or preset, grave_ref below 1, a negative grave_bias, a preset with any of
+///         the settings it decides).
 ///
 /// >>> import stonefield as sf
 /// >>> state = sf.make("subsume", size=3).new_state()
@@ -145,6 +150,8 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 /// >>> import pickle
 /// >>> pickle.loads(pickle.dumps(agent))
 /// MCTS(iterations=200, time=None, c=1.4142135623730951, threads=1, solver=None, seed=1, max_nodes=10000000, reuse=False)
+/// >>> sf.MCTS().iterations
+/// 1000
 #[pyclass(name = "MCTS", module = "stonefield", frozen)]
 pub struct PyMcts {
     pub(crate) config: MctsConfig,
@@ -299,7 +306,7 @@ impl PyMcts {
         // UCT explores by UCB1 (c = √2); GRAVE's AMAF statistics do the exploring (c = 0, as
         // Ludii's MC-GRAVE), unless a c is given.
         let c = opt(&c).map(|v| real_arg("c", v, 0.0, false)).transpose()?;
-        let config = MctsConfig {
+        let mut config = MctsConfig {
             c: c.unwrap_or(if config.selection == Selection::Grave {
                 DEFAULT_GRAVE_C
             } else {
@@ -307,6 +314,10 @@ impl PyMcts {
             }),
             ..config
         };
+        if config.iterations.is_none() && config.time.is_none() {
+            // No budget at all: the agent string "mcts" means the same.
+            config.iterations = Some(DEFAULT_ITERATIONS);
+        }
         let agent = Mcts::new(config.clone()).map_err(to_py)?;
         Ok(PyMcts {
             config,

@@ -123,11 +123,13 @@ class Plan:
 
 
 def _seed_suffix(agent: Any) -> str:
-    # agent_string leaves out a zero seed; the results file must tell agents apart exactly.
+    # agent_string leaves out a zero seed; the results file must tell agents apart exactly,
+    # so the seed is added as one more setting of the agent string (``mcts:iterations=50,seed=0``).
     seed = getattr(agent, "seed", None)
-    if not isinstance(seed, int) or "seed=" in agent_string(agent):
+    text = agent_string(agent)
+    if not isinstance(seed, int) or "seed=" in text:
         return ""
-    return f"#seed={seed}"
+    return f"{',' if ':' in text else ':'}seed={seed}"
 
 
 def _jsonable(value: Any) -> Any:
@@ -514,6 +516,9 @@ def _ray_task(
 
 ProgressFn = Callable[[int, int, float], None]
 
+#: How many times Ray reruns a chunk whose node or worker died.
+RAY_RETRIES = 3
+
 
 def execute(
     plan: Plan,
@@ -592,7 +597,10 @@ def execute(
                 record(chunk, cols)
         elif backend == "ray":
             ray = ray_init(address)
-            task = ray.remote(num_cpus=cpus_per_task, max_retries=0)(_ray_task)
+            # A chunk whose node or worker dies is run again elsewhere: Ray retries system
+            # failures (never an error the task raises itself), and a chunk is recorded once,
+            # when its one result arrives, so a rerun neither loses nor doubles games.
+            task = ray.remote(num_cpus=cpus_per_task, max_retries=RAY_RETRIES)(_ray_task)
             pending = {}
             for chunk in todo:
                 v = plan.variants[chunk.variant]
@@ -656,8 +664,9 @@ def records(entries: list[dict[str, Any]], variant: int) -> dict[int, dict[str, 
 
 
 def print_progress(done: int, total: int, seconds: float) -> None:
-    """The command line's progress bar, with an estimate of the time left."""
-    if total == 0:
+    """The command line's progress bar, with an estimate of the time left; drawn only when
+    stderr is a terminal (a redirected stderr gets no ``\\r`` frames)."""
+    if total == 0 or not sys.stderr.isatty():
         return
     frac = done / total
     left = seconds / frac - seconds if frac > 0 else float("nan")

@@ -3,7 +3,7 @@
 A small local web server (Starlette under uvicorn, the ``stonefield[play]`` extra) serves a page
 that shows the board as stonefield's SVG, plays human moves by clicks, lets agents (random, MCTS)
 move without blocking the page while their search is drawn live, and saves, loads and steps
-through game records. The page talks to a JSON API that scripts can use too (see the README).
+through game records. The page talks to a JSON API that scripts can use too (see docs/play.md).
 
 This subpackage imports Starlette only when used, so ``import stonefield`` stays light.
 

@@ -2,7 +2,7 @@
 
 Every route answers JSON (errors as ``{"error": message}``) except the page and its two static
 files, which are read from the package once, when the application is made: no request ever
-touches the file system. See the README's "Playing in the browser" section for the routes.
+touches the file system. See docs/play.md for the routes.
 """
 
 from __future__ import annotations
