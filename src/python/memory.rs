@@ -7,7 +7,7 @@
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 
-use crate::search::mcts::{MIN_NODES_PER_THREAD, NODE_BYTES};
+use crate::search::mcts::{AMAF_BYTES, MIN_NODES_PER_THREAD, NODE_BYTES};
 
 /// Bytes of memory this process may still allocate, as far as the system says: the smallest of
 /// the kernel's estimate of available memory (`MemAvailable` in /proc/meminfo), the room left
@@ -78,12 +78,14 @@ pub(crate) fn check_memory(what: &str, count: usize, bytes_each: usize) -> PyRes
 
 /// The most search-tree nodes that `trees` trees growing at once may hold between them in the
 /// memory available: half of it (the trees' vectors double as they grow, so one may briefly
-/// need twice its nodes), at [`NODE_BYTES`] each; at least [`MIN_NODES_PER_THREAD`] per tree.
+/// need twice its nodes), at [`NODE_BYTES`] + [`AMAF_BYTES`] each (a GRAVE node's size, so the
+/// cap holds whatever the selection); at least [`MIN_NODES_PER_THREAD`] per tree.
 /// `usize::MAX` where the memory cannot be read.
 pub(crate) fn node_cap(trees: usize) -> usize {
     match available_memory() {
         Some(bytes) => {
-            let nodes = (bytes / 2 / NODE_BYTES as u64).min(usize::MAX as u64) as usize;
+            let per_node = (NODE_BYTES + AMAF_BYTES) as u64;
+            let nodes = (bytes / 2 / per_node).min(usize::MAX as u64) as usize;
             nodes.max(MIN_NODES_PER_THREAD * trees.max(1))
         }
         None => usize::MAX,

@@ -16,10 +16,13 @@ use super::{
     as_invalid_option, is_bool, setting_arg, threads_arg, to_py, InvalidOptionError, MAX_THREADS,
 };
 use crate::games::{Game, Rules};
-use crate::search::mcts::random_agent_action;
+use crate::search::mcts::{
+    random_agent_action, DEFAULT_GRAVE_BIAS, DEFAULT_GRAVE_C, DEFAULT_GRAVE_REF,
+};
 use crate::search::play::{lab_range_into, play_range_map, selfplay_games as selfplay_range};
 use crate::search::{
-    Agent, GameRecord, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES,
+    Agent, GameRecord, Mcts, MctsConfig, Playouts, Preset, SearchResult, Selection, DEFAULT_C,
+    DEFAULT_MAX_NODES,
 };
 use crate::sim::batch::thread_pool;
 use crate::sim::stats::Columns;
@@ -101,21 +104,42 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 ///     iterations: iterations in all (split over the threads), or None for a time budget only.
 ///         With neither budget the search gets 1,000 iterations (as the agent string "mcts").
 ///     time: seconds of wall time, or None. With both budgets the first reached stops.
-///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]).
+///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]; 0 with GRAVE).
 ///     threads: root parallelism: independent trees on this many threads (1 to 256), each with
 ///         its own random stream from the seed, their root statistics summed.
 ///     solver: MCTS-Solver; None turns it on for two-player games (it never runs with more).
 ///     seed: with an iteration budget alone, a search is a pure function of the state, the
 ///         settings and the seed (and the thread count).
-///     max_nodes: the most tree nodes over all threads (24 bytes each); the search stops when
-///         the tree is full and says so in `SearchResult.stopped_by`.
+///     max_nodes: the most tree nodes over all threads (24 bytes each, 32 with GRAVE); the
+///         search stops when the tree is full and says so in `SearchResult.stopped_by`.
 ///     reuse: keep the tree between consecutive moves of one game, so the next search starts
 ///         from the subtree of the position reached. Off by default: with it a result depends
 ///         on the searches made before, not only on the state and the seed.
+///     selection: ``"uct"`` (default) or ``"grave"``: Generalized RAVE (Cazenave 2015). Each
+///         node also keeps, per child, all-moves-as-first (AMAF) statistics: the returns of
+///         the playouts through it in which the child's mover played the child's site later
+///         on. A child's mean is mixed with the AMAF mean of its action taken at the closest
+///         ancestor where the same player chooses and which has at least ``grave_ref``
+///         playouts, by β = m / (m + n + grave_bias·m·n) (n the child's playouts, m the AMAF
+///         ones); untried children are ranked by their AMAF mean alone. Only placements on
+///         sites take AMAF statistics: a pass, and Faraday's second-colour offer stones,
+///         accept and swap, are chosen by their own means (as UCT would). Nodes take 32 bytes
+///         instead of 24.
+///     grave_ref: GRAVE's reference threshold (default 50), an integer ≥ 1 or ``math.inf``
+///         (never use AMAF statistics: GRAVE then plays exactly as UCT for the same seed).
+///     grave_bias: GRAVE's β bias (default 1e-6), a finite number ≥ 0.
+///     playouts: ``"random"`` (default, the game's own uniform sampler) or ``"mast"``: each
+///         playout action is the better, by its mean return so far in this search for the
+///         player making it, of two uniformly drawn legal actions (Move-Average Sampling).
+///     preset: ``"strong"``: the settings of selection, c, grave_ref, grave_bias and playouts
+///         that won the project's equal-time matches for each game (``resolved(game)`` shows
+///         them). Those five settings may not be given with a preset; they read None.
 ///
 /// Raises:
-///     InvalidOptionError: a setting that makes no sense (iterations=0, negative c
-///         or time, threads outside 1..256, max_nodes below 1024 per thread).
+///     InvalidOptionError: a setting that makes no sense (iterations=0, negative c or time,
+///         threads outside 1..256, max_nodes below 1024 per thread, an unknown selection,
+///         playouts or preset, grave_ref below 1, a negative grave_bias, a preset with any of
+///         the settings it decides).
 ///
 /// >>> import stonefield as sf
 /// >>> state = sf.make("subsume", size=3).new_state()
@@ -196,7 +220,8 @@ const MIN_NODES_CHECKED: usize = 1 << 20;
 impl PyMcts {
     #[new]
     #[pyo3(signature = (iterations = None, time = None, c = None, threads = None, solver = None,
-                        seed = None, max_nodes = None, reuse = None))]
+                        seed = None, max_nodes = None, reuse = None, selection = None,
+                        grave_ref = None, grave_bias = None, playouts = None, preset = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<Bound<'_, PyAny>>,
@@ -207,18 +232,43 @@ impl PyMcts {
         seed: Option<Bound<'_, PyAny>>,
         max_nodes: Option<Bound<'_, PyAny>>,
         reuse: Option<Bound<'_, PyAny>>,
+        selection: Option<Bound<'_, PyAny>>,
+        grave_ref: Option<Bound<'_, PyAny>>,
+        grave_bias: Option<Bound<'_, PyAny>>,
+        playouts: Option<Bound<'_, PyAny>>,
+        preset: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyMcts> {
-        let mut config = MctsConfig {
+        let preset = opt(&preset)
+            .map(|v| name_arg("preset", v).and_then(|n| Preset::from_name(&n).map_err(to_py)))
+            .transpose()?;
+        if preset.is_some() {
+            let given: Vec<&str> = [
+                ("c", &c),
+                ("selection", &selection),
+                ("grave_ref", &grave_ref),
+                ("grave_bias", &grave_bias),
+                ("playouts", &playouts),
+            ]
+            .iter()
+            .filter(|(_, v)| opt(v).is_some())
+            .map(|(k, _)| *k)
+            .collect();
+            if !given.is_empty() {
+                return Err(bad(format!(
+                    "MCTS preset sets c, selection, grave_ref, grave_bias and playouts for each \
+                     game; give either the preset or {} (got both)",
+                    given.join(", ")
+                )));
+            }
+        }
+        let config = MctsConfig {
             iterations: opt(&iterations)
                 .map(|v| setting_arg(v, "iterations", 1, u64::MAX))
                 .transpose()?,
             time: opt(&time)
                 .map(|v| real_arg("time", v, 0.0, true))
                 .transpose()?,
-            c: opt(&c)
-                .map(|v| real_arg("c", v, 0.0, false))
-                .transpose()?
-                .unwrap_or(DEFAULT_C),
+            c: DEFAULT_C,
             threads: opt(&threads)
                 .map(|v| setting_arg(v, "threads", 1, MAX_THREADS))
                 .transpose()?
@@ -236,6 +286,38 @@ impl PyMcts {
                 .map(|v| bool_arg("reuse", v))
                 .transpose()?
                 .unwrap_or(false),
+            selection: opt(&selection)
+                .map(|v| {
+                    name_arg("selection", v).and_then(|n| Selection::from_name(&n).map_err(to_py))
+                })
+                .transpose()?
+                .unwrap_or(Selection::Uct),
+            grave_ref: opt(&grave_ref)
+                .map(grave_ref_arg)
+                .transpose()?
+                .unwrap_or(DEFAULT_GRAVE_REF),
+            grave_bias: opt(&grave_bias)
+                .map(|v| real_arg("grave_bias", v, 0.0, false))
+                .transpose()?
+                .unwrap_or(DEFAULT_GRAVE_BIAS),
+            playouts: opt(&playouts)
+                .map(|v| {
+                    name_arg("playouts", v).and_then(|n| Playouts::from_name(&n).map_err(to_py))
+                })
+                .transpose()?
+                .unwrap_or(Playouts::Random),
+            preset,
+        };
+        // UCT explores by UCB1 (c = √2); GRAVE's AMAF statistics do the exploring (c = 0, as
+        // Ludii's MC-GRAVE), unless a c is given.
+        let c = opt(&c).map(|v| real_arg("c", v, 0.0, false)).transpose()?;
+        let mut config = MctsConfig {
+            c: c.unwrap_or(if config.selection == Selection::Grave {
+                DEFAULT_GRAVE_C
+            } else {
+                DEFAULT_C
+            }),
+            ..config
         };
         if config.iterations.is_none() && config.time.is_none() {
             // No budget at all: the agent string "mcts" means the same.
@@ -280,8 +362,49 @@ impl PyMcts {
         self.config.time
     }
     #[getter]
-    fn c(&self) -> f64 {
-        self.config.c
+    fn c(&self) -> Option<f64> {
+        self.unless_preset(self.config.c)
+    }
+    #[getter]
+    fn selection(&self) -> Option<&'static str> {
+        self.unless_preset(self.config.selection.name())
+    }
+    #[getter]
+    fn grave_ref(&self) -> Option<u32> {
+        self.unless_preset(self.config.grave_ref)
+    }
+    #[getter]
+    fn grave_bias(&self) -> Option<f64> {
+        self.unless_preset(self.config.grave_bias)
+    }
+    #[getter]
+    fn playouts(&self) -> Option<&'static str> {
+        self.unless_preset(self.config.playouts.name())
+    }
+    #[getter]
+    fn preset(&self) -> Option<&'static str> {
+        self.config.preset.map(Preset::name)
+    }
+
+    /// The agent with the settings it searches `game` with: the preset's for that game when
+    /// a preset is set, else itself.
+    ///
+    /// >>> import stonefield as sf
+    /// >>> sf.MCTS(iterations=100, preset="strong").resolved(sf.make("windflowers")).selection
+    /// 'grave'
+    fn resolved(&self, game: &Bound<'_, PyAny>) -> PyResult<PyMcts> {
+        let game = game.cast::<PyGame>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "resolved takes a stonefield.Game, got {}",
+                describe(game)
+            ))
+        })?;
+        let config = self.config.resolved(game.get().game.name());
+        let agent = Mcts::new(config.clone()).map_err(to_py)?;
+        Ok(PyMcts {
+            config,
+            agent: Mutex::new(agent),
+        })
     }
     #[getter]
     fn threads(&self) -> usize {
@@ -307,18 +430,33 @@ impl PyMcts {
     fn __repr__(&self) -> String {
         let c = &self.config;
         let none = |v: Option<String>| v.unwrap_or_else(|| "None".into());
-        format!(
-            "MCTS(iterations={}, time={}, c={}, threads={}, solver={}, seed={}, max_nodes={}, \
-             reuse={})",
+        let head = format!(
+            "MCTS(iterations={}, time={}",
             none(c.iterations.map(|i| i.to_string())),
             none(c.time.map(py_float)),
-            py_float(c.c),
+        );
+        let tail = format!(
+            "threads={}, solver={}, seed={}, max_nodes={}, reuse={}",
             c.threads,
             none(c.solver.map(py_bool)),
             c.seed,
             c.max_nodes,
             py_bool(c.reuse)
-        )
+        );
+        match c.preset {
+            Some(p) => format!("{head}, {tail}, preset='{}')", p.name()),
+            None if c.selection == Selection::Uct && c.playouts == Playouts::Random => {
+                format!("{head}, c={}, {tail})", py_float(c.c))
+            }
+            None => format!(
+                "{head}, c={}, {tail}, selection='{}', grave_ref={}, grave_bias={}, playouts='{}')",
+                py_float(c.c),
+                c.selection.name(),
+                c.grave_ref,
+                py_float(c.grave_bias),
+                c.playouts.name()
+            ),
+        }
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -336,16 +474,25 @@ impl PyMcts {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let c = &slf.get().config;
-        let args = (
-            c.iterations,
-            c.time,
-            c.c,
-            c.threads,
-            c.solver,
-            c.seed,
-            c.max_nodes,
-            c.reuse,
-        );
+        let free = c.preset.is_none();
+        let budget = (c.iterations, c.time, free.then_some(c.c)).into_pyobject(py)?;
+        let rest = (c.threads, c.solver, c.seed, c.max_nodes, c.reuse).into_pyobject(py)?;
+        let search = (
+            free.then_some(c.selection.name()),
+            free.then_some(c.grave_ref),
+            free.then_some(c.grave_bias),
+            free.then_some(c.playouts.name()),
+            c.preset.map(Preset::name),
+        )
+            .into_pyobject(py)?;
+        let args = PyTuple::new(
+            py,
+            budget
+                .iter()
+                .chain(rest.iter())
+                .chain(search.iter())
+                .collect::<Vec<_>>(),
+        )?;
         PyTuple::new(
             py,
             [
@@ -354,6 +501,29 @@ impl PyMcts {
             ],
         )
     }
+}
+
+impl PyMcts {
+    /// `v`, or `None` when a preset decides this setting.
+    fn unless_preset<T>(&self, v: T) -> Option<T> {
+        self.config.preset.is_none().then_some(v)
+    }
+}
+
+/// A setting given by name (`selection`, `playouts`, `preset`).
+fn name_arg(what: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
+    v.extract::<String>()
+        .map_err(|_| bad(format!("{what} must be a string, got {}", describe(v))))
+}
+
+/// `grave_ref`: an integer ≥ 1, or infinity (never use AMAF statistics: GRAVE plays as UCT).
+fn grave_ref_arg(v: &Bound<'_, PyAny>) -> PyResult<u32> {
+    if let Ok(x) = v.extract::<f64>() {
+        if x == f64::INFINITY && !v.is_instance_of::<PyBool>() {
+            return Ok(u32::MAX);
+        }
+    }
+    setting_arg(v, "grave_ref", 1, u64::from(u32::MAX)).map(|n| n as u32)
 }
 
 fn hash_str(s: &str) -> u64 {
