@@ -156,7 +156,7 @@ impl Playouts {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preset {
     /// The strongest settings measured for the game at equal time per move (the strength
-    /// ladder in `docs/strength/` chose them).
+    /// ladder and the duels in `docs/search.md`, "Stronger search", chose them).
     Strong,
 }
 
@@ -185,7 +185,7 @@ impl Preset {
     /// The settings the preset gives `cfg` for the game named `game`: selection, c, grave_ref,
     /// grave_bias and playouts; the budget, threads, seed and the rest stay as they are.
     pub fn apply(self, game: &str, cfg: &MctsConfig) -> MctsConfig {
-        // From the equal-time matches of `docs/strength/` (0.1 s a move): GRAVE everywhere;
+        // From the equal-time duels of `docs/search.md` (0.1 s a move): GRAVE everywhere;
         // MAST playouts where they won on top of it (Windflowers, Subsume); a little UCB
         // exploration where it won (Faraday).
         let (c, grave_ref, playouts) = match (self, game) {
