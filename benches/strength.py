@@ -165,7 +165,11 @@ def report(runs: list[dict[str, Any]], header: str) -> str:
         lines += [f"### {r['game']} ({opts})", "", "| agent | Elo (95 %) |", "|---|---|"]
         ranked = sorted(r["elo"].items(), key=lambda kv: -kv[1][0])
         lines += [f"| {a} | {_fmt_elo(e, h)} |" for a, (e, h) in ranked]
-        lines += ["", "| pairing | games | score of the first | 95 % interval |", "|---|---|---|---|"]
+        lines += [
+            "",
+            "| pairing | games | score of the first | 95 % interval |",
+            "|---|---|---|---|",
+        ]
         lines += [
             f"| {p['a']} – {p['b']} | {p['games']} | {p['score']:.3f} | "
             f"{p['ci'][0]:.3f} – {p['ci'][1]:.3f} |"

@@ -141,7 +141,7 @@ def test_native_matches_take_the_new_settings() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_grave_1000_beats_uct_1000(name: str) -> None:
     # Fixed seeds, native match (independent of the thread count): reproducible.
-    games = {"windflowers": 40, "smallholder": 40, "faraday": 200, "subsume": 160}[name]
+    games = {"windflowers": 40, "smallholder": 100, "faraday": 200, "subsume": 160}[name]
     grave = sf.MCTS(iterations=1000, preset="strong")
     m = sf.match(name, [grave, sf.MCTS(iterations=1000)], games=games, seed=3)
     assert m.score[0] > 0.5, m.summary()

@@ -1,11 +1,9 @@
 //! `solve`, `SolveResult`, `state_graph` and `StateGraph`: the exact-analysis layer for Python.
 //!
-//! Long calls run on a helper thread with the GIL released while this thread wakes every
-//! 50 ms to look for Ctrl-C ([`interruptible`]); on it the work is told to stop and returns
-//! what it has, marked "interrupted".
+//! Long calls go through the extension's one interruptible runner ([`interruptible`]); on
+//! Ctrl-C the work is told to stop and returns what it has, marked "interrupted".
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use numpy::PyArray1;
@@ -18,37 +16,16 @@ use super::{setting_arg, threads_arg, to_py};
 use crate::games::{each_state, Rules};
 use crate::solve::{self as core, GraphStop, SolveOptions, StoppedBy};
 
-/// Runs `work` with the GIL released on a helper thread, raising its stop flag on Ctrl-C (the
-/// KeyboardInterrupt is swallowed: the work ends and reports that it was interrupted).
+/// Runs `work` through the extension's one interruptible runner
+/// ([`super::interrupt::interruptible`]): on Ctrl-C or `cancel_native_calls` the work's stop
+/// flag is raised and the KeyboardInterrupt swallowed, because a solve or a state graph that is
+/// stopped ends cleanly and reports it (`stopped_by="interrupted"`) with what it has.
 fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&AtomicBool) -> T + Send,
 ) -> PyResult<T> {
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let (tx, mut rx) = mpsc::channel();
-        let stop = &stop;
-        scope.spawn(move || {
-            let _ = tx.send(work(stop));
-        });
-        loop {
-            let (got, back) = py.detach(move || (rx.recv_timeout(Duration::from_millis(50)), rx));
-            rx = back;
-            match got {
-                Ok(result) => return Ok(result),
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if py.check_signals().is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
-                        "the solver thread ended without a result",
-                    ))
-                }
-            }
-        }
-    })
+    let (result, _interrupted) = super::interrupt::interruptible(py, work);
+    Ok(result)
 }
 
 /// The outcome of a root action that was not proven.
