@@ -14,6 +14,16 @@
 //! tail and swapped to its front, which costs one random number per new node and keeps
 //! selection from scanning children that were never tried.
 //!
+//! GRAVE (Generalized RAVE, Cazenave 2015; [`Selection::Grave`]) keeps, beside the arena and
+//! index for index, all-moves-as-first statistics of every child: over the playouts through its
+//! parent, the summed return of the child's mover in those where that player placed on the
+//! child's site at any later point of the iteration ([`AMAF_BYTES`] a node). A child's mean is
+//! mixed with the AMAF mean of its action at the *reference*: the closest node on the path where
+//! the same player chooses and which has at least `grave_ref` playouts (a node's AMAF statistics
+//! are its chooser's, so only such a node can serve). Without a reference the choice is UCT's,
+//! drawing the same random numbers. MAST playouts ([`Playouts::Mast`]) play the better of two
+//! uniform draws by the mover's mean return so far.
+//!
 //! MCTS-Solver (Winands, Björnsson and Saito, 2008), two-player games only: a terminal node is
 //! proven won, drawn or lost for its mover; a node is proven won for the player to move there
 //! when one child is proven won for them, and proven otherwise once every child is proven (the
@@ -94,8 +104,8 @@ pub enum Selection {
     /// UCB1 over each child's mean return.
     Uct,
     /// Generalized RAVE (Cazenave 2015): each child's mean is mixed with the all-moves-as-first
-    /// mean of its action, taken at the closest ancestor with enough playouts (see the module
-    /// documentation).
+    /// mean of its action, taken at the closest node on the path where the same player chooses
+    /// and which has enough playouts (see the module documentation).
     Grave,
 }
 
