@@ -341,6 +341,9 @@ impl State {
         }
         self.put(c, 0);
         self.cells[c] = v;
+        // The stone stays on the board, so it stays in the key, which covers the board exactly
+        // (whether a stone is kept follows from the board: it lies inside a settled loop).
+        self.zkey ^= self.cfg.zobrist.stone(c, v as usize - 1);
         if self.kept.is_empty() {
             self.kept = vec![false; self.cells.len()];
         }
