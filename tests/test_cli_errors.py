@@ -38,6 +38,7 @@ AFTER_PARSING = {
     "analyse": ["analyse", "subsume", "--option", "size=99"],
     "selfplay": ["selfplay", "subsume", "size=99", "-o", "/tmp/never.npz"],
     "lab": ["lab", "subsume", "--option", "size=99", "--games", "2", "-q"],
+    "solve": ["solve", "subsume", "--option", "size=99"],
 }
 
 # One mistake argparse finds, per command.
@@ -50,6 +51,7 @@ WHILE_PARSING = {
     "analyse": ["analyse", "subsume", "--top", "0"],
     "selfplay": ["selfplay", "subsume"],
     "lab": ["lab", "subsume", "--seed", "-1"],
+    "solve": ["solve", "subsume", "--nodes", "0"],
 }
 
 
