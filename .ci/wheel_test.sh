@@ -39,7 +39,9 @@ cat > "$work/tree/pytest.ini" <<'INI'
 pythonpath = tests
 xfail_strict = true
 filterwarnings = error
-markers = slow: strength tests
+markers =
+    slow: strength tests
+    timing: time-sensitive tests (Ctrl-C, time budgets, shutdown)
 INI
 cd "$work/tree"
 "$py" "$repo/.ci/wheel_smoke.py"

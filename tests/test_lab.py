@@ -576,7 +576,7 @@ def test_studies_run_at_tiny_scale(name: str, tmp_path: Any) -> None:
     assert lines[0] == f"# Study: {name}" and lines[2].startswith("> ")
     assert text.index("**Answer.**") < text.index("## The deciding metrics")
     assert text.index("## The deciding metrics") < text.index("## Every metric")
-    assert all(r["agents"] == "random in every seat" for r in lab.rows())
+    assert all(r["agents"] == "random:seed=0 in every seat" for r in lab.rows())
 
 
 def test_answers_follow_the_numbers(tmp_path: Any) -> None:

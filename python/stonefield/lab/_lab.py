@@ -63,9 +63,9 @@ class Lab:
         >>> lab = sf.lab.evaluate("subsume", fixed={"size": 3}, agents=sf.MCTS(iterations=8),
         ...                       games=2)
         >>> lab.agents_label()
-        'mcts:iterations=8 in every seat'
+        'mcts:iterations=8,seed=0 in every seat'
         """
-        names = [a.split("#", 1)[0] for a in self.plan.header()["agents"]]
+        names = list(self.plan.header()["agents"])
         if len(set(names)) == 1:
             return f"{names[0]} in every seat"
         return ", ".join(f"seat {p}: {n}" for p, n in enumerate(names))
