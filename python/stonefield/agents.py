@@ -125,7 +125,7 @@ def parse_agent(text: str) -> NativeAgent:
     >>> parse_agent("mcts:iters=50")
     Traceback (most recent call last):
     ...
-    stonefield.InvalidOptionError: agent "mcts:iters=50": unknown setting "iters"; mcts takes iterations, time, c, threads, solver, seed, max_nodes, reuse
+    stonefield.InvalidOptionError: agent "mcts:iters=50": unknown setting "iters"; mcts takes iterations, time, c, threads, solver, seed, max_nodes, reuse, selection, grave_ref, grave_bias, playouts, preset
     >>> parse_agent("random:seed=x")
     Traceback (most recent call last):
     ...

@@ -29,7 +29,8 @@ from ._common import (
 #: What agent strings look like, for the help texts.
 AGENT_HELP = (
     "AGENT is random[:seed=S] or mcts[:key=value,...] with the settings iterations, time, c,"
-    " threads, solver, seed, max_nodes, reuse (e.g. mcts:iterations=2000,c=1.0)"
+    " threads, solver, seed, max_nodes, reuse, selection, grave_ref, grave_bias, playouts, preset"
+    " (e.g. mcts:iterations=2000,c=1.0 or mcts:preset=strong,time=0.5)"
 )
 
 # The two "unknown ..." messages of parse_agent, with the names they allow.
