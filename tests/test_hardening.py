@@ -422,7 +422,7 @@ def test_11_an_unexpected_error_is_a_json_500_with_the_security_headers(
 def test_13_stonefield_play_stops_promptly_with_searches_running() -> None:
     import urllib.request
 
-    from tests.test_play_cli import serve
+    from test_play_cli import serve
 
     proc, url = serve("subsume", "--option", "size=12")
     base = url.split("/?")[0].rstrip("/")
