@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from typing import Any
 
 from .. import _core
+from ._common import int_in, seconds
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -23,26 +23,6 @@ def _option(text: str) -> tuple[str, Any]:
         return _core.parse_option(text)
     except _core.StonefieldError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {n}")
-    return n
-
-
-def _seconds(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}") from None
-    if not math.isfinite(x) or x <= 0:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0 (finite), got {text}")
-    return x
 
 
 def add_parser(sub: Any) -> None:
@@ -66,13 +46,18 @@ def add_parser(sub: Any) -> None:
         help="a game option (repeatable), e.g. --option size=3",
     )
     p.add_argument("--record", metavar="FILE", help="a game record (JSON); its last position")
-    p.add_argument("--nodes", type=_positive_int, default=None, help="node budget")
-    p.add_argument("--time", type=_seconds, default=None, help="time budget in seconds")
-    p.add_argument("--threads", type=_positive_int, default=None, help="search threads")
+    p.add_argument("--nodes", type=int_in(1, None, "nodes"), default=None, help="node budget")
+    p.add_argument("--time", type=seconds, default=None, help="time budget in seconds")
+    p.add_argument(
+        "--threads", type=int_in(1, None, "threads"), default=None, help="search threads"
+    )
     p.add_argument("--margin", action="store_true", help="also the best final score difference")
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
-        "--max-positions", type=_positive_int, default=None, help="--graph: stop after these"
+        "--max-positions",
+        type=int_in(1, None, "max-positions"),
+        default=None,
+        help="--graph: stop after these",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_cmd_solve, parser=p, threads_default=None)
