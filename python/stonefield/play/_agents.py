@@ -123,8 +123,11 @@ def shut_down() -> None:
     _core.cancel_native_calls()
 
 
-def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
-    """The agent's action for the player to move; ``state`` is not changed.
+def choose(
+    seat: Seat, state: _core.State, seed: int, publish: Publish, seconds: float = MAX_SECONDS
+) -> int:
+    """The agent's action for the player to move; ``state`` is not changed. The searches
+    together stop after ``seconds`` (the page's clock gives its agents a share of their time).
 
     MCTS searches at growing budgets and publishes each result, so the page can show the
     search taking shape; the action is the full-budget search's choice.
@@ -137,7 +140,7 @@ def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
         raise SeatError(f"a {seat.kind} seat does not choose moves")
     budgets = sorted({max(1, seat.iterations >> k) for k in range(_SNAPSHOTS - 1, -1, -1)})
     best = -1
-    deadline = time.monotonic() + MAX_SECONDS
+    deadline = time.monotonic() + min(seconds, MAX_SECONDS)
     for budget in budgets:
         if SHUTTING_DOWN.is_set():
             raise KeyboardInterrupt("the server is shutting down")

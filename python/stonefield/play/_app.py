@@ -7,6 +7,7 @@ touches the file system. See docs/play.md for the routes.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -26,10 +27,11 @@ from starlette.routing import Route
 from .. import _core
 from ..records import dumps, from_record, to_record
 from ..render import to_svg
-from . import _agents
+from . import _agents, _coach
 from ._agents import Seat, SeatError
 from ._options import option_spec
-from ._session import Session, SessionError, SessionStore
+from ._rules import rules
+from ._session import Session, SessionError, SessionStore, parse_action
 
 #: The largest request body accepted (a record of a long game fits many times over).
 MAX_BODY = 1 << 20
@@ -190,10 +192,12 @@ def create_app(
 
     async def create_session(request: Request) -> Response:
         body = await read_json(request)
-        unknown = set(body) - {"game", "options", "seats", "record", "step"}
+        unknown = set(body) - {"game", "options", "seats", "record", "step", "moves"}
         if unknown:
             raise HTTPError(400, f"unknown field {sorted(unknown)[0]!r}")
         line: list[int] = []
+        if "record" in body and "moves" in body:
+            raise HTTPError(400, 'give "record" or "moves", not both')
         if "record" in body:
             try:
                 loaded = from_record(body["record"])
@@ -203,6 +207,8 @@ def create_app(
             line = [int(a) for a in loaded.history]
         else:
             game = make_game(body)
+            if "moves" in body:
+                line = parse_moves(game, body["moves"])
         seats = parse_seats(body.get("seats"), game.num_players, loose="record" in body)
         session = Session(game, seats, line)
         if "step" in body:
@@ -226,6 +232,14 @@ def create_app(
                 "svg": to_svg(game, size=520),
             }
         )
+
+    async def game_rules(request: Request) -> Response:
+        body = await read_json(request)
+        unknown = set(body) - {"game", "options"}
+        if unknown:
+            raise HTTPError(400, f"unknown field {sorted(unknown)[0]!r}")
+        game = make_game(body)
+        return JSONResponse(await anyio.to_thread.run_sync(rules, game, limiter=quick))
 
     async def get_session(request: Request) -> Response:
         return state(session_of(request), request)
@@ -252,7 +266,12 @@ def create_app(
         session = session_of(request)
         body = await read_json(request)
         idle(session)
-        action = as_int(body.get("action"), "action")
+        if "move" in body:
+            if not isinstance(body["move"], str):
+                raise HTTPError(400, '"move" is a move written out, such as "12" or "pass"')
+            action = session.parse_move(body["move"])
+        else:
+            action = as_int(body.get("action"), "action")
         try:
             session.play(action)
         except _core.StonefieldError as e:
@@ -295,6 +314,15 @@ def create_app(
         player = session.state.current_player
         if player is None:
             raise HTTPError(409, "the game is over")
+        if session.over_by_resignation():
+            raise HTTPError(409, "the game is over: a player resigned")
+        limit = body.get("time")
+        if limit is not None and (
+            isinstance(limit, bool)
+            or not isinstance(limit, (int, float))
+            or not 0 < limit <= _agents.MAX_SECONDS
+        ):
+            raise HTTPError(400, f'"time" is a number of seconds in (0, {_agents.MAX_SECONDS}]')
         if "agent" in body:
             seat = parse_seat(body["agent"])
         else:
@@ -311,8 +339,9 @@ def create_app(
 
         try:
             limiter = searches if seat.kind == "mcts" else quick
+            pick = chooser if limit is None else functools.partial(chooser, seconds=float(limit))
             action = await anyio.to_thread.run_sync(
-                chooser, seat, position, seed, publish, limiter=limiter
+                pick, seat, position, seed, publish, limiter=limiter
             )
             analysis = session.thinking if seat.kind == "mcts" else None
             session.play(int(action))
@@ -327,6 +356,62 @@ def create_app(
             session.thinking = None
         return state(session, request, analysis=analysis)
 
+    async def hint(request: Request) -> Response:
+        session = session_of(request)
+        body = await read_json(request, optional=True)
+        idle(session)
+        if session.state.is_terminal() or session.over_by_resignation():
+            raise HTTPError(409, "the game is over: there is nothing to hint")
+        iterations = budget(body, _coach.HINT_ITERATIONS)
+        position = session.state.copy()
+        seed = (session.seed + 104_729 * position.move_count) % (1 << 31)
+        session.busy = True
+        try:
+            answer = await anyio.to_thread.run_sync(
+                _coach.hint, position, iterations, seed, limiter=searches
+            )
+        finally:
+            session.busy = False
+        return JSONResponse({**answer, "step": position.move_count, "version": session.version})
+
+    async def review(request: Request) -> Response:
+        session = session_of(request)
+        body = await read_json(request, optional=True)
+        idle(session)
+        iterations = budget(body, _coach.REVIEW_ITERATIONS)
+        line = list(session.line)
+        session.busy = True
+        try:
+            answer = await anyio.to_thread.run_sync(
+                _coach.review, session.game, line, iterations, session.seed, limiter=searches
+            )
+        finally:
+            session.busy = False
+        return JSONResponse(answer)
+
+    async def resign(request: Request) -> Response:
+        session = session_of(request)
+        body = await read_json(request, optional=True)
+        idle(session)
+        player = body.get("player", session.state.current_player)
+        if player is None:
+            raise HTTPError(409, "the game is already over")
+        reason = body.get("reason", "resigned")
+        if reason not in ("resigned", "time"):
+            raise HTTPError(400, '"reason" is "resigned" or "time"')
+        session.resign(as_int(player, "player"), reason)
+        return state(session, request)
+
+    async def hover(request: Request) -> Response:
+        session = session_of(request)
+        raw = request.query_params.get("action", "")
+        if not raw.isdigit():
+            raise HTTPError(400, '"action" is an action id, such as ?action=12')
+        try:
+            return JSONResponse(session.preview(int(raw)))
+        except _core.StonefieldError as e:
+            raise HTTPError(400, str(e)) from None
+
     async def thinking(request: Request) -> Response:
         session = session_of(request)
         snap = session.thinking
@@ -337,7 +422,13 @@ def create_app(
         full = session.game.new_state()
         for a in session.line:
             full.apply(a)
-        text = dumps(to_record(full))
+        record = to_record(full)
+        # Beside the actions, the moves in the notation the page shows (readers ignore extra
+        # keys), and a resignation, which the engine's result does not know of.
+        record["moves"] = [m["name"] for m in session.describe()["moves"]]
+        if session.resigned is not None:
+            record["resigned"] = {"player": session.resigned, "reason": session.resign_reason}
+        text = dumps(record)
         headers = {}
         if request.query_params.get("download", "") in ("1", "true"):
             name = f"{session.game.name}-{len(session.line)}.json"
@@ -366,6 +457,7 @@ def create_app(
         Route("/static/{name}", static_file),
         Route("/api/games", list_games),
         Route("/api/preview", preview, methods=["POST"]),
+        Route("/api/rules", game_rules, methods=["POST"]),
         Route("/api/sessions", create_session, methods=["POST"]),
         Route(sid, get_session, methods=["GET"]),
         Route(sid, delete_session, methods=["DELETE"]),
@@ -377,6 +469,10 @@ def create_app(
         Route(sid + "/seats", set_seats, methods=["POST"]),
         Route(sid + "/agent", agent_move, methods=["POST"]),
         Route(sid + "/thinking", thinking),
+        Route(sid + "/hint", hint, methods=["POST"]),
+        Route(sid + "/review", review, methods=["POST"]),
+        Route(sid + "/resign", resign, methods=["POST"]),
+        Route(sid + "/preview", hover),
         Route(sid + "/record", record),
     ]
     app = Starlette(
@@ -454,6 +550,36 @@ def as_int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise HTTPError(400, f'"{name}" is an integer, got {json.dumps(value)}')
     return value
+
+
+def budget(body: dict[str, Any], default: int) -> int:
+    """A request's ``iterations`` (1..MAX_ITERATIONS), or ``default``."""
+    if "iterations" not in body:
+        return default
+    iterations = as_int(body["iterations"], "iterations")
+    if not 1 <= iterations <= _agents.MAX_ITERATIONS:
+        raise HTTPError(400, f'"iterations" is 1..{_agents.MAX_ITERATIONS}, got {iterations}')
+    return iterations
+
+
+def parse_moves(game: _core.Game, moves: Any) -> list[int]:
+    """The actions of a list of moves, each an action id or a move in the core's notation (as
+    share links carry them), legal in turn from the start; a 400 names the first bad one."""
+    if not isinstance(moves, list):
+        raise HTTPError(400, '"moves" is a list of moves, such as ["12", "pass"]')
+    state = game.new_state()
+    line = []
+    for i, move in enumerate(moves):
+        try:
+            if isinstance(move, str):
+                action = parse_action(game, move)
+            else:
+                action = as_int(move, f"moves[{i}]")
+            state.apply(action)
+        except _core.StonefieldError as e:
+            raise HTTPError(400, f"move {i + 1} ({move!r}): {e}") from None
+        line.append(action)
+    return line
 
 
 def parse_seat(spec: Any) -> Seat:

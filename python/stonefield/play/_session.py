@@ -43,6 +43,9 @@ class Session:
         self.seed = secrets.randbelow(1 << 31)
         self.busy = False
         self.thinking: dict[str, Any] | None = None
+        #: The player who resigned at the end of the line (None: nobody), and why.
+        self.resigned: int | None = None
+        self.resign_reason = "resigned"
         self.last_used = time.monotonic()
         # Bumped on every change, so an agent's answer for an older position is dropped.
         self.version = 0
@@ -58,7 +61,10 @@ class Session:
         Raises:
             StonefieldError: the engine's own error when the action is illegal; nothing changes.
         """
+        if self.over_by_resignation():
+            raise SessionError(f"{PLAYER_NAMES[self.resigned or 0]} resigned: the game is over")
         self.state.apply(action)
+        self.resigned = None
         step = self.state.move_count - 1
         if step < len(self.line) and self.line[step] == action:
             pass  # the same move as the line's next: just step along it
@@ -70,6 +76,11 @@ class Session:
     def undo(self, until_human: bool = False) -> None:
         """Takes back the last action (and cuts it from the line); with ``until_human``, goes on
         taking back agents' actions until a human is to move (or the game is at its start)."""
+        if self.over_by_resignation():
+            self.resigned = None  # taking back the resignation first
+            if self._human_to_move() or not until_human:
+                self.touch()
+                return
         if self.state.move_count == 0:
             raise SessionError("nothing to undo: the game is at its start")
         self._undo_one()
@@ -89,9 +100,48 @@ class Session:
 
     def truncate(self) -> None:
         """Forgets the line after the current step, so play goes on from here."""
+        if self.state.move_count < len(self.line):
+            self.resigned = None
         del self.line[self.state.move_count :]
         self.touch()
 
+    def resign(self, player: int, reason: str = "resigned") -> None:
+        """``player`` gives up (or runs out of time, ``reason="time"``) at the end of the line:
+        the game is over, the others win. Playing on from an earlier step or undoing takes the
+        resignation back."""
+        if self.state.move_count != len(self.line):
+            raise SessionError("resign at the end of the game, not while stepping through it")
+        if self.state.is_terminal() or self.resigned is not None:
+            raise SessionError("the game is already over")
+        if not 0 <= player < self.game.num_players:
+            raise SessionError(f"player must be 0..{self.game.num_players - 1}, got {player}")
+        self.resigned = player
+        self.resign_reason = reason
+        self.touch()
+
+    def over_by_resignation(self) -> bool:
+        """Whether a resignation ends the game at the current step (the end of the line)."""
+        return self.resigned is not None and self.state.move_count == len(self.line)
+
+    def parse_move(self, text: str) -> int:
+        """The legal action that ``text`` names at the current step: the core's notation
+        (``Game.parse_action``: a site, ``pass``, ``accept``, ``swap``, ...) or the move list's
+        own label (Faraday's offer stones by colour, ``black 12``, ``white 30``)."""
+        state, game = self.state, self.game
+        wanted = " ".join(text.strip().lower().split())
+        if not wanted:
+            raise SessionError("type a move, such as a site number")
+        legal = [int(a) for a in state.legal_actions()]
+        for a in legal:
+            if action_label(game, state, a).lower() == wanted:
+                return a
+        try:
+            action = parse_action(game, wanted)
+        except _core.StonefieldError as e:
+            raise SessionError(str(e)) from None
+        if action not in legal:
+            raise SessionError(f"{text.strip()!r} is not a legal move here")
+        return action
     def touch(self) -> None:
         self.version += 1
         self.last_used = time.monotonic()
@@ -106,12 +156,88 @@ class Session:
 
     # -- views ---------------------------------------------------------------------------------
 
+    def preview(self, action: int) -> dict[str, Any]:
+        """What ``action`` would do at the current step, for the page's preview on hover: the
+        site it plays on (``placed``), the stones it would take off (``removed``) or turn to
+        another colour (``turned``: Windflowers' replacement counts there too), the scores after
+        it, the sites that would join each player's territory (the Smallholder), the sites the
+        mover could place on next in the same turn (Faraday's runs), and a one-line ``text``.
+        Nothing changes.
+
+        Raises:
+            StonefieldError: the engine's error when the action is not legal here.
+        """
+        state, game = self.state, self.game
+        if self.over_by_resignation():
+            raise SessionError("the game is over: a player resigned")
+        n = game.num_sites
+        mover = state.current_player
+        before = state.board.tolist()
+        after_state = state.copy()
+        after_state.apply(action)
+        after = after_state.board.tolist()
+        site = _site_of(game, action)
+        removed = [s for s in range(n) if before[s] and not after[s] and s != site]
+        turned = [
+            s for s in range(n) if before[s] and after[s] and before[s] != after[s] and s != site
+        ]
+        if site is not None and before[site] and after[site] != before[site]:
+            turned.append(site)  # a Windflowers replacement
+        out: dict[str, Any] = {
+            "action": action,
+            "name": action_name(game, action),
+            "label": action_label(game, state, action),
+            "player": mover,
+            "site": site,
+            "colour": None if site is None else after[site] - 1,
+            "removed": removed,
+            "turned": sorted(turned),
+            "scores": None if after_state.scores() is None else list(after_state.scores()),
+            "terminal": after_state.is_terminal(),
+        }
+        parts = [f"{out['label']}:"]
+        if game.name == "smallholder":
+            gained = {}
+            for p in range(game.num_players):
+                old = state.territory(p)
+                new = after_state.territory(p)
+                gained[str(p)] = [s for s in range(n) if new[s] and not old[s]]
+            out["territory"] = gained
+            mine = gained[str(mover)] if mover is not None else []
+            if mine:
+                parts.append(f"territory +{len(mine)}")
+        if game.name == "faraday" and not after_state.is_terminal():
+            again = after_state.current_player == mover and after_state.phase == "placement"
+            out["next"] = (
+                [int(a) for a in after_state.legal_actions() if a < n] if again else []
+            )
+            if state.phase == "placement":
+                parts.append(
+                    f"{len(out['next'])} more placements open" if again else "the turn ends"
+                )
+        if removed:
+            parts.append(f"removes {len(removed)}")
+        if turned:
+            flips = "replaces" if game.name == "windflowers" else "turns"
+            parts.append(f"{flips} {len(turned)}")
+        if out["scores"] is not None and mover is not None and state.scores() is not None:
+            delta = float(out["scores"][mover]) - float(state.scores()[mover])
+            if delta:
+                parts.append(f"score {'+' if delta > 0 else ''}{delta:g}")
+        if after_state.is_terminal():
+            parts.append("ends the game")
+        if len(parts) == 1:
+            parts.append("places a stone; nothing else changes" if site is not None else "")
+        out["text"] = " ".join(p for p in parts if p)
+        return out
+
     def describe(self, numbers: bool = False) -> dict[str, Any]:
         """Everything the page shows, as JSON."""
         state, game = self.state, self.game
         n = game.num_sites
-        player = state.current_player
-        legal = [int(a) for a in state.legal_actions()]
+        resigned = self.over_by_resignation()
+        player = None if resigned else state.current_player
+        legal = [] if resigned else [int(a) for a in state.legal_actions()]
         human = player is not None and not self.seats[player].is_agent
         offer = game.name == "faraday" and state.phase == "offer"
         sites = sorted({a if a < n else a - n for a in legal if a < n or (offer and a < 2 * n)})
@@ -132,13 +258,16 @@ class Session:
             "step": state.move_count,
             "line": list(self.line),
             "moves": [
-                {"step": i + 1, "player": p, "action": a, "label": label}
-                for i, (p, a, label) in enumerate(self._move_list())
+                {"step": i + 1, "player": p, "action": a, "label": label, "name": name}
+                for i, (p, a, label, name) in enumerate(self._move_list())
             ],
             "current_player": player,
             "human_to_move": human,
             "agent_to_move": player is not None and self.seats[player].is_agent,
             "terminal": state.is_terminal(),
+            "over": state.is_terminal() or resigned,
+            "resigned": self.resigned if resigned else None,
+            "resign_reason": self.resign_reason if resigned else None,
             "truncated": state.truncated,
             "scores": None if scores is None else [float(v) for v in scores],
             "ranks": None if ranks is None else [float(v) for v in ranks],
@@ -160,13 +289,15 @@ class Session:
             out["phase"] = state.phase
         return out
 
-    def _move_list(self) -> list[tuple[int, int, str]]:
-        """(player, action, label) of every action of the line."""
+    def _move_list(self) -> list[tuple[int, int, str, str]]:
+        """(player, action, label, name) of every action of the line: the label as the move
+        list shows it, the name in the core's notation (as share links carry it)."""
         replay = self.game.new_state()
         out = []
         for a in self.line:
             p = replay.current_player
-            out.append((-1 if p is None else p, a, action_label(self.game, replay, a)))
+            label = action_label(self.game, replay, a)
+            out.append((-1 if p is None else p, a, label, action_name(self.game, a)))
             replay.apply(a)
         return out
 
@@ -193,6 +324,56 @@ def action_label(game: _core.Game, state: _core.State, action: int) -> str:
             action, str(action)
         )
     return str(action)
+
+
+def _site_of(game: _core.Game, action: int) -> int | None:
+    """The site an action plays on or marks (``Game.action_site``), or None."""
+    marker = getattr(game, "action_site", None)
+    if marker is not None:
+        site = marker(action)
+        return None if site is None else int(site)
+    n = game.num_sites
+    if action < n:
+        return action
+    if game.name == "faraday" and action < 2 * n:
+        return action - n
+    return None
+
+
+def action_name(game: _core.Game, action: int) -> str:
+    """The action's name in the core's notation (``Game.parse_action`` reads it back).
+
+    >>> import stonefield as sf
+    >>> action_name(sf.make("windflowers", grid="square", size=3), 16)
+    'pass'
+    """
+    namer = getattr(game, "action_name", None)
+    if namer is not None:
+        return str(namer(action))
+    # Until the core names its actions (issue 19): its names, written out here.
+    n = game.num_sites
+    if action < n:
+        return str(action)
+    if game.name == "faraday":
+        if action < 2 * n:
+            return f"second {action - n}"
+        return {2 * n: "pass", 2 * n + 1: "accept", 2 * n + 2: "swap"}[action]
+    return "pass"
+
+
+def parse_action(game: _core.Game, text: str) -> int:
+    """The action ``text`` names in the core's notation (``Game.parse_action``)."""
+    parser = getattr(game, "parse_action", None)
+    if parser is not None:
+        return int(parser(text))
+    wanted = text.strip().lower()
+    for a in range(game.num_actions):
+        if action_name(game, a) == wanted:
+            return a
+    raise _core.IllegalMoveError(
+        f"{game.name} has no move {text!r}: moves are a site number 0..{game.num_sites - 1}"
+        + ("" if game.name == "subsume" or game.name == "smallholder" else " or a word such as pass")
+    )
 
 
 class SessionStore:

@@ -12,6 +12,12 @@ let view = null; // the session as the server last described it
 let busy = false; // a request that changes the game is in flight
 let paused = false; // agents wait (a record was just loaded)
 let thinkTimer = null;
+let hinted = null; // the last hint: {version, ...answer}
+let reviewed = null; // the last review: {version, ...answer}
+let hoverCache = new Map(); // "version:action" -> the server's preview of that action
+let clocks = null; // {ms: [per player], last: timestamp, flagged} when the game has clocks
+let clockTimer = null;
+let resignArmed = 0; // when the resign button was first clicked (it asks for a second click)
 // Milliseconds from a click to the new board on screen, one entry per human move.
 window.sfTimings = [];
 
@@ -86,12 +92,14 @@ function buildOptions(name, given = {}) {
     input.addEventListener("change", () => {
       if (opt.name === "players") buildSeats(readSeats());
       showPreview();
+      if (!view) showRules($("game").value, readOptions());
     });
     label.append(input);
     box.append(label);
   }
   buildSeats();
   showPreview();
+  if (!view) showRules(name, readOptions());
 }
 
 // Before the first game, the page shows the empty board the form describes.
@@ -184,12 +192,37 @@ async function newGame(event) {
     history.replaceState(null, "", urlFor(v));
     busy = false;
     const old = view;
+    startClocks(v);
     show(v);
     forget(old);
   } catch (e) {
     busy = false;
     message(e.message);
     setState(view ? "idle" : "setup");
+  }
+}
+
+// A share link: the game with its moves, at the last move, the agents waiting until the user
+// plays on or presses "Continue from here".
+async function openShared(text) {
+  busy = true;
+  try {
+    const moves = text.split(",").map((m) => m.trim()).filter(Boolean);
+    const v = await api("POST", "/api/sessions", {
+      game: $("game").value,
+      options: readOptions(),
+      seats: readSeats(),
+      moves,
+    });
+    busy = false;
+    paused = true;
+    show(v);
+    message(`Opened a shared game at move ${v.step}.`, false);
+  } catch (e) {
+    busy = false;
+    setState("setup");
+    $("setup").open = true;
+    message(`This link's game cannot be opened: ${e.message}`);
   }
 }
 
@@ -201,7 +234,17 @@ function urlFor(v) {
     if (value !== undefined && value !== opt.default && opt.default !== null) q.set(`o.${opt.name}`, String(value));
   }
   q.set("seats", v.players.map(seatText).join(","));
+  if (clocks) q.set("clock", String(clocks.minutes));
   return "/?" + q.toString();
+}
+
+// The share link: the game, its options, seats and every move in the core's notation; it
+// opens at the last move.
+function shareUrl(v) {
+  const url = new URL(urlFor(v), location.href);
+  url.searchParams.delete("clock");
+  if (v.moves.length) url.searchParams.set("moves", v.moves.map((m) => m.name).join(","));
+  return url.toString();
 }
 
 // The game being replaced is dropped on the server (if an agent still thinks there, the
@@ -213,11 +256,21 @@ function forget(old) {
 // ---- drawing ----------------------------------------------------------------------------
 
 function show(v) {
+  const previous = view;
   view = v;
-  const n = v.num_sites;
   $("board").innerHTML = v.svg;
   const svg = $("board").querySelector("svg");
   addHitTargets(svg, new Set(v.human_to_move ? v.legal_sites : []));
+  if (!previous || previous.game !== v.game || JSON.stringify(previous.options) !== JSON.stringify(v.options)) {
+    showRules(v.game, v.options);
+  }
+  if (previous && previous.id !== v.id) hoverCache = new Map();
+  $("hover-text").textContent = "";
+  if (hinted && hinted.version === v.version) drawHint(hinted);
+  else {
+    hinted = null;
+    $("hint-text").textContent = "";
+  }
   // The title names the options that differ from the defaults; the tooltip lists them all.
   const spec = gameSpec(v.game).options;
   const changed = spec.filter((o) => o.default !== null && v.options[o.name] !== o.default);
@@ -227,7 +280,7 @@ function show(v) {
   // Whose turn, or the result.
   const turn = $("turn");
   turn.replaceChildren();
-  if (v.terminal) {
+  if (v.over) {
     turn.append(resultText(v));
   } else {
     const p = v.current_player;
@@ -246,14 +299,27 @@ function show(v) {
     buttons.append(button);
   }
   $("offer-colour").hidden = !(v.offer && v.human_to_move);
-  $("undo").disabled = v.step === 0;
+  $("undo").disabled = v.step === 0 && v.resigned === null;
   $("pause").hidden = true;
+  $("hint").disabled = !v.human_to_move;
+  $("resign").disabled = v.over || v.step < v.line.length || !v.players.some((s) => s.kind === "human");
+  $("resign").textContent = "Resign";
+  resignArmed = 0;
+  $("move-input").disabled = !v.human_to_move;
+  $("review").disabled = v.line.length === 0;
+  if (reviewed && (reviewed.id !== v.id || reviewed.length !== v.line.length)) {
+    reviewed = null;
+    $("review-panel").hidden = true;
+  }
+  if (reviewed) drawReview(reviewed);
+  $("share-link").hidden = true;
+  drawClocks();
 
   // Players: seat, score, rank.
   const body = $("players").querySelector("tbody");
   body.replaceChildren();
   v.players.forEach((seat, p) => {
-    const winner = v.terminal && v.ranks && v.ranks[p] === Math.min(...v.ranks);
+    const winner = v.over && (v.resigned !== null ? p !== v.resigned : v.ranks && v.ranks[p] === Math.min(...v.ranks));
     const row = el("tr", { class: p === v.current_player ? "to-move" : winner ? "winner" : "" });
     const dotCell = el("td");
     dotCell.append(el("span", { class: `dot p${p}` }));
@@ -270,6 +336,7 @@ function show(v) {
   moves.style.setProperty("--columns", String(v.game === "windflowers" ? v.num_players : 2));
   for (const m of v.moves) {
     const item = el("li", { "data-action": String(m.action), "data-player": String(m.player), "data-step": String(m.step) });
+    item.dataset.name = m.name;
     item.append(el("span", { class: "n" }, `${m.step}.`), " ", el("span", { class: `dot small p${m.player}` }), " " + m.label);
     if (m.step === v.step) item.classList.add("current");
     if (m.step > v.step) item.classList.add("ahead");
@@ -277,7 +344,12 @@ function show(v) {
     moves.append(item);
   }
   const current = moves.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {
+    const top = current.offsetTop - moves.offsetTop;
+    if (top < moves.scrollTop || top + current.offsetHeight > moves.scrollTop + moves.clientHeight) {
+      moves.scrollTop = top - moves.clientHeight / 2;
+    }
+  }
 
   // Stepping through the line.
   const slider = $("slider");
@@ -303,6 +375,11 @@ function fmt(x) {
 }
 
 function resultText(v) {
+  if (v.resigned !== null) {
+    const others = v.players.map((_, p) => NAMES[p]).filter((_, p) => p !== v.resigned);
+    const why = v.resign_reason === "time" ? "ran out of time" : "resigned";
+    return `Game over: ${NAMES[v.resigned]} ${why}; ${others.join(" and ")} ${others.length === 1 ? "wins" : "win"}.`;
+  }
   if (v.truncated) return "Game over: the move cap was reached, a draw.";
   if (!v.ranks) return "Game over.";
   const best = Math.min(...v.ranks);
@@ -350,7 +427,7 @@ function onBoardClick(event) {
   const hit = event.target.closest(".hit");
   if (!hit || !view || busy) return;
   if (!view.human_to_move) {
-    message(view.terminal ? "The game is over." : "Wait for the agent's move.");
+    message(view.over ? "The game is over." : "Wait for the agent's move.");
     return;
   }
   const s = Number(hit.dataset.site);
@@ -420,7 +497,8 @@ function numbersQuery() {
 
 function maybeAgent() {
   const v = view;
-  if (!v || busy || paused || v.terminal || !v.agent_to_move || v.step < v.line.length) return;
+  if (!v || busy || paused || v.over || !v.agent_to_move || v.step < v.line.length) return;
+  if (clocks && clocks.flagged) return;
   runAgent();
 }
 
@@ -433,7 +511,7 @@ async function runAgent() {
   const sid = view.id;
   thinkTimer = setInterval(() => pollThinking(sid), 150);
   try {
-    const v = await api("POST", sessionPath("/agent" + numbersQuery()), {});
+    const v = await api("POST", sessionPath("/agent" + numbersQuery()), agentBudget());
     stopThinking();
     busy = false;
     if (view && view.id === sid) {
@@ -503,21 +581,411 @@ function drawHeat(snap) {
     mark.setAttribute("class", "heat-mark");
     mark.removeAttribute("data-site");
     mark.setAttribute("fill", "#ff7a00");
-    // Relative to the most visited site, damped when the search is still undecided (a flat
-    // spread of visits should not paint the whole board hot).
-    mark.setAttribute("fill-opacity", String(0.05 + 0.8 * (x / top) * Math.min(1, 3 * top)));
+    // Relative to the most visited site, so that an open board where the best sites hold 2-3 %
+    // of the visits is as readable as a decided one.
+    mark.setAttribute("fill-opacity", String((0.08 + 0.72 * (x / top)).toFixed(3)));
     layer.append(mark);
     // The three most visited sites get their share written on them.
-    if (rank < 3 && x >= 0.01) {
+    if (rank < 3 && x > 0) {
       const label = document.createElementNS(SVGNS, "text");
       const box = hit.getBBox();
       label.setAttribute("x", String(box.x + box.width / 2));
       label.setAttribute("y", String(box.y + box.height / 2));
       label.setAttribute("class", "heat-label");
-      label.textContent = `${Math.round(100 * x)}%`;
+      label.textContent = x < 0.1 ? `${(100 * x).toFixed(1)}%` : `${Math.round(100 * x)}%`;
       layer.append(label);
     }
   });
+}
+
+
+// ---- rules ------------------------------------------------------------------------------
+
+let rulesFor = ""; // the game and options the rules panel shows
+async function showRules(game, options) {
+  const key = JSON.stringify([game, options]);
+  if (key === rulesFor) return;
+  rulesFor = key;
+  try {
+    const r = await api("POST", "/api/rules", { game, options });
+    if (rulesFor !== key) return;
+    const box = $("rules");
+    box.replaceChildren();
+    box.dataset.game = r.game;
+    box.append(el("p", { class: "rules-title" }, r.title), el("p", { class: "rules-summary" }, r.summary));
+    for (const section of r.sections) {
+      const part = el("section", { class: "rule" });
+      part.append(el("h3", {}, section.heading));
+      for (const text of section.text) part.append(el("p", {}, text));
+      for (const d of section.diagrams) {
+        const figure = el("figure", { class: "diagram" });
+        const picture = el("div");
+        picture.innerHTML = d.svg; // drawn by the server from the engine's own positions
+        figure.append(picture, el("figcaption", {}, d.caption));
+        part.append(figure);
+      }
+      box.append(part);
+    }
+  } catch (e) {
+    rulesFor = "";
+    $("rules").textContent = `The rules could not be loaded: ${e.message}`;
+  }
+}
+
+// ---- typing a move ----------------------------------------------------------------------
+
+async function typedMove(event) {
+  event.preventDefault();
+  const input = $("move-input");
+  const text = input.value.trim();
+  if (!text || !view || busy) return;
+  if (!view.human_to_move) {
+    message(view.over ? "The game is over." : "Wait for the agent's move.");
+    return;
+  }
+  busy = true;
+  paused = false;
+  setState("busy");
+  message("");
+  try {
+    const v = await api("POST", sessionPath("/move" + numbersQuery()), { move: text });
+    busy = false;
+    input.value = "";
+    show(v);
+    input.focus();
+  } catch (e) {
+    busy = false;
+    setState("idle");
+    message(e.message);
+  }
+}
+
+// ---- hint -------------------------------------------------------------------------------
+
+async function requestHint() {
+  if (busy || !view || !view.human_to_move) return;
+  busy = true;
+  setState("busy");
+  $("hint-text").textContent = "The strong agent is looking…";
+  try {
+    const h = await api("POST", sessionPath("/hint"), {});
+    busy = false;
+    setState("idle");
+    if (!view || h.version !== view.version) return;
+    hinted = h;
+    drawHint(h);
+  } catch (e) {
+    busy = false;
+    setState("idle");
+    $("hint-text").textContent = "";
+    message(e.message);
+  }
+}
+
+function drawHint(h) {
+  const text = $("hint-text");
+  text.dataset.action = String(h.action);
+  const value = `${h.value >= 0 ? "+" : ""}${h.value.toFixed(2)}`;
+  const proven = h.proven === null ? "" : ` (proven ${{ 1: "win", 0: "draw", "-1": "loss" }[h.proven]})`;
+  text.textContent = `Hint: ${h.label}, value ${value} for ${NAMES[h.player]}${proven} · strong agent, ${h.iterations.toLocaleString()} iterations`;
+  const svg = $("board").querySelector("svg");
+  if (h.site !== null && svg) {
+    const hit = svg.querySelector(`.hit[data-site="${h.site}"]`);
+    if (hit) {
+      const box = hit.getBBox();
+      const ring = document.createElementNS(SVGNS, "circle");
+      ring.setAttribute("class", "hint-mark");
+      ring.setAttribute("data-site", String(h.site));
+      ring.setAttribute("cx", String(box.x + box.width / 2));
+      ring.setAttribute("cy", String(box.y + box.height / 2));
+      ring.setAttribute("r", String(0.42 * Math.min(box.width, box.height)));
+      svg.insertBefore(ring, svg.querySelector("g.hits"));
+    }
+  }
+  for (const b of document.querySelectorAll("#buttons button.action")) {
+    b.classList.toggle("hinted", Number(b.dataset.action) === h.action);
+  }
+}
+
+// ---- resign and clocks ------------------------------------------------------------------
+
+function resigner(v) {
+  if (v.human_to_move) return v.current_player;
+  const humans = v.players.map((s, p) => (s.kind === "human" ? p : null)).filter((p) => p !== null);
+  return humans.length === 1 ? humans[0] : null;
+}
+
+function resign() {
+  if (!view || busy) return;
+  const player = resigner(view);
+  if (player === null) {
+    message("Resign on your move: several humans play here.");
+    return;
+  }
+  const now = performance.now();
+  if (!resignArmed || now - resignArmed > 4000) {
+    resignArmed = now;
+    $("resign").textContent = `Resign as ${NAMES[player]}? Click again`;
+    return;
+  }
+  change("/resign", { player, reason: "resigned" });
+}
+
+function startClocks(v) {
+  const minutes = Number($("clock").value) || 0;
+  stopClocks();
+  if (minutes <= 0) {
+    clocks = null;
+    $("clocks").hidden = true;
+    return;
+  }
+  clocks = { minutes, ms: v.players.map(() => minutes * 60000), last: performance.now(), flagged: false };
+  clockTimer = setInterval(tickClocks, 200);
+}
+
+function stopClocks() {
+  if (clockTimer) clearInterval(clockTimer);
+  clockTimer = null;
+}
+
+// The clock of the player to move runs while the game is live (not while stepping through it
+// or paused between agents' moves).
+function tickClocks() {
+  const now = performance.now();
+  const elapsed = now - clocks.last;
+  clocks.last = now;
+  const v = view;
+  if (!v || v.over || clocks.flagged || v.step < v.line.length || (paused && !v.human_to_move)) return;
+  const p = v.current_player;
+  clocks.ms[p] = Math.max(0, clocks.ms[p] - elapsed);
+  drawClocks();
+  if (clocks.ms[p] === 0) {
+    clocks.flagged = true;
+    flag(p);
+  }
+}
+
+async function flag(player) {
+  // An agent still thinking finishes its request first; the flag falls after it.
+  while (busy) await new Promise((r) => setTimeout(r, 50));
+  if (view && !view.over) change("/resign", { player, reason: "time" });
+}
+
+function drawClocks() {
+  const box = $("clocks");
+  if (!clocks || !view) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.replaceChildren();
+  clocks.ms.forEach((ms, p) => {
+    const s = Math.ceil(ms / 1000);
+    const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    const item = el("span", { class: "clock" + (p === view.current_player && !view.over ? " running" : ""), "data-player": String(p) });
+    item.append(el("span", { class: `dot small p${p}` }), " " + text);
+    box.append(item);
+  });
+}
+
+// An agent with a clock thinks for a twentieth of what it has left (at least 50 ms).
+function agentBudget() {
+  if (!clocks || !view || view.current_player === null) return {};
+  const left = clocks.ms[view.current_player] / 1000;
+  return { time: Math.min(20, Math.max(0.05, left / 20)) };
+}
+
+// ---- share link -------------------------------------------------------------------------
+
+async function share() {
+  if (!view) return;
+  const box = $("share-link");
+  box.value = shareUrl(view);
+  box.hidden = false;
+  box.select();
+  try {
+    await navigator.clipboard.writeText(box.value);
+    message("The link is copied: it opens this game at its last move.", false);
+  } catch (e) {
+    message("Copy the link: it opens this game at its last move.", false);
+  }
+}
+
+// ---- review -----------------------------------------------------------------------------
+
+async function requestReview() {
+  if (busy || !view || !view.line.length) return;
+  busy = true;
+  setState("busy");
+  $("review-panel").hidden = false;
+  $("review-notes").replaceChildren(el("li", {}, "The strong agent is reviewing every move…"));
+  const id = view.id;
+  const length = view.line.length;
+  try {
+    const r = await api("POST", sessionPath("/review"), {});
+    busy = false;
+    setState("idle");
+    if (!view || view.id !== id || view.line.length !== length) return;
+    reviewed = { ...r, id, length };
+    drawReview(reviewed);
+  } catch (e) {
+    busy = false;
+    setState("idle");
+    $("review-panel").hidden = true;
+    message(e.message);
+  }
+}
+
+// The value after each move as a graph: for Black in two-player games (up is good for Black),
+// for the mover otherwise; the moves that lost the most are marked, and each point jumps there.
+function drawReview(r) {
+  $("review-panel").hidden = false;
+  const two = view.num_players === 2;
+  const width = 300;
+  const height = 120;
+  const pad = 8;
+  const n = r.moves.length;
+  const x = (i) => pad + ((width - 2 * pad) * i) / Math.max(1, n);
+  const y = (value) => height / 2 - ((height / 2 - pad) * Math.max(-1, Math.min(1, value)));
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "graph");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", two ? "value for Black after each move" : "value for the mover after each move");
+  const axis = document.createElementNS(SVGNS, "line");
+  axis.setAttribute("x1", String(pad));
+  axis.setAttribute("x2", String(width - pad));
+  axis.setAttribute("y1", String(height / 2));
+  axis.setAttribute("y2", String(height / 2));
+  axis.setAttribute("class", "axis");
+  svg.append(axis);
+  const start = two ? r.start : r.start;
+  const points = [[x(0), y(start)]].concat(r.moves.map((m, i) => [x(i + 1), y(two ? m.black : m.after)]));
+  const path = document.createElementNS(SVGNS, "polyline");
+  path.setAttribute("points", points.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "));
+  path.setAttribute("class", "curve");
+  svg.append(path);
+  const worst = new Set(r.worst);
+  const thrown = new Set(r.thrown);
+  r.moves.forEach((m, i) => {
+    const dot = document.createElementNS(SVGNS, "circle");
+    const [cx, cy] = points[i + 1];
+    dot.setAttribute("cx", cx.toFixed(1));
+    dot.setAttribute("cy", cy.toFixed(1));
+    dot.setAttribute("r", worst.has(m.step) || thrown.has(m.step) ? "4" : "2.2");
+    dot.setAttribute("class", "review-point" + (worst.has(m.step) ? " worst" : "") + (thrown.has(m.step) ? " thrown" : "") + (m.step === view.step ? " current" : ""));
+    dot.setAttribute("data-step", String(m.step));
+    dot.setAttribute("data-value", String(two ? m.black : m.after));
+    const title = document.createElementNS(SVGNS, "title");
+    title.textContent = `${m.step}. ${NAMES[m.player]} ${m.label}: ${m.before.toFixed(2)} → ${m.after.toFixed(2)} for ${NAMES[m.player]}`;
+    dot.append(title);
+    dot.addEventListener("click", () => goto(m.step));
+    svg.append(dot);
+  });
+  $("review-graph").replaceChildren(svg);
+  const notes = $("review-notes");
+  notes.replaceChildren();
+  notes.append(el("li", { class: "muted" }, two ? "Value for Black after each move (strong agent, " + r.iterations.toLocaleString() + " iterations a position); click a point to go there." : "Value for the mover after each move; click a point to go there."));
+  for (const step of r.worst) {
+    const m = r.moves[step - 1];
+    const item = el("li", { class: "worst", "data-step": String(step) }, `Move ${step}, ${NAMES[m.player]} ${m.label}: lost ${m.loss.toFixed(2)} (${m.before.toFixed(2)} → ${m.after.toFixed(2)})`);
+    item.addEventListener("click", () => goto(step));
+    notes.append(item);
+  }
+  for (const step of r.thrown) {
+    const m = r.moves[step - 1];
+    const item = el("li", { class: "thrown", "data-step": String(step) }, `Move ${step}: ${NAMES[m.player]} had a won position (the solver proves it) and ${m.label} threw it away.`);
+    item.addEventListener("click", () => goto(step));
+    notes.append(item);
+  }
+  if (!r.worst.length && !r.thrown.length) notes.append(el("li", {}, "No move lost much value."));
+  if (!r.complete) notes.append(el("li", { class: "muted" }, "The game is long: the review stops part way."));
+}
+
+// ---- preview on hover -------------------------------------------------------------------
+
+let hovered = null;
+async function onBoardHover(event) {
+  const hit = event.target.closest(".hit.legal");
+  if (!hit || !view || !view.human_to_move || busy) return;
+  const s = Number(hit.dataset.site);
+  let action = s;
+  if (view.offer) {
+    const white = document.querySelector('input[name="colour"]:checked').value === "1";
+    action = white ? s + view.num_sites : s;
+  }
+  if (!view.legal.includes(action)) return;
+  const key = `${view.id}:${view.version}:${action}`;
+  hovered = key;
+  let p = hoverCache.get(key);
+  if (!p) {
+    try {
+      p = await api("GET", sessionPath(`/preview?action=${action}`));
+    } catch (e) {
+      return;
+    }
+    hoverCache.set(key, p);
+  }
+  if (hovered === key && view && `${view.id}:${view.version}:${action}` === key) drawPreview(p);
+}
+
+function clearPreview() {
+  hovered = null;
+  const layer = $("board").querySelector("g.preview");
+  if (layer) layer.remove();
+  $("hover-text").textContent = "";
+}
+
+// What the placement would do: a faint stone where it goes, crosses on the stones it takes off,
+// rings in the new colour on those it turns, dots on the territory it adds and, in Faraday, on
+// the sites open for the next placement of the same turn.
+function drawPreview(p) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  let layer = svg.querySelector("g.preview");
+  if (layer) layer.remove();
+  layer = document.createElementNS(SVGNS, "g");
+  layer.setAttribute("class", "preview");
+  layer.dataset.action = String(p.action);
+  const centre = (site) => {
+    const hit = svg.querySelector(`.hit[data-site="${site}"]`);
+    if (!hit) return null;
+    const box = hit.getBBox();
+    return [box.x + box.width / 2, box.y + box.height / 2, 0.5 * Math.min(box.width, box.height)];
+  };
+  const add = (tag, attrs) => {
+    const node = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    layer.append(node);
+    return node;
+  };
+  if (p.site !== null && p.colour !== null && p.colour >= 0) {
+    const c = centre(p.site);
+    if (c) add("circle", { class: "preview-stone", cx: c[0], cy: c[1], r: 0.8 * c[2], fill: COLOURS[p.colour % 4], "fill-opacity": 0.55, stroke: "#111", "stroke-opacity": 0.5 });
+  }
+  for (const site of p.removed) {
+    const c = centre(site);
+    if (!c) continue;
+    const d = 0.5 * c[2];
+    add("path", { class: "preview-removed", "data-site": site, d: `M${c[0] - d},${c[1] - d}L${c[0] + d},${c[1] + d}M${c[0] - d},${c[1] + d}L${c[0] + d},${c[1] - d}`, stroke: "#c62828", "stroke-width": 3, "stroke-linecap": "round" });
+  }
+  for (const site of p.turned) {
+    const c = centre(site);
+    if (!c) continue;
+    add("circle", { class: "preview-turned", "data-site": site, cx: c[0], cy: c[1], r: 0.9 * c[2], fill: "none", stroke: COLOURS[(p.player ?? 0) % 4] === "#f7f7f2" ? "#9c9c90" : COLOURS[(p.player ?? 0) % 4], "stroke-width": 3, "stroke-dasharray": "4 3" });
+  }
+  for (const [owner, sites] of Object.entries(p.territory || {})) {
+    for (const site of sites) {
+      const c = centre(site);
+      if (c) add("rect", { class: "preview-territory", "data-site": site, x: c[0] - 0.25 * c[2], y: c[1] - 0.25 * c[2], width: 0.5 * c[2], height: 0.5 * c[2], fill: COLOURS[Number(owner) % 4], "fill-opacity": 0.6, stroke: "#555" });
+    }
+  }
+  for (const site of p.next || []) {
+    const c = centre(site);
+    if (c) add("circle", { class: "preview-next", "data-site": site, cx: c[0], cy: c[1], r: 0.22 * c[2], fill: "#1f9e55", "fill-opacity": 0.7 });
+  }
+  svg.insertBefore(layer, svg.querySelector("g.hits"));
+  $("hover-text").textContent = p.text;
 }
 
 // ---- records ----------------------------------------------------------------------------
@@ -553,6 +1021,7 @@ function onKey(event) {
     Home: () => goto(0),
     End: () => goto(view.line.length),
     u: () => view.step > 0 && undo(),
+    h: () => requestHint(),
   };
   if (keys[event.key]) {
     event.preventDefault();
@@ -577,6 +1046,7 @@ async function init() {
   for (const [k, v] of query) if (k.startsWith("o.")) given[k.slice(2)] = v;
   select.value = wanted && gameSpec(wanted) ? wanted : catalog.games[0].name;
   buildOptions(select.value, given);
+  if (query.get("clock")) $("clock").value = query.get("clock");
   if (query.get("seats")) {
     const seats = query.get("seats").split(",").map((s) => {
       const [kind, rest] = s.split(":");
@@ -588,6 +1058,13 @@ async function init() {
   select.addEventListener("change", () => buildOptions(select.value));
   $("setup-form").addEventListener("submit", newGame);
   $("board").addEventListener("click", onBoardClick);
+  $("board").addEventListener("mouseover", onBoardHover);
+  $("board").addEventListener("mouseleave", clearPreview);
+  $("move-form").addEventListener("submit", typedMove);
+  $("hint").addEventListener("click", requestHint);
+  $("resign").addEventListener("click", resign);
+  $("share").addEventListener("click", share);
+  $("review").addEventListener("click", requestReview);
   $("undo").addEventListener("click", undo);
   $("first").addEventListener("click", () => goto(0));
   $("back").addEventListener("click", () => goto(view.step - 1));
@@ -606,7 +1083,10 @@ async function init() {
     message("The agents stop after this move; “Continue from here” resumes.", false);
   });
   document.addEventListener("keydown", onKey);
-  if (wanted && gameSpec(wanted)) {
+  if (wanted && gameSpec(wanted) && query.get("moves") !== null) {
+    $("setup").open = false;
+    await openShared(query.get("moves"));
+  } else if (wanted && gameSpec(wanted)) {
     $("setup").open = false;
     await newGame();
   } else {

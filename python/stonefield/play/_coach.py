@@ -1,0 +1,178 @@
+"""The page's coach: a hint for the player to move, and a review of a whole game.
+
+Both use the strong search (``MCTS(preset="strong")``, see docs/search.md) with a fixed iteration
+budget and a seed the answer reports, so a script can ask the API the same question and get the
+same answer. The review also asks the solver, on positions small enough for it, whether a won
+position was thrown away.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _core
+from ._session import _site_of, action_label, action_name
+
+#: The hint's iteration budget when none is asked for: it answers within about a second on
+#: every game's default board (see docs/play.md for the measured times).
+HINT_ITERATIONS = 20_000
+#: The review's budget for each position of the game.
+REVIEW_ITERATIONS = 2_000
+#: A review searches at most this many positions (longer games are reviewed up to there).
+REVIEW_MAX_POSITIONS = 400
+#: The solver's node budget for each position of a review; only positions it proves count.
+SOLVER_NODES = 20_000
+#: The review asks the solver only on boards of at most this many sites (the boards it solves,
+#: see docs/solver.md; on larger ones it would spend its budget proving nothing).
+SOLVER_MAX_SITES = 30
+#: However large the budget, a hint stops after this many seconds.
+HINT_SECONDS = 20.0
+
+
+def strong(iterations: int, seed: int, seconds: float | None = None) -> _core.MCTS:
+    """The strong search at ``iterations`` (capped at ``seconds`` of wall time, if given)."""
+    return _core.MCTS(iterations=iterations, seed=seed, preset="strong", time=seconds)
+
+
+def hint(state: _core.State, iterations: int, seed: int) -> dict[str, Any]:
+    """The strong search's choice and value for the player to move in ``state``.
+
+    >>> import stonefield as sf
+    >>> h = hint(sf.make("subsume", size=3).new_state(), 200, seed=1)
+    >>> sorted(h)  # doctest: +NORMALIZE_WHITESPACE
+    ['action', 'iterations', 'label', 'name', 'player', 'proven', 'seed', 'site', 'value']
+    """
+    if state.is_terminal():
+        raise _core.GameOverError("the game is over: there is nothing to hint")
+    result = strong(iterations, seed, HINT_SECONDS).analyse(state)
+    game = state.game
+    best = int(result.best)
+    return {
+        "player": state.current_player,
+        "action": best,
+        "name": action_name(game, best),
+        "label": action_label(game, state, best),
+        "site": _site_of(game, best),
+        "value": float(result.value),
+        "proven": None if result.proven is None else int(result.proven),
+        "iterations": int(result.iterations),
+        "seed": seed,
+    }
+
+
+def review(
+    game: _core.Game, line: list[int], iterations: int, seed: int, solver: bool = True
+) -> dict[str, Any]:
+    """The strong search's value of every position of a game, and what each move cost.
+
+    Returns ``{"iterations", "seed", "start", "moves", "worst", "thrown"}``: ``start`` is the
+    value of the first position for its mover; ``moves`` has one entry per move, with ``step``,
+    ``player``, ``name``, ``label``, ``before`` (the value for the mover before the move),
+    ``after`` (for the same player after it: the result itself at the end, the opponent's value
+    negated in two players), ``loss`` (before − after, at least 0), ``black`` (the value after
+    the move for player 0, in two-player games) and ``solved`` (the solver's value for the mover
+    before and after the move, when it proved both). ``worst`` lists the steps of the moves that
+    lost the most value (up to three, each losing more than 0.2); ``thrown`` lists the steps
+    where the solver proved the mover was winning before the move and not after it.
+
+    Positions are searched with seed ``seed + step``; a game longer than
+    :data:`REVIEW_MAX_POSITIONS` is reviewed up to there.
+    """
+    state = game.new_state()
+    players = game.num_players
+    values: list[tuple[int | None, float]] = []  # (mover, value for the mover) per position
+    proofs: list[int | None] = []
+    positions = min(len(line), REVIEW_MAX_POSITIONS)
+    small = game.num_sites <= SOLVER_MAX_SITES
+    for step in range(positions + 1):
+        if state.is_terminal():
+            values.append((None, 0.0))
+            proofs.append(None)
+        else:
+            result = strong(iterations, seed + step, HINT_SECONDS).analyse(state)
+            values.append((state.current_player, float(result.value)))
+            proofs.append(_solve(state) if solver and players == 2 and small else None)
+        if step < positions:
+            state.apply(line[step])
+    replay = game.new_state()
+    moves: list[dict[str, Any]] = []
+    for step in range(positions):
+        action = line[step]
+        mover = replay.current_player
+        label = action_label(game, replay, action)
+        replay.apply(action)
+        assert mover is not None
+        before = values[step][1]
+        after = _value_for(mover, replay, values[step + 1], players)
+        entry: dict[str, Any] = {
+            "step": step + 1,
+            "player": mover,
+            "action": action,
+            "name": action_name(game, action),
+            "label": label,
+            "before": round(before, 4),
+            "after": round(after, 4),
+            "loss": round(max(0.0, before - after), 4),
+        }
+        if players == 2:
+            entry["black"] = round(after if mover == 0 else -after, 4)
+        solved_before = proofs[step]
+        solved_after = _proof_for(mover, replay, values[step + 1][0], proofs[step + 1])
+        if solved_before is not None and solved_after is not None:
+            entry["solved"] = [solved_before, solved_after]
+        moves.append(entry)
+    ranked = sorted(moves, key=lambda m: -m["loss"])
+    worst = sorted(m["step"] for m in ranked[:3] if m["loss"] > 0.2)
+    thrown = [m["step"] for m in moves if "solved" in m and m["solved"][0] == 1 > m["solved"][1]]
+    return {
+        "iterations": iterations,
+        "seed": seed,
+        "start": values[0][1] if values else 0.0,
+        "moves": moves,
+        "worst": worst,
+        "thrown": thrown,
+        "complete": positions == len(line),
+    }
+
+
+def _value_for(
+    player: int, state: _core.State, searched: tuple[int | None, float], players: int
+) -> float:
+    """The value for ``player`` of ``state`` (searched: its mover and the mover's value)."""
+    if state.is_terminal():
+        returns = state.returns()
+        return 0.0 if returns is None else float(returns[player])
+    mover, value = searched
+    if mover == player:
+        return value
+    if players == 2:
+        return -value
+    # Three or four players: the search values the position for its mover only; a move that
+    # hands over the turn keeps the mover's estimate of the position it left.
+    return value if mover is None else -value / (players - 1)
+
+
+def _proof_for(
+    player: int, state: _core.State, mover: int | None, proof: int | None
+) -> int | None:
+    """The solver's value for ``player`` (two players) of a position proved ``proof`` for its
+    ``mover``."""
+    if state.is_terminal():
+        returns = state.returns()
+        return None if returns is None else int(round(float(returns[player])))
+    if proof is None:
+        return None
+    return proof if mover == player else -proof
+
+
+def _solve(state: _core.State) -> int | None:
+    """The exact value for the mover when the solver proves it within :data:`SOLVER_NODES`."""
+    solve = getattr(_core, "solve", None)
+    if solve is None:
+        return None
+    try:
+        result = solve(state, max_nodes=SOLVER_NODES, threads=1, table_mb=8)
+    except _core.StonefieldError:
+        return None
+    value = result.value
+    return None if value is None else int(value)
