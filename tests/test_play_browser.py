@@ -229,7 +229,10 @@ def set_seats(driver: WebDriver, session: str, seats: list[str]) -> None:
 
 
 def click_site(driver: WebDriver, site: int) -> None:
-    driver.find_element(By.CSS_SELECTOR, f'#board .hit[data-site="{site}"]').click()
+    hit = driver.find_element(By.CSS_SELECTOR, f'#board .hit[data-site="{site}"]')
+    # To the middle of the window, clear of the turn line that stays at its top.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", hit)
+    hit.click()
 
 
 def play_whole_game(

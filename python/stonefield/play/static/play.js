@@ -103,17 +103,20 @@ function buildOptions(name, given = {}) {
 }
 
 // Before the first game, the page shows the empty board the form describes.
+let previewError = false; // the message shown is the preview's own error
 async function showPreview() {
   if (view) return;
   try {
     const p = await api("POST", "/api/preview", { game: $("game").value, options: readOptions() });
     $("preview").innerHTML = p.svg;
     $("preview-text").textContent = `${p.board_shape}, ${p.num_sites} sites, ${p.num_players} players`;
-    message("");
+    if (previewError) message("");
+    previewError = false;
   } catch (e) {
     $("preview").replaceChildren();
     $("preview-text").textContent = "";
     message(e.message);
+    previewError = true;
   }
 }
 
@@ -270,6 +273,7 @@ function show(v) {
   else {
     hinted = null;
     $("hint-text").textContent = "";
+    delete $("hint-text").dataset.action;
   }
   // The title names the options that differ from the defaults; the tooltip lists them all.
   const spec = gameSpec(v.game).options;
@@ -685,6 +689,9 @@ async function requestHint() {
 function drawHint(h) {
   const text = $("hint-text");
   text.dataset.action = String(h.action);
+  text.dataset.seed = String(h.seed);
+  text.dataset.iterations = String(h.iterations);
+  text.dataset.step = String(h.step);
   const value = `${h.value >= 0 ? "+" : ""}${h.value.toFixed(2)}`;
   const proven = h.proven === null ? "" : ` (proven ${{ 1: "win", 0: "draw", "-1": "loss" }[h.proven]})`;
   text.textContent = `Hint: ${h.label}, value ${value} for ${NAMES[h.player]}${proven} · strong agent, ${h.iterations.toLocaleString()} iterations`;
