@@ -86,8 +86,10 @@ def test_a_whole_game_typed_in_notation(
             refused = True
         action = rng.choice(view["legal"])
         before = read(browser)["version"]
-        type_move(browser, action_name(g, action).upper() if rng.random() < 0.2 else
-                  action_name(g, action))
+        type_move(
+            browser,
+            action_name(g, action).upper() if rng.random() < 0.2 else action_name(g, action),
+        )
         wait_idle(browser, changed_from=before)
         page = check_board(browser, game, options)
         assert action in page["moves"][len(view["line"]) :]
@@ -259,7 +261,9 @@ def test_the_rules_follow_the_options(server: Server, browser: WebDriver) -> Non
     # The Smallholder's territory under the hull rules.
     browser.get(play_url(server.base, "smallholder", {"ruleset": "hull_setbacks"}, ["human"] * 2))
     wait_idle(browser)
-    WebDriverWait(browser, 10).until(lambda d: "smallest hexagon" in d.find_element(By.ID, "rules").text)
+    WebDriverWait(browser, 10).until(
+        lambda d: "smallest hexagon" in d.find_element(By.ID, "rules").text
+    )
     assert "wholly inside your territory" in browser.find_element(By.ID, "rules").text
 
 
@@ -339,7 +343,8 @@ def test_the_heat_map_scales_to_the_top_share(browser: WebDriver) -> None:
         opacities, labels = browser.execute_script(
             "return [Array.from(document.querySelectorAll('#board .heat-mark')).map("
             "(m) => Number(m.getAttribute('fill-opacity'))),"
-            " Array.from(document.querySelectorAll('#board .heat-label')).map((e) => e.textContent)]"
+            " Array.from(document.querySelectorAll('#board .heat-label')).map("
+            "(e) => e.textContent)]"
         )
         assert max(opacities) >= 0.75 and min(opacities) == pytest.approx(0.44, abs=0.01)
         assert labels[0] == "3.0%"
@@ -374,9 +379,7 @@ def test_a_390px_screen_keeps_the_turn_line_in_view(tmp_path: Path) -> None:
                 for element in ("turn", "think"):
                     top, bottom, left, right, height, width = driver.execute_script(box, element)
                     assert 0 <= top < bottom <= height and 0 <= left < right <= width, element
-                assert driver.execute_script(
-                    "return document.documentElement.scrollWidth"
-                ) <= 390
+                assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
             driver.save_screenshot(str(tmp_path / "narrow.png"))
     finally:
         driver.quit()

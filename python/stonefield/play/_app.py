@@ -339,7 +339,9 @@ def create_app(
 
         try:
             limiter = searches if seat.kind == "mcts" else quick
-            pick = chooser if limit is None else functools.partial(chooser, seconds=float(limit))
+            pick: Any = chooser
+            if limit is not None:
+                pick = functools.partial(chooser, seconds=float(limit))  # type: ignore[call-arg]
             action = await anyio.to_thread.run_sync(
                 pick, seat, position, seed, publish, limiter=limiter
             )

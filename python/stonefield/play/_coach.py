@@ -21,7 +21,7 @@ REVIEW_ITERATIONS = 2_000
 #: A review searches at most this many positions (longer games are reviewed up to there).
 REVIEW_MAX_POSITIONS = 400
 #: The solver's node budget for each position of a review; only positions it proves count.
-SOLVER_NODES = 20_000
+SOLVER_NODES = 100_000
 #: The review asks the solver only on boards of at most this many sites (the boards it solves,
 #: see docs/solver.md; on larger ones it would spend its budget proving nothing).
 SOLVER_MAX_SITES = 30
@@ -152,9 +152,7 @@ def _value_for(
     return value if mover is None else -value / (players - 1)
 
 
-def _proof_for(
-    player: int, state: _core.State, mover: int | None, proof: int | None
-) -> int | None:
+def _proof_for(player: int, state: _core.State, mover: int | None, proof: int | None) -> int | None:
     """The solver's value for ``player`` (two players) of a position proved ``proof`` for its
     ``mover``."""
     if state.is_terminal():

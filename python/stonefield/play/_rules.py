@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -75,7 +76,7 @@ def _typed(name: str, key: tuple[tuple[str, str], ...]) -> dict[str, Any]:
 # ---- finding positions ----------------------------------------------------------------------
 
 
-def _playouts(game: _core.Game, tries: int = _TRIES) -> Any:
+def _playouts(game: _core.Game, tries: int = _TRIES) -> Iterator[tuple[_core.State, int]]:
     """Seeded random games: yields ``(state, action)`` before each action of each game."""
     for seed in range(tries):
         rng = random.Random(seed)
@@ -136,18 +137,14 @@ def _find_illegal(game: _core.Game, after: int = 4) -> tuple[_core.State, int] |
     return None
 
 
-def _finished(game: _core.Game, want: Any = None) -> _core.State | None:
-    """The end of a seeded random game (one that ``want`` accepts, when given) that is not cut
-    off by the move cap."""
-    last = None
+def _finished(game: _core.Game) -> _core.State | None:
+    """The end of the first seeded random game that is not cut off by the move cap."""
     for state, action in _playouts(game):
         after = state.copy()
         after.apply(action)
         if after.is_terminal() and not after.truncated:
-            last = after
-            if want is None or want(after):
-                return after
-    return last
+            return after
+    return None
 
 
 # ---- drawing --------------------------------------------------------------------------------
@@ -170,7 +167,7 @@ def _centres(svg: str) -> dict[int, tuple[float, float, float]]:
     return out
 
 
-def _marked(svg: str, cross: list[int] = (), ring: list[int] = ()) -> str:  # type: ignore[assignment]
+def _marked(svg: str, cross: Sequence[int] = (), ring: Sequence[int] = ()) -> str:
     """``svg`` with a red cross on the ``cross`` sites and an orange ring on the ``ring`` ones."""
     centres = _centres(svg)
     marks = []
@@ -260,7 +257,8 @@ def _result_text(state: _core.State) -> str:
     if len(winners) == n:
         return shown + "a draw."
     if len(winners) == 1:
-        return shown + f"{winners[0]} wins."
+        tied = scores is not None and sorted(scores)[-1] == sorted(scores)[-2]
+        return shown + f"{winners[0]} wins" + (" on the tie-break." if tied else ".")
     return shown + f"{' and '.join(winners)} share the win."
 
 
@@ -268,14 +266,16 @@ def _fmt(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:.2f}"
 
 
-def _end_diagram(game: _core.Game, how: str, want: Any = None) -> list[dict[str, str]]:
-    state = _finished(game, want)
+def _end_diagram(game: _core.Game, how: str) -> list[dict[str, str]]:
+    state = _finished(game)
     if state is None:
         return []
     return [{"svg": _svg(state), "caption": f"{how} {_result_text(state)}"}]
 
 
-def _section(heading: str, text: list[str], diagrams: list[dict[str, str]] | None = None) -> Section:
+def _section(
+    heading: str, text: list[str], diagrams: list[dict[str, str]] | None = None
+) -> Section:
     return {"heading": heading, "text": text, "diagrams": diagrams or []}
 
 
@@ -283,7 +283,7 @@ def _section(heading: str, text: list[str], diagrams: list[dict[str, str]] | Non
 
 
 def _smallholder(game: _core.Game) -> tuple[str, str, list[Section]]:
-    o = game.options
+    o: dict[str, Any] = dict(game.options)
     gap = o["territory"] == "gap"
     reentry = o["capture"] == "groupwise_reentry"
     playable = "playable " if o["groups"].endswith("playable") else ""
@@ -375,12 +375,14 @@ def _smallholder(game: _core.Game) -> tuple[str, str, list[Section]]:
             _end_diagram(game, "The player to move cannot place:"),
         ),
     ]
-    summary = "Place stones, hold territory between them, capture inside it; the last to place wins."
+    summary = (
+        "Place stones, hold territory between them, capture inside it; the last to place wins."
+    )
     return "The Smallholder (Dale Walton)", summary, sections
 
 
 def _windflowers(game: _core.Game) -> tuple[str, str, list[Section]]:
-    o = game.options
+    o: dict[str, Any] = dict(game.options)
     players = o["players"]
     order = ", ".join(_NAMES[:players])
     near = (
@@ -449,7 +451,7 @@ def _windflowers(game: _core.Game) -> tuple[str, str, list[Section]]:
 
 
 def _faraday(game: _core.Game) -> tuple[str, str, list[Section]]:
-    o = game.options
+    o: dict[str, Any] = dict(game.options)
     grid = o["grid"]
     force = {"trisquare_omni": 4, "trisquare": 3, "hex_limping": 3, "hex": 3, "hex_omni": 7}.get(
         grid, 4
@@ -515,8 +517,9 @@ def _faraday(game: _core.Game) -> tuple[str, str, list[Section]]:
                 "have a legal placement, and cannot stop early. Then the turn passes.",
                 *surplus,
             ],
-            _placement_diagrams(game, "the opponent's stones around it do not outnumber the "
-                                "mover's"),
+            _placement_diagrams(
+                game, "the opponent's stones around it do not outnumber the mover's"
+            ),
         ),
         _section(
             "End",
@@ -549,12 +552,10 @@ def _end_offer(game: _core.Game) -> list[dict[str, str]]:
 
 
 def _subsume(game: _core.Game) -> tuple[str, str, list[Section]]:
-    o = game.options
+    o: dict[str, Any] = dict(game.options)
     size = o["size"]
     rule1 = (
-        "is next to at least as many enemy stones as friendly ones, and "
-        if o["anti_blob"]
-        else ""
+        "is next to at least as many enemy stones as friendly ones, and " if o["anti_blob"] else ""
     )
     removal = (
         "every stone inside the loop, of either colour, is removed, and its inside stays empty "

@@ -142,6 +142,7 @@ class Session:
         if action not in legal:
             raise SessionError(f"{text.strip()!r} is not a legal move here")
         return action
+
     def touch(self) -> None:
         self.version += 1
         self.last_used = time.monotonic()
@@ -177,6 +178,7 @@ class Session:
         after_state.apply(action)
         after = after_state.board.tolist()
         site = _site_of(game, action)
+        scores_before, scores_after = state.scores(), after_state.scores()
         removed = [s for s in range(n) if before[s] and not after[s] and s != site]
         turned = [
             s for s in range(n) if before[s] and after[s] and before[s] != after[s] and s != site
@@ -192,7 +194,7 @@ class Session:
             "colour": None if site is None else after[site] - 1,
             "removed": removed,
             "turned": sorted(turned),
-            "scores": None if after_state.scores() is None else list(after_state.scores()),
+            "scores": None if scores_after is None else [float(v) for v in scores_after],
             "terminal": after_state.is_terminal(),
         }
         parts = [f"{out['label']}:"]
@@ -208,9 +210,7 @@ class Session:
                 parts.append(f"territory +{len(mine)}")
         if game.name == "faraday" and not after_state.is_terminal():
             again = after_state.current_player == mover and after_state.phase == "placement"
-            out["next"] = (
-                [int(a) for a in after_state.legal_actions() if a < n] if again else []
-            )
+            out["next"] = [int(a) for a in after_state.legal_actions() if a < n] if again else []
             if state.phase == "placement":
                 parts.append(
                     f"{len(out['next'])} more placements open" if again else "the turn ends"
@@ -220,8 +220,8 @@ class Session:
         if turned:
             flips = "replaces" if game.name == "windflowers" else "turns"
             parts.append(f"{flips} {len(turned)}")
-        if out["scores"] is not None and mover is not None and state.scores() is not None:
-            delta = float(out["scores"][mover]) - float(state.scores()[mover])
+        if scores_after is not None and scores_before is not None and mover is not None:
+            delta = float(scores_after[mover]) - float(scores_before[mover])
             if delta:
                 parts.append(f"score {'+' if delta > 0 else ''}{delta:g}")
         if after_state.is_terminal():
@@ -372,7 +372,11 @@ def parse_action(game: _core.Game, text: str) -> int:
             return a
     raise _core.IllegalMoveError(
         f"{game.name} has no move {text!r}: moves are a site number 0..{game.num_sites - 1}"
-        + ("" if game.name == "subsume" or game.name == "smallholder" else " or a word such as pass")
+        + (
+            ""
+            if game.name == "subsume" or game.name == "smallholder"
+            else " or a word such as pass"
+        )
     )
 
 
