@@ -255,9 +255,16 @@ def test_the_rules_follow_the_options(server: Server, browser: WebDriver) -> Non
         WebDriverWait(browser, 10).until(
             lambda d, g=game: d.find_element(By.ID, "rules").get_attribute("data-game") == g
         )
-        figures = browser.find_elements(By.CSS_SELECTOR, "#rules figure svg")
-        assert len(figures) >= 3, game
-        assert browser.find_elements(By.CSS_SELECTOR, "#rules .rule-cross")
+        pictures = browser.find_elements(By.CSS_SELECTOR, "#rules figure img")
+        assert len(pictures) >= 3, game
+        sources = [p.get_attribute("src") or "" for p in pictures]
+        assert all(src.startswith("data:image/svg+xml") for src in sources)
+        assert any("rule-cross" in src for src in sources)
+        # Drawn: the browser decoded every picture.
+        assert browser.execute_script(
+            "return Array.from(document.querySelectorAll('#rules figure img'))"
+            ".every((i) => i.complete && i.naturalWidth > 0)"
+        )
     # The Smallholder's territory under the hull rules.
     browser.get(play_url(server.base, "smallholder", {"ruleset": "hull_setbacks"}, ["human"] * 2))
     wait_idle(browser)

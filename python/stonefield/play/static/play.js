@@ -428,6 +428,7 @@ function addHitTargets(svg, legal) {
 // ---- playing ----------------------------------------------------------------------------
 
 function onBoardClick(event) {
+  clearTimeout(hoverTimer);
   const hit = event.target.closest(".hit");
   if (!hit || !view || busy) return;
   if (!view.human_to_move) {
@@ -623,8 +624,9 @@ async function showRules(game, options) {
       for (const text of section.text) part.append(el("p", {}, text));
       for (const d of section.diagrams) {
         const figure = el("figure", { class: "diagram" });
-        const picture = el("div");
-        picture.innerHTML = d.svg; // drawn by the server from the engine's own positions
+        // An image, not inline SVG: the page's layout after each move never walks its nodes.
+        const picture = el("img", { alt: d.caption, class: "diagram-picture" });
+        picture.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(d.svg);
         figure.append(picture, el("figcaption", {}, d.caption));
         part.append(figure);
       }
@@ -912,9 +914,18 @@ function drawReview(r) {
 // ---- preview on hover -------------------------------------------------------------------
 
 let hovered = null;
-async function onBoardHover(event) {
+let hoverTimer = null;
+// The preview is asked for once the pointer rests on a site (60 ms), so passing over the board
+// or clicking at once costs nothing.
+function onBoardHover(event) {
+  clearTimeout(hoverTimer);
   const hit = event.target.closest(".hit.legal");
-  if (!hit || !view || !view.human_to_move || busy) return;
+  if (!hit) return;
+  hoverTimer = setTimeout(() => previewSite(hit), 60);
+}
+
+async function previewSite(hit) {
+  if (!hit.isConnected || !view || !view.human_to_move || busy) return;
   const s = Number(hit.dataset.site);
   let action = s;
   if (view.offer) {
@@ -937,6 +948,7 @@ async function onBoardHover(event) {
 }
 
 function clearPreview() {
+  clearTimeout(hoverTimer);
   hovered = null;
   const layer = $("board").querySelector("g.preview");
   if (layer) layer.remove();
