@@ -595,7 +595,8 @@ def _ms(values: list[float]) -> str:
 
 
 def write_screenshots(outdir: Path) -> None:
-    """The README's pictures: every game at its defaults against MCTS, taken mid-search."""
+    """The README's pictures: every game at its defaults against MCTS, taken mid-search, and a
+    reviewed game (``play-review.png``)."""
     outdir.mkdir(parents=True, exist_ok=True)
     with Server() as server:
         driver = chromium(outdir, width=1200, height=860)
@@ -603,8 +604,30 @@ def write_screenshots(outdir: Path) -> None:
             thinker = "mcts:iterations=200000"
             for game, times in play_defaults(driver, server.base, outdir, thinker).items():
                 print(f"{game}: {outdir / f'play-{game}.png'}; click to board {_ms(times)}")
+            write_review(driver, server.base, outdir / "play-review.png")
+            print(f"review: {outdir / 'play-review.png'}")
         finally:
             driver.quit()
+
+
+def write_review(driver: WebDriver, base: str, path: Path) -> None:
+    """A whole Smallholder game on its default board, clicked against MCTS, then reviewed; the
+    picture shows the graph beside the final position (the rules folded away)."""
+    rng = random.Random(4)
+    driver.get(play_url(base, "smallholder", {}, ["human", "mcts:iterations=2000"]))
+    wait_idle(driver)
+    page = read(driver)
+    while "Game over" not in page["turn"]:
+        click_site(driver, rng.choice(page["legal"]))
+        wait_idle(driver, changed_from=page["version"], timeout=120)
+        page = read(driver)
+    driver.execute_script("document.getElementById('rules-panel').open = false")
+    driver.find_element(By.ID, "review").click()
+    WebDriverWait(driver, 120).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#review-graph .review-point")
+    )
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(str(path))
 
 
 if __name__ == "__main__":

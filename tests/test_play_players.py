@@ -377,6 +377,11 @@ def test_a_390px_screen_keeps_the_turn_line_in_view(tmp_path: Path) -> None:
             driver.get(play_url(server.base, "subsume", {}, seats))
             wait_idle(driver)
             assert driver.execute_script("return window.innerWidth") == 390
+            players = served(driver)["players"]
+            assert [(p["kind"], p.get("iterations")) for p in players] == [
+                ("human", None),
+                ("mcts", 300),
+            ]
             rng = random.Random(1)
             for _ in range(4):
                 page = read(driver)

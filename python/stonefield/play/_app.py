@@ -181,6 +181,7 @@ def create_app(
                     for g in _core.games()
                 ],
                 "agents": _agents.available_kinds(),
+                "strong": _strong_seats(),
                 "limits": {
                     "max_iterations": _agents.MAX_ITERATIONS,
                     "default_iterations": _agents.DEFAULT_ITERATIONS,
@@ -552,6 +553,15 @@ def as_int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise HTTPError(400, f'"{name}" is an integer, got {json.dumps(value)}')
     return value
+
+
+def _strong_seats() -> bool:
+    """Whether seats may name the strong search (``mcts:preset=strong``)."""
+    try:
+        Seat.parse("mcts:preset=strong")
+    except SeatError:
+        return False
+    return True
 
 
 def budget(body: dict[str, Any], default: int) -> int:

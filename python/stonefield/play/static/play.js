@@ -125,20 +125,42 @@ function playerCount() {
   return input ? Number(input.value) : 2;
 }
 
+// A seat as the server describes it, written as an agent string (for addresses).
 function seatText(seat) {
-  return seat.kind === "mcts" ? `mcts:${seat.iterations}` : seat.kind;
+  if (seat.kind !== "mcts") return seat.kind;
+  return seat.preset ? `mcts:preset=${seat.preset},iterations=${seat.iterations}` : `mcts:${seat.iterations}`;
+}
+
+// An agent string of an address ("mcts:500", "mcts:preset=strong,iterations=500") as the form's
+// seat: its kind ("strong" for the strong preset) and budget.
+function parseSeatText(text) {
+  const [kind, rest = ""] = text.split(":");
+  const seat = { kind };
+  for (const item of rest.split(",").filter(Boolean)) {
+    const [key, value] = item.includes("=") ? item.split("=") : ["iterations", item];
+    if (key === "iterations") seat.iterations = Number(value);
+    if (key === "preset" && value === "strong") seat.kind = "strong";
+  }
+  return seat;
+}
+
+// The form's seat kinds: the server's, and the strong search where the server has it.
+function seatKinds() {
+  return catalog.strong ? [...catalog.agents, "strong"] : catalog.agents;
 }
 
 function buildSeats(given = null) {
   const box = $("seats");
   box.replaceChildren();
   const n = playerCount();
-  const fallback = catalog.agents.includes("mcts") ? "mcts" : "random";
+  const fallback = catalog.strong ? "strong" : catalog.agents.includes("mcts") ? "mcts" : "random";
+  const kinds = seatKinds();
+  const shown = { mcts: "MCTS", strong: "strong MCTS" };
   for (let p = 0; p < n; p++) {
     const row = el("div", { class: "seat row" });
     const dot = el("span", { class: `dot p${p}` });
     const kind = el("select", { name: `seat${p}`, "aria-label": `seat ${p}` });
-    for (const k of catalog.agents) kind.append(el("option", { value: k }, k === "mcts" ? "MCTS" : k));
+    for (const k of kinds) kind.append(el("option", { value: k }, shown[k] || k));
     const budget = el("input", {
       type: "number",
       min: "1",
@@ -148,9 +170,9 @@ function buildSeats(given = null) {
       title: "MCTS iterations per move",
     });
     const mine = given && given[p] ? given[p] : { kind: p === 0 ? "human" : fallback };
-    kind.value = catalog.agents.includes(mine.kind) ? mine.kind : "random";
+    kind.value = kinds.includes(mine.kind) ? mine.kind : "random";
     budget.value = String(mine.iterations || catalog.limits.default_iterations);
-    const sync = () => (budget.hidden = kind.value !== "mcts");
+    const sync = () => (budget.hidden = kind.value !== "mcts" && kind.value !== "strong");
     kind.addEventListener("change", sync);
     sync();
     row.append(dot, ` ${NAMES[p]} `, kind, budget);
@@ -173,9 +195,10 @@ function readSeats() {
   const seats = [];
   for (const row of $("seats").querySelectorAll(".seat")) {
     const kind = row.querySelector("select").value;
-    const seat = { kind };
-    if (kind === "mcts") seat.iterations = Number(row.querySelector("input").value);
-    seats.push(seat);
+    const iterations = Number(row.querySelector("input").value);
+    if (kind === "strong") seats.push({ kind: "mcts", preset: "strong", iterations });
+    else if (kind === "mcts") seats.push({ kind, iterations });
+    else seats.push({ kind });
   }
   return seats;
 }
@@ -1067,12 +1090,15 @@ async function init() {
   buildOptions(select.value, given);
   if (query.get("clock")) $("clock").value = query.get("clock");
   if (query.get("seats")) {
-    const seats = query.get("seats").split(",").map((s) => {
-      const [kind, rest] = s.split(":");
-      const iterations = rest ? Number(rest.replace("iterations=", "")) : undefined;
-      return { kind, iterations };
-    });
-    buildSeats(seats);
+    // Seats are separated by commas, and so are an agent's settings: a part without a colon
+    // that is a setting ("iterations=500") or a number belongs to the seat before it.
+    const seats = [];
+    for (const part of query.get("seats").split(",")) {
+      const setting = !part.includes(":") && (part.includes("=") || /^\d+$/.test(part));
+      if (seats.length && setting) seats[seats.length - 1] += "," + part;
+      else seats.push(part);
+    }
+    buildSeats(seats.map(parseSeatText));
   }
   select.addEventListener("change", () => buildOptions(select.value));
   $("setup-form").addEventListener("submit", newGame);
