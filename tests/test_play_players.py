@@ -410,3 +410,24 @@ def test_the_record_carries_the_notation(server: Server, browser: WebDriver) -> 
     assert record["actions"] == [4, 19 + 7, 38, 40]
     # The record reads back as any other (the notation is an extra key readers ignore).
     assert sf.from_record(json.dumps(record)).history == record["actions"]
+
+
+def test_edge_numbers_name_each_rows_ends(server: Server, browser: WebDriver) -> None:
+    """Sites are numbered row by row from the bottom left: the edge numbers give each row's
+    first and last site, so any site's name can be found from the edges."""
+    options = {"grid": "square", "size": 3}
+    browser.get(play_url(server.base, "windflowers", options, ["human", "human"]))
+    wait_idle(browser)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .edge-number")
+    browser.find_element(By.ID, "edges").click()
+    labels = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board .edge-number'))"
+        ".map((e) => Number(e.textContent))"
+    )
+    # A 4 x 4 square: rows 0-3, 4-7, 8-11, 12-15.
+    assert sorted(labels) == [0, 3, 4, 7, 8, 11, 12, 15]
+    # They stay after a move.
+    page = read(browser)
+    click_site(browser, 5)
+    wait_idle(browser, changed_from=page["version"])
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .edge-number")) == 8

@@ -287,6 +287,7 @@ function show(v) {
   $("board").innerHTML = v.svg;
   const svg = $("board").querySelector("svg");
   addHitTargets(svg, new Set(v.human_to_move ? v.legal_sites : []));
+  if ($("edges").checked) addEdgeNumbers(svg);
   if (!previous || previous.game !== v.game || JSON.stringify(previous.options) !== JSON.stringify(v.options)) {
     showRules(v.game, v.options);
   }
@@ -446,6 +447,38 @@ function addHitTargets(svg, legal) {
     layer.append(hit);
   }
   svg.append(layer);
+}
+
+// The board's edges, like a chessboard's coordinates: sites are numbered row by row from the
+// bottom left, so each row's first and last site numbers are written beside it.
+function addEdgeNumbers(svg) {
+  const rows = new Map();
+  for (const hit of svg.querySelectorAll("g.hits .hit")) {
+    const box = hit.getBBox();
+    const y = Math.round(box.y + box.height / 2);
+    const site = Number(hit.dataset.site);
+    const row = rows.get(y) || [];
+    row.push({ site, x: box.x, right: box.x + box.width, y: box.y + box.height / 2 });
+    rows.set(y, row);
+  }
+  const layer = document.createElementNS(SVGNS, "g");
+  layer.setAttribute("class", "edge-numbers");
+  for (const row of rows.values()) {
+    row.sort((a, b) => a.site - b.site);
+    const first = row[0];
+    const last = row[row.length - 1];
+    for (const [item, x, anchor] of [[first, first.x - 2, "end"], [last, last.right + 2, "start"]]) {
+      const label = document.createElementNS(SVGNS, "text");
+      label.setAttribute("x", String(x));
+      label.setAttribute("y", String(item.y));
+      label.setAttribute("text-anchor", anchor);
+      label.setAttribute("class", "edge-number");
+      label.setAttribute("data-site", String(item.site));
+      label.textContent = String(item.site);
+      layer.append(label);
+    }
+  }
+  svg.insertBefore(layer, svg.querySelector("g.hits"));
 }
 
 // ---- playing ----------------------------------------------------------------------------
@@ -1121,6 +1154,7 @@ async function init() {
     change("/truncate", {});
   });
   $("numbers").addEventListener("change", () => view && change("/goto", { step: view.step }));
+  $("edges").addEventListener("change", () => view && show(view));
   $("load").addEventListener("change", loadRecord);
   $("pause").addEventListener("click", () => {
     paused = true;
