@@ -238,6 +238,7 @@ def test_preview_of_faraday_lists_the_next_placements(client: TestClient) -> Non
         assert p.get("next", []) == []
 
 
+@pytest.mark.timing
 def test_agent_time_budget(client: TestClient) -> None:
     view = start(client, "subsume", seats=["mcts:iterations=200000", "human"])
     sid = view["id"]

@@ -308,6 +308,7 @@ def test_hovering_previews_what_a_placement_does(
     assert read(browser)["moves"] == list(state.history)
 
 
+@pytest.mark.timing
 def test_a_clock_running_out_loses_the_game(server: Server, browser: WebDriver) -> None:
     url = play_url(server.base, "subsume", {"size": 4}, ["human", "random"]) + "&clock=0.04"
     browser.get(url)
