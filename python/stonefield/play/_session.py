@@ -159,9 +159,9 @@ class Session:
 
     def preview(self, action: int) -> dict[str, Any]:
         """What ``action`` would do at the current step, for the page's preview on hover: the
-        site it plays on (``placed``), the stones it would take off (``removed``) or turn to
-        another colour (``turned``: Windflowers' replacement counts there too), the scores after
-        it, the sites that would join each player's territory (the Smallholder), the sites the
+        site it plays on (``site``, and the ``colour`` of its stone), the stones it would take
+        off (``removed``) or turn to another colour (``turned``: Windflowers' replacement counts
+        there too), the scores after it, the sites that would join each player's territory (the Smallholder), the sites the
         mover could place on next in the same turn (Faraday's runs), and a one-line ``text``.
         Nothing changes.
 
@@ -370,13 +370,10 @@ def parse_action(game: _core.Game, text: str) -> int:
     for a in range(game.num_actions):
         if action_name(game, a) == wanted:
             return a
+    words = ", pass, …" if game.num_actions > game.num_sites else ""
     raise _core.IllegalMoveError(
-        f"{game.name} has no move {text!r}: moves are a site number 0..{game.num_sites - 1}"
-        + (
-            ""
-            if game.name == "subsume" or game.name == "smallholder"
-            else " or a word such as pass"
-        )
+        f'{game.name}: no action is named "{text}"; actions are named a site number '
+        f"0..{game.num_sites}{words}"
     )
 
 
