@@ -161,8 +161,9 @@ class Session:
         """What ``action`` would do at the current step, for the page's preview on hover: the
         site it plays on (``site``, and the ``colour`` of its stone), the stones it would take
         off (``removed``) or turn to another colour (``turned``: Windflowers' replacement counts
-        there too), the scores after it, the sites that would join each player's territory (the Smallholder), the sites the
-        mover could place on next in the same turn (Faraday's runs), and a one-line ``text``.
+        there too), the scores after it, the sites that would join each player's territory (the
+        Smallholder), the sites the mover could place on next in the same turn (Faraday's runs),
+        and a one-line ``text``.
         Nothing changes.
 
         Raises:
