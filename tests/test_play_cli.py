@@ -104,7 +104,8 @@ def test_play_seats_the_human_and_the_default_opponent(monkeypatch: pytest.Monke
     monkeypatch.setattr(stonefield.play, "serve", lambda *a, **k: calls.append((a, k)))
     assert main(["play", "windflowers", "--option", "players=3", "--seat", "2"]) == 0
     (game, options, seats), kwargs = calls[0]
-    assert (game, options, seats) == ("windflowers", {"players": 3}, ["mcts", "mcts", "human"])
+    strong = stonefield.play.default_opponent()
+    assert (game, options, seats) == ("windflowers", {"players": 3}, [strong, strong, "human"])
     assert kwargs == {"host": "127.0.0.1", "port": 0, "open_browser": True}
     assert main(["play", "--no-browser", "--port", "8765"]) == 0
     assert calls[1] == (

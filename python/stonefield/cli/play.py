@@ -29,7 +29,8 @@ def add_parser(sub: Any) -> None:
         "--opponent",
         default=None,
         metavar="AGENT",
-        help="the other seats: random, mcts or mcts:iterations=N (default: mcts, 10,000)",
+        help="the other seats: random, mcts or mcts:iterations=N (default: the strong search,"
+        " mcts:preset=strong, 10,000 iterations a move)",
     )
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first")
     p.add_argument(
@@ -42,7 +43,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..play import serve
+        from ..play import default_opponent, serve
         from ..play._agents import Seat, SeatError
     except ImportError as e:
         fail(
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     seats: list[str] | None = None
     if args.game is not None:
         game: _core.Game = make_game(args.game, options)
-        opponent = args.opponent or "mcts"
+        opponent = args.opponent or default_opponent()
         try:
             Seat.parse(opponent)
         except SeatError as e:

@@ -27,7 +27,7 @@ from starlette.routing import Route
 from .. import _core
 from ..records import dumps, from_record, to_record
 from ..render import to_svg
-from . import _agents, _coach
+from . import _agents, _coach, default_opponent
 from ._agents import Seat, SeatError
 from ._options import option_spec
 from ._rules import rules
@@ -181,7 +181,7 @@ def create_app(
                     for g in _core.games()
                 ],
                 "agents": _agents.available_kinds(),
-                "strong": _strong_seats(),
+                "strong": default_opponent() != "mcts",
                 "limits": {
                     "max_iterations": _agents.MAX_ITERATIONS,
                     "default_iterations": _agents.DEFAULT_ITERATIONS,
@@ -553,15 +553,6 @@ def as_int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise HTTPError(400, f'"{name}" is an integer, got {json.dumps(value)}')
     return value
-
-
-def _strong_seats() -> bool:
-    """Whether seats may name the strong search (``mcts:preset=strong``)."""
-    try:
-        Seat.parse("mcts:preset=strong")
-    except SeatError:
-        return False
-    return True
 
 
 def budget(body: dict[str, Any], default: int) -> int:
