@@ -314,7 +314,8 @@ function show(v) {
     const p = v.current_player;
     const seat = v.players[p];
     turn.append(el("span", { class: `dot p${p}` }), ` ${NAMES[p]} to move`);
-    turn.append(seat.kind === "human" ? " — your move" : ` — ${seat.label} is thinking…`);
+    const waits = paused || v.step < v.line.length || (clocks && clocks.flagged);
+    turn.append(seat.kind === "human" ? " — your move" : waits ? ` — ${seat.label} waits (Continue from here)` : ` — ${seat.label} is thinking…`);
     if (v.phase) turn.append(` (${v.phase} phase)`);
   }
 
