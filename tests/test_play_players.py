@@ -237,6 +237,8 @@ def test_the_review_graphs_one_value_per_move(server: Server, browser: WebDriver
     # The worst moves are marked, and a point steps the board there.
     worst = browser.find_elements(By.CSS_SELECTOR, "#review-graph .review-point.worst")
     assert [int(p.get_attribute("data-step") or 0) for p in worst] == review["worst"]
+    listed = browser.find_elements(By.CSS_SELECTOR, "#moves li.worst")
+    assert [int(li.get_attribute("data-step") or 0) for li in listed] == review["worst"]
     before = read(browser)["version"]
     browser.execute_script(
         "document.querySelector('#review-graph .review-point[data-step=\"2\"]')"

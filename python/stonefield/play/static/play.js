@@ -368,6 +368,10 @@ function show(v) {
     item.dataset.name = m.name;
     item.append(el("span", { class: "n" }, `${m.step}.`), " ", el("span", { class: `dot small p${m.player}` }), " " + m.label);
     if (m.step === v.step) item.classList.add("current");
+    if (reviewed && reviewed.id === v.id && reviewed.length === v.line.length) {
+      if (reviewed.worst.includes(m.step)) item.classList.add("worst");
+      if (reviewed.thrown.includes(m.step)) item.classList.add("thrown");
+    }
     if (m.step > v.step) item.classList.add("ahead");
     item.addEventListener("click", () => goto(m.step));
     moves.append(item);
@@ -893,7 +897,7 @@ async function requestReview() {
     setState("idle");
     if (!view || view.id !== id || view.line.length !== length) return;
     reviewed = { ...r, id, length };
-    drawReview(reviewed);
+    show(view);
   } catch (e) {
     busy = false;
     setState("idle");
