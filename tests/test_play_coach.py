@@ -208,7 +208,7 @@ def test_preview_says_what_a_placement_does(client: TestClient) -> None:
     moves = [str(a) for a in state.history]
     r = client.post("/api/sessions", json={"game": "smallholder", "moves": moves})
     sid = r.json()["id"]
-    p = client.get(f"/api/sessions/{sid}/preview?action={action}").json()
+    p = client.get(f"/api/sessions/{sid}/hover?action={action}").json()
     after = state.copy()
     after.apply(action)
     gone = [s for s in range(g.num_sites) if state.board[s] and not after.board[s]]
@@ -221,14 +221,14 @@ def test_preview_says_what_a_placement_does(client: TestClient) -> None:
     # Nothing changed; a bad action is refused.
     assert client.get(f"/api/sessions/{sid}").json()["line"] == list(state.history)
     for bad in ("x", "-1", "99999"):
-        assert client.get(f"/api/sessions/{sid}/preview?action={bad}").status_code == 400
+        assert client.get(f"/api/sessions/{sid}/hover?action={bad}").status_code == 400
 
 
 def test_preview_of_faraday_lists_the_next_placements(client: TestClient) -> None:
     view = start(client, "faraday", moves=["3", "second 4", "second 10", "accept"])
     sid = view["id"]
     legal = view["legal"]
-    p = client.get(f"/api/sessions/{sid}/preview?action={legal[0]}").json()
+    p = client.get(f"/api/sessions/{sid}/hover?action={legal[0]}").json()
     after = sf.make("faraday", **SMALL["faraday"]).new_state()
     for a in view["line"] + [legal[0]]:
         after.apply(a)

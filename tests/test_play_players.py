@@ -304,7 +304,7 @@ def test_hovering_previews_what_a_placement_does(
     WebDriverWait(browser, 10).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, f"#board g.preview .{mark}")
     )
-    preview = api(browser, f"/api/sessions/{read(browser)['session']}/preview?action={action}")
+    preview = api(browser, f"/api/sessions/{read(browser)['session']}/hover?action={action}")
     key = "removed" if want == "removed" else "turned"
     shown = browser.find_elements(By.CSS_SELECTOR, f"#board g.preview .{mark}")
     assert sorted(int(e.get_attribute("data-site") or -1) for e in shown) == preview[key]

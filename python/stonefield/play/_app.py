@@ -475,7 +475,7 @@ def create_app(
         Route(sid + "/hint", hint, methods=["POST"]),
         Route(sid + "/review", review, methods=["POST"]),
         Route(sid + "/resign", resign, methods=["POST"]),
-        Route(sid + "/preview", hover),
+        Route(sid + "/hover", hover),
         Route(sid + "/record", record),
     ]
     app = Starlette(

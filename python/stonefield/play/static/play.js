@@ -999,7 +999,7 @@ async function previewSite(hit) {
   let p = hoverCache.get(key);
   if (!p) {
     try {
-      p = await api("GET", sessionPath(`/preview?action=${action}`));
+      p = await api("GET", sessionPath(`/hover?action=${action}`));
     } catch (e) {
       return;
     }
