@@ -7,6 +7,7 @@
 //! terminal or has a player to move with at least one legal action.
 
 pub mod faraday;
+pub mod measure;
 pub mod options;
 mod session;
 pub mod smallholder;
@@ -16,10 +17,10 @@ pub mod windflowers;
 use std::fmt;
 use std::sync::Arc;
 
+pub use measure::{hash_cells, Measure, Observer};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use session::Session;
 
-use crate::algo::FloodScratch;
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -188,132 +189,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
         }
         self.move_count() - start
     }
-
-    // Facts the variant lab gathers at every position (`crate::sim::stats`). The defaults are
-    // exact; games override them where their state answers more cheaply.
-
-    /// The number of legal actions now (0 once terminal). `buf` is scratch space.
-    fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
-        self.legal_actions_into(buf);
-        buf.len()
-    }
-
-    /// [`Rules::random_action`], making the same draws from `rng`, together with the number of
-    /// legal actions it chose among.
-    fn random_action_counted(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<(usize, usize)> {
-        let action = self.random_action(rng, buf)?;
-        Some((action, self.legal_count(buf)))
-    }
-
-    /// Whether a site, once it holds a stone, holds one for the rest of the game (stones may
-    /// change owner but are never removed). The lab then reads which sites were ever occupied
-    /// from the last position alone.
-    fn sites_stay_occupied(&self) -> bool {
-        false
-    }
-
-    /// What tells apart two positions with the same board and player to move (0 in games where
-    /// nothing does; Faraday's pie phase).
-    fn position_phase(&self) -> u8 {
-        0
-    }
-
-    /// A 64-bit hash of the position: the board, the player to move and
-    /// [`Rules::position_phase`]. Equal positions hash equal; the lab confirms any match exactly.
-    fn position_key(&self) -> u64 {
-        hash_cells(self.cells(), self.position_tag())
-    }
-
-    /// The player to move (255 once over) and the phase, as one number for position keys.
-    fn position_tag(&self) -> u64 {
-        let mover = self.current_player().map_or(255, |p| p as u64);
-        mover | u64::from(self.position_phase()) << 8
-    }
-
-    /// The lab's heuristic: writes into `out` (one entry per player) the numerators k_p of
-    /// H(s, p) = k_p / [`Rules::heuristic_scale`]. The default counts each player's stones.
-    /// `scratch` is for games whose heuristic is a flood fill.
-    fn heuristic_into(&self, _scratch: &mut FloodScratch, out: &mut [u32]) {
-        out.fill(0);
-        for &c in self.cells() {
-            if c > 0 {
-                out[c as usize - 1] += 1;
-            }
-        }
-    }
-
-    /// The heuristic's denominator and the largest numerator [`Rules::heuristic_into`] can
-    /// write: (sites, sites) by default.
-    fn heuristic_scale(&self) -> (f64, u32) {
-        let sites = self.board().num_sites();
-        (sites.max(1) as f64, sites as u32)
-    }
-
-    /// Plays uniformly random agents against each other to the end of the game, player p
-    /// drawing from `rngs[p]` exactly as [`Rules::random_action`] draws, and tells `obs` of
-    /// the starting position, then of every decision and every position reached (the lab's
-    /// facts gathered during play).
-    /// `buf` and `scratch` are scratch space. Games override it to choose their representation
-    /// once per game rather than on every call.
-    fn random_game_observed<O: Observer>(
-        &mut self,
-        rngs: &mut [Rng],
-        buf: &mut Vec<u32>,
-        scratch: &mut FloodScratch,
-        obs: &mut O,
-    ) {
-        let n = self.num_players().min(MAX_PLAYERS);
-        let mut k = [0u32; MAX_PLAYERS];
-        obs.position(self.position_key(), None, self.cells());
-        while let Some(p) = self.current_player() {
-            let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
-                break;
-            };
-            self.heuristic_into(scratch, &mut k[..n]);
-            obs.decision(p, count, a as u32, &k);
-            self.apply_unchecked(a);
-            obs.position(self.position_key(), None, self.cells());
-        }
-    }
 }
 
 /// The most players any game has (Windflowers' four).
 pub const MAX_PLAYERS: usize = 4;
-
-/// What [`Rules::random_game_observed`] reports as a game is played.
-pub trait Observer {
-    /// `mover` chose `action` among `count` legal actions at a position whose heuristic
-    /// numerators ([`Rules::heuristic_into`]) are `k` (one per player, then zeros).
-    fn decision(&mut self, mover: usize, count: usize, action: u32, k: &[u32; MAX_PLAYERS]);
-    /// A position of the game, the start first, then the one each action led to: its key (a
-    /// hash of board, mover and phase; equal positions have equal keys), its board, and its
-    /// level when the game has one: a number that never decreases during a game and is equal
-    /// for equal positions (the stones on the board, in games that never remove any), so that
-    /// only positions of one level need comparing.
-    fn position(&mut self, key: u64, level: Option<u32>, cells: &[i8]);
-}
-
-/// A 64-bit hash of a board array and a tag (the player to move and the phase): eight sites per
-/// multiply, then a final mix.
-pub fn hash_cells(cells: &[i8], tag: u64) -> u64 {
-    const M: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = tag.wrapping_add(M).wrapping_mul(M);
-    let mut chunks = cells.chunks_exact(8);
-    for c in &mut chunks {
-        let mut b = [0u8; 8];
-        for (d, &s) in b.iter_mut().zip(c) {
-            *d = s as u8;
-        }
-        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(M);
-        h ^= h >> 29;
-    }
-    let mut tail = [0u8; 8];
-    for (d, &s) in tail.iter_mut().zip(chunks.remainder()) {
-        *d = s as u8;
-    }
-    h = (h ^ u64::from_le_bytes(tail) ^ 0xFF).wrapping_mul(M);
-    mix64(h)
-}
 
 /// A 64-bit finaliser (splitmix64's): every input bit affects every output bit.
 #[inline]
@@ -450,7 +329,9 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
 ///    option table, with `named_enum!` for named values), a `Config` with `new(&[(String,
 ///    OptionValue)]) -> Result<Config>` resolving them through [`options::Resolved`] and
 ///    implementing [`GameConfig`], and a `State` with `new(Arc<Config>)`, `config()` and
-///    [`Rules`].
+///    [`Rules`]. Optionally `src/games/<game>/measure.rs`: an `impl Measure for State` that
+///    overrides [`Measure`]'s defaults where the game's state answers more cheaply (see
+///    [`measure`] for which ones matter).
 /// 2. Add its `pub mod` above and one line to the `games!` call below.
 /// 3. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
 ///    `_core.pyi`; overlays in `python/stonefield/render.py` and `text.py` if it draws marks;
@@ -680,39 +561,6 @@ impl Rules for State {
     }
     fn write_legal_mask(&self, out: &mut [bool]) {
         each_state!(self, s => s.write_legal_mask(out))
-    }
-    fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
-        each_state!(self, s => s.legal_count(buf))
-    }
-    fn random_action_counted(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<(usize, usize)> {
-        each_state!(self, s => s.random_action_counted(rng, buf))
-    }
-    fn sites_stay_occupied(&self) -> bool {
-        each_state!(self, s => s.sites_stay_occupied())
-    }
-    fn position_phase(&self) -> u8 {
-        each_state!(self, s => s.position_phase())
-    }
-    fn position_key(&self) -> u64 {
-        each_state!(self, s => s.position_key())
-    }
-    fn position_tag(&self) -> u64 {
-        each_state!(self, s => s.position_tag())
-    }
-    fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
-        each_state!(self, s => s.heuristic_into(scratch, out))
-    }
-    fn heuristic_scale(&self) -> (f64, u32) {
-        each_state!(self, s => s.heuristic_scale())
-    }
-    fn random_game_observed<O: Observer>(
-        &mut self,
-        rngs: &mut [Rng],
-        buf: &mut Vec<u32>,
-        scratch: &mut FloodScratch,
-        obs: &mut O,
-    ) {
-        each_state!(self, s => s.random_game_observed(rngs, buf, scratch, obs))
     }
 }
 

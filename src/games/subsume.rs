@@ -429,18 +429,6 @@ impl Rules for State {
         );
     }
 
-    /// The open cells that pass the anti-blob rule (only the open ones are looked at).
-    fn legal_count(&self, _buf: &mut Vec<u32>) -> usize {
-        if self.outcome != Outcome::Running {
-            return 0;
-        }
-        let p = self.to_move as usize;
-        let open = self.open.as_slice();
-        open.iter()
-            .filter(|&&c| self.balanced(c as usize, p))
-            .count()
-    }
-
     #[inline]
     fn is_legal(&self, action: usize) -> bool {
         self.outcome == Outcome::Running
@@ -521,5 +509,6 @@ impl Rules for State {
     }
 }
 
+mod measure;
 #[cfg(test)]
 mod tests;

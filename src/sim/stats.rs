@@ -67,7 +67,7 @@ use rayon::prelude::*;
 use crate::algo::FloodScratch;
 use crate::error::{Error, Result};
 pub use crate::games::MAX_PLAYERS;
-use crate::games::{each_state, Game, Observer, Rules};
+use crate::games::{each_state, Game, Measure, Observer};
 use crate::rng::Rng;
 
 /// Number of progress bins for the branching factor over the game.
@@ -143,7 +143,7 @@ pub struct Evaluator {
 
 impl Evaluator {
     /// The evaluator of `state`'s game.
-    pub fn new<R: Rules>(state: &R) -> Evaluator {
+    pub fn new<R: Measure>(state: &R) -> Evaluator {
         let players = state.num_players();
         let (scale, max) = state.heuristic_scale();
         let low = -((players as i64 - 1) * i64::from(max));
@@ -382,7 +382,7 @@ impl Sums {
 
 impl<'s> Tracker<'s> {
     /// Starts a game at `start` (whose position the driver then observes first).
-    fn new<R: Rules>(s: &'s mut Scratch, ev: &'s Evaluator, start: &R) -> Tracker<'s> {
+    fn new<R: Measure>(s: &'s mut Scratch, ev: &'s Evaluator, start: &R) -> Tracker<'s> {
         let sites = start.board().num_sites();
         s.steps.clear();
         s.decisions.clear();
@@ -436,7 +436,7 @@ impl<'s> Tracker<'s> {
     }
 
     /// The facts of the game that ended at `end`, started at `start` with the decisions seen.
-    fn finish<R: Rules>(mut self, start: &R, end: &R) -> Result<GameStats> {
+    fn finish<R: Measure>(mut self, start: &R, end: &R) -> Result<GameStats> {
         let n = self.players;
         let (steps, decisions) = (&self.s.steps, &self.s.decisions);
         let big_l = steps.len();
@@ -784,7 +784,7 @@ impl Observer for Tracker<'_> {
 /// Plays one game between uniformly random agents from `start`, player p drawing from
 /// `rngs[p]` exactly as [`Rules::random_action`] does, and returns its facts; its actions are
 /// then [`Scratch::actions`].
-pub fn random_game_stats<R: Rules>(
+pub fn random_game_stats<R: Measure>(
     start: &R,
     rngs: &mut [Rng],
     ev: &Evaluator,
@@ -805,7 +805,7 @@ pub fn random_game_stats<R: Rules>(
 /// Replays `actions` from `start` and returns the game's facts. `values`, when given, holds
 /// the mover's search value at each decision (as long as `actions`) and replaces the heuristic.
 /// Fails when an action is illegal or the game does not end with the last one.
-pub fn replay_stats<R: Rules>(
+pub fn replay_stats<R: Measure>(
     start: &R,
     actions: &[u32],
     values: Option<&[f32]>,
@@ -866,7 +866,7 @@ pub fn game_stats(game: &Game, actions: &[u32], values: Option<&[f32]>) -> Resul
 
 /// How many of the positions reached by `actions` from `start` equal an earlier one (board,
 /// player to move and phase compared in full).
-pub fn exact_repeats<R: Rules>(start: &R, actions: &[u32]) -> u32 {
+pub fn exact_repeats<R: Measure>(start: &R, actions: &[u32]) -> u32 {
     let sites = start.board().num_sites();
     let mut state = start.clone();
     let mut positions: Vec<i8> = Vec::with_capacity((actions.len() + 1) * sites);
@@ -1307,7 +1307,7 @@ pub fn in_game(e: Error, g: usize) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{OptionValue, State};
+    use crate::games::{OptionValue, Rules, State};
     use crate::rng::Rng;
 
     fn windflowers(extra: &[(&str, OptionValue)]) -> Game {
