@@ -34,7 +34,7 @@ pub trait Measure: Rules {
     }
 
     /// Whether a site, once it holds a stone, holds one for the rest of the game (stones may
-    /// change owner but are never removed). The lab then reads which sites were ever occupied
+    /// change owner but are never removed). Which sites were ever occupied can then be read
     /// from the last position alone.
     fn sites_stay_occupied(&self) -> bool {
         false
@@ -47,7 +47,7 @@ pub trait Measure: Rules {
     }
 
     /// A 64-bit hash of the position: the board, the player to move and
-    /// [`Measure::position_phase`]. Equal positions hash equal; the lab confirms any match exactly.
+    /// [`Measure::position_phase`]. Equal positions hash equal; users confirm any match exactly.
     fn position_key(&self) -> u64 {
         hash_cells(self.cells(), self.position_tag())
     }
@@ -58,7 +58,7 @@ pub trait Measure: Rules {
         mover | u64::from(self.position_phase()) << 8
     }
 
-    /// The lab's heuristic: writes into `out` (one entry per player) the numerators k_p of
+    /// A heuristic: writes into `out` (one entry per player) the numerators k_p of
     /// H(s, p) = k_p / [`Measure::heuristic_scale`]. The default counts each player's stones.
     /// `scratch` is for games whose heuristic is a flood fill.
     fn heuristic_into(&self, _scratch: &mut FloodScratch, out: &mut [u32]) {
@@ -79,8 +79,8 @@ pub trait Measure: Rules {
 
     /// Plays uniformly random agents against each other to the end of the game, player p
     /// drawing from `rngs[p]` exactly as [`Rules::random_action`] draws, and tells `obs` of
-    /// the starting position, then of every decision and every position reached (the lab's
-    /// facts gathered during play).
+    /// the starting position, then of every decision and every position reached (the facts
+    /// gathered during play).
     /// `buf` and `scratch` are scratch space. Games override it to choose their representation
     /// once per game rather than on every call.
     fn random_game_observed<O: Observer>(

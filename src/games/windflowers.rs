@@ -328,8 +328,8 @@ impl<const K: usize> Pos<K> {
         (legal.nth(rng.below(count + 1)), count + 1)
     }
 
-    /// A hash of every player's stones and `tag` (see [`Rules::position_key`]): one multiply
-    /// per word by a constant of its own, all independent. The lab confirms matches exactly, so
+    /// A hash of every player's stones and `tag` (see [`Measure::position_key`](crate::games::Measure::position_key)): one multiply
+    /// per word by a constant of its own, all independent. Users confirm matches exactly, so
     /// the hash only has to make them rare.
     #[inline]
     fn key(&self, tag: u64) -> u64 {

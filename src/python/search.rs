@@ -14,13 +14,14 @@ use super::{
     as_invalid_option, is_bool, setting_arg, threads_arg, to_py, InvalidOptionError, MAX_THREADS,
 };
 use crate::games::{Game, Rules};
+use crate::lab::lab_range_into;
+use crate::lab::Columns;
 use crate::search::mcts::random_agent_action;
-use crate::search::play::{lab_range_into, play_range_map, selfplay_games as selfplay_range};
+use crate::search::play::{play_range_map, selfplay_games as selfplay_range};
 use crate::search::{
     Agent, GameRecord, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES,
 };
 use crate::sim::batch::thread_pool;
-use crate::sim::stats::Columns;
 
 fn bad(msg: String) -> PyErr {
     InvalidOptionError::new_err(msg)

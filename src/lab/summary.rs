@@ -11,7 +11,7 @@
 use crate::error::{Error, Result};
 use crate::games::MAX_PLAYERS;
 
-/// The per-game columns the metrics read (see [`super::stats::Columns`]): one entry per game,
+/// The per-game columns the metrics read (see [`super::Columns`]): one entry per game,
 /// `players` per game in `returns` and `ranks`.
 #[derive(Clone, Copy, Debug)]
 pub struct Facts<'a> {
