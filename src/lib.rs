@@ -16,7 +16,8 @@
 //!   repeated positions, column storage, the sums over games and lab runs over threads.
 //!
 //! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `lab` < `python`, with
-//! `rng` and `error` below them all. `tests/layering.rs` fails when a module imports from a layer above it.
+//! `rng` and `error` below them all. `tests/layering.rs` fails when a module imports from a layer
+//! above it.
 //!
 //! The `python` feature adds the Python extension module (`stonefield._core`); nothing else in
 //! the crate depends on Python.

@@ -34,6 +34,7 @@ from ._core import (
     games,
     make,
 )
+from ._methods import attach as _attach_methods
 from .agents import parse_agent
 from .batch import SimulationResult, simulate
 from .matches import Match, match
@@ -44,6 +45,8 @@ from .records import save as save_record
 from .render import to_svg
 from .selfplay import SelfPlayData, selfplay
 from .text import board_text
+
+_attach_methods()
 
 __all__ = [
     "Game",

@@ -11,7 +11,8 @@ settings::
 ``mcts`` takes the keyword arguments of :class:`stonefield.MCTS` (``iterations``, ``time``,
 ``c``, ``threads``, ``solver``, ``seed``, ``max_nodes``, ``reuse``); without ``iterations`` or
 ``time`` it gets 1000 iterations. ``random`` takes ``seed``. Booleans are ``true`` or ``false``;
-``iterations=none`` or ``time=none`` removes that budget. Every mistake raises
+``iterations=none`` or ``time=none`` removes that budget; ``mcts:2000`` is short for
+``mcts:iterations=2000`` (a bare number as the first setting). Every mistake raises
 :class:`stonefield.InvalidOptionError` with a one-line message naming what is allowed.
 
 >>> parse_agent("mcts:iterations=2000,c=1.0")
@@ -123,8 +124,10 @@ def parse_agent(text: str) -> NativeAgent:
         )
     allowed = _SETTINGS[name]
     settings: dict[str, Any] = {}
-    for item in rest.split(",") if sep and rest.strip() else []:
+    for k, item in enumerate(rest.split(",") if sep and rest.strip() else []):
         key, eq, value = (part.strip() for part in item.partition("="))
+        if k == 0 and not eq and name == "mcts" and key.isdigit():
+            key, eq, value = "iterations", "=", key
         if not eq or not key:
             raise InvalidOptionError(
                 f'agent "{text}": expected key=value, got "{item.strip()}" (e.g. {_EXAMPLE})'

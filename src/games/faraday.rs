@@ -269,6 +269,28 @@ impl GameConfig for Config {
     fn has_scores(&self) -> bool {
         true
     }
+    /// Each placement fills a site; the pie adds at most three offer actions and a choice.
+    fn max_game_length(&self) -> usize {
+        self.board.num_sites() + 4
+    }
+    /// Sites by number (a stone of the first colour while offering, else the mover's), then
+    /// `second <site>` (an offer stone of the second colour), `pass` (ending the offer),
+    /// `accept` and `swap`.
+    fn action_name(&self, action: usize) -> Option<String> {
+        let n = self.board.num_sites();
+        match action {
+            a if a < n => Some(a.to_string()),
+            a if a < 2 * n => Some(format!("second {}", a - n)),
+            a if a == 2 * n => Some("pass".into()),
+            a if a == 2 * n + 1 => Some("accept".into()),
+            a if a == 2 * n + 2 => Some("swap".into()),
+            _ => None,
+        }
+    }
+    fn action_site(&self, action: usize) -> Option<usize> {
+        let n = self.board.num_sites();
+        (action < 2 * n).then_some(action % n)
+    }
 }
 
 /// Where a game of Faraday stands.
@@ -374,17 +396,17 @@ impl State {
         let empty = cells.iter().all(|&c| c == 0);
         match last_placer {
             Some(p) if p > 1 => {
-                return Err(Error::Record(format!(
+                return Err(Error::InvalidPosition(format!(
                     "faraday: last placer {p} out of range 0..2"
                 )))
             }
             Some(_) if empty => {
-                return Err(Error::Record(
+                return Err(Error::InvalidPosition(
                     "faraday: an empty board has no last placer".to_string(),
                 ))
             }
             None if !empty => {
-                return Err(Error::Record(
+                return Err(Error::InvalidPosition(
                     "faraday: a board with stones needs a last placer".to_string(),
                 ))
             }

@@ -33,6 +33,11 @@ pub trait Measure: Rules {
         Some((action, self.legal_count(buf)))
     }
 
+    /// The actions that accept and that swap a pie offer, in games with a pie rule.
+    fn pie_actions(&self) -> Option<(u32, u32)> {
+        None
+    }
+
     /// Whether a site, once it holds a stone, holds one for the rest of the game (stones may
     /// change owner but are never removed). Which sites were ever occupied can then be read
     /// from the last position alone.
@@ -146,6 +151,9 @@ impl Measure for super::State {
     }
     fn random_action_counted(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<(usize, usize)> {
         each_state!(self, s => s.random_action_counted(rng, buf))
+    }
+    fn pie_actions(&self) -> Option<(u32, u32)> {
+        each_state!(self, s => s.pie_actions())
     }
     fn sites_stay_occupied(&self) -> bool {
         each_state!(self, s => s.sites_stay_occupied())

@@ -22,7 +22,8 @@ pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use session::Session;
 
 use crate::board::Board;
-use crate::error::{Error, Result};
+pub use crate::error::preview;
+use crate::error::{Asked, Error, GameOver, IllegalMove, Result};
 use crate::rng::Rng;
 
 /// The rules of one game, implemented by its state type.
@@ -127,29 +128,31 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// Checks and applies an action; on error nothing changes.
     fn apply(&mut self, action: i64) -> Result<()> {
+        let game = self.game_name();
         if self.is_terminal() {
-            return Err(Error::GameOver(format!(
-                "{}: the game is over; no action is legal (got {action})",
-                self.game_name()
-            )));
+            return Err(GameOver {
+                game,
+                asked: Asked::Action(action),
+            }
+            .into());
         }
         let n = self.num_actions();
         if action < 0 || action as u64 >= n as u64 {
-            return Err(Error::IllegalMove(format!(
-                "{}: action {action} is out of range; actions are 0..{} (0 to {})",
-                self.game_name(),
-                n,
-                n - 1
-            )));
+            return Err(IllegalMove::OutOfRange {
+                game,
+                action,
+                actions: n,
+            }
+            .into());
         }
         if !self.is_legal(action as usize) {
-            let legal = self.legal_actions();
-            return Err(Error::IllegalMove(format!(
-                "{}: action {action} is not legal for player {} now; legal actions: {}",
-                self.game_name(),
-                self.current_player().unwrap_or(0),
-                preview(&legal)
-            )));
+            return Err(IllegalMove::NotLegal {
+                game,
+                action,
+                player: self.current_player().unwrap_or(0),
+                legal: self.legal_actions(),
+            }
+            .into());
         }
         self.apply_unchecked(action as usize);
         Ok(())
@@ -230,18 +233,18 @@ pub fn check_position(
     to_move: usize,
 ) -> Result<()> {
     if cells.len() != sites {
-        return Err(Error::Record(format!(
+        return Err(Error::InvalidPosition(format!(
             "{game}: a board array needs {sites} sites, got {}",
             cells.len()
         )));
     }
     if let Some(bad) = cells.iter().find(|&&c| c < 0 || c as usize > players) {
-        return Err(Error::Record(format!(
+        return Err(Error::InvalidPosition(format!(
             "{game}: cell value {bad} out of range 0..={players}"
         )));
     }
     if to_move >= players {
-        return Err(Error::Record(format!(
+        return Err(Error::InvalidPosition(format!(
             "{game}: player {to_move} out of range 0..{players}"
         )));
     }
@@ -284,16 +287,6 @@ pub fn returns_from_ranks_into(ranks: &[f64], out: &mut [f64]) {
     }
 }
 
-/// At most 20 actions, for error messages.
-pub fn preview(actions: &[u32]) -> String {
-    let head: Vec<String> = actions.iter().take(20).map(|a| a.to_string()).collect();
-    if actions.len() > 20 {
-        format!("[{}, … ({} in all)]", head.join(", "), actions.len())
-    } else {
-        format!("[{}]", head.join(", "))
-    }
-}
-
 /// What a game knows from its options alone, before any state exists: implemented by each
 /// game's `Config`. [`Game`] answers its static questions (players, actions, observation shape,
 /// whether there are scores) from here, without building a state.
@@ -318,6 +311,24 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
     fn observation_planes(&self) -> usize;
     /// Whether states report scores.
     fn has_scores(&self) -> bool;
+    /// An upper bound on the number of actions of any game.
+    fn max_game_length(&self) -> usize;
+    /// The action's name: short, stable, human-readable (a site's number for an action that
+    /// places on a site; words such as `pass`, `accept`, `swap` for the others); `None` out of
+    /// range. [`GameConfig::parse_action`] is its inverse.
+    fn action_name(&self, action: usize) -> Option<String>;
+    /// The action named `text` (as [`GameConfig::action_name`] names it; surrounding space and
+    /// case ignored), or `None`.
+    fn parse_action(&self, text: &str) -> Option<usize> {
+        let text = text.trim().to_ascii_lowercase();
+        (0..self.num_actions()).find(|&a| self.action_name(a).as_deref() == Some(text.as_str()))
+    }
+    /// The site an action puts a stone on or marks, if any (for highlighting and for pictures
+    /// of a policy over the board): by default the action itself when it is below the number
+    /// of sites.
+    fn action_site(&self, action: usize) -> Option<usize> {
+        (action < self.board().num_sites()).then_some(action)
+    }
 }
 
 /// The registry: the one list of games. From it come [`GAME_NAMES`], the [`Game`] and [`State`]
@@ -483,6 +494,55 @@ impl Game {
     /// Whether the game reports scores.
     pub fn has_scores(&self) -> bool {
         each_config!(self, c => c.has_scores())
+    }
+
+    /// An upper bound on the number of actions of any game (see [`GameConfig::max_game_length`]).
+    pub fn max_game_length(&self) -> usize {
+        each_config!(self, c => c.max_game_length())
+    }
+
+    /// The site an action puts a stone on or marks, if any ([`GameConfig::action_site`]).
+    pub fn action_site(&self, action: usize) -> Option<usize> {
+        each_config!(self, c => c.action_site(action))
+    }
+
+    /// The action's name ([`GameConfig::action_name`]); out-of-range actions fail naming the
+    /// range.
+    pub fn action_name(&self, action: i64) -> Result<String> {
+        let n = self.num_actions();
+        usize::try_from(action)
+            .ok()
+            .and_then(|a| each_config!(self, c => c.action_name(a)))
+            .ok_or_else(|| {
+                IllegalMove::OutOfRange {
+                    game: self.name(),
+                    action,
+                    actions: n,
+                }
+                .into()
+            })
+    }
+
+    /// The action named `text` ([`GameConfig::parse_action`]); an unknown name fails naming the
+    /// forms allowed.
+    pub fn parse_action(&self, text: &str) -> Result<usize> {
+        each_config!(self, c => c.parse_action(text)).ok_or_else(|| {
+            let n = self.num_actions();
+            let mut forms: Vec<String> = (0..n)
+                .filter_map(|a| {
+                    let name = each_config!(self, c => c.action_name(a))?;
+                    (!name.chars().all(|ch| ch.is_ascii_digit())).then_some(name)
+                })
+                .take(4)
+                .collect();
+            forms.insert(0, format!("a site number 0..{}", self.board().num_sites()));
+            IllegalMove::Unnamed {
+                game: self.name(),
+                text: text.to_string(),
+                forms,
+            }
+            .into()
+        })
     }
 }
 

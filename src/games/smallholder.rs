@@ -371,6 +371,14 @@ impl GameConfig for Config {
     fn has_scores(&self) -> bool {
         false
     }
+    /// The move cap: every game ends by then.
+    fn max_game_length(&self) -> usize {
+        self.max_moves
+    }
+    /// Action `a` places on site `a`, named by its number.
+    fn action_name(&self, action: usize) -> Option<String> {
+        (action < self.board.num_sites()).then(|| action.to_string())
+    }
 }
 
 /// Streaming minimum over groups: the smallest size seen, the union of the closed neighbourhoods

@@ -159,6 +159,14 @@ impl GameConfig for Config {
     fn has_scores(&self) -> bool {
         false
     }
+    /// A cell is filled at most once (cells inside a loop close for good).
+    fn max_game_length(&self) -> usize {
+        self.board.num_sites()
+    }
+    /// Action `a` places on cell `a`, named by its number.
+    fn action_name(&self, action: usize) -> Option<String> {
+        (action < self.board.num_sites()).then(|| action.to_string())
+    }
 }
 
 /// How a game stands.
@@ -228,7 +236,7 @@ impl State {
         s.open = OpenCells::from_cells(&s.cfg.board, &s.cells);
         let winners: Vec<u8> = (0..2u8).filter(|&p| s.has_winning_loop(p)).collect();
         if winners.len() > 1 {
-            return Err(Error::Record(
+            return Err(Error::InvalidPosition(
                 "subsume: both colours have a winning loop".to_string(),
             ));
         }

@@ -209,6 +209,19 @@ impl GameConfig for Config {
     fn has_scores(&self) -> bool {
         true
     }
+    /// The move cap: every game ends by then.
+    fn max_game_length(&self) -> usize {
+        self.max_moves
+    }
+    /// Sites by number, then `pass`.
+    fn action_name(&self, action: usize) -> Option<String> {
+        let n = self.board.num_sites();
+        match action {
+            a if a < n => Some(a.to_string()),
+            a if a == n => Some("pass".into()),
+            _ => None,
+        }
+    }
 }
 
 /// Bit planes of the neighbour counts: at most 8 capture neighbours (square grid) fit in 4 bits.

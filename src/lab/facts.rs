@@ -28,7 +28,7 @@ pub struct GameStats {
     pub repeated: u32,
     /// Whether the raw final scores tie for first (false for games without scores).
     pub top_tied: bool,
-    /// Faraday's pie choice: 1 swap, 0 accept, −1 none.
+    /// The pie choice ([`Measure::pie_actions`]): 1 swap, 0 accept, −1 none.
     pub pie: i8,
     /// Whether the move cap ended the game.
     pub truncated: bool,
@@ -118,8 +118,8 @@ pub(crate) struct Tracker<'s> {
     pub(crate) ev: &'s Evaluator,
     pub(crate) players: usize,
     pub(crate) sites: usize,
-    /// Faraday: the first pie choice action (accept; swap is one more).
-    pub(crate) pie_base: Option<u32>,
+    /// The pie's choice actions (accept, swap), in games with a pie rule.
+    pub(crate) pie: Option<(u32, u32)>,
     /// Whether sites stay occupied (then coverage is read at the end).
     pub(crate) stays: bool,
     /// Whether the decisions carry search values (else the heuristic evaluates them).
@@ -154,7 +154,7 @@ impl<'s> Tracker<'s> {
             ev,
             players: start.num_players().min(MAX_PLAYERS),
             sites,
-            pie_base: (start.game_name() == "faraday").then_some(2 * sites as u32),
+            pie: start.pie_actions(),
             stays,
             valued: false,
             level: u32::MAX,
@@ -254,11 +254,11 @@ impl<'s> Tracker<'s> {
             branching += sum;
         }
         st.branching_sum = branching as f64;
-        if let Some(base) = self.pie_base {
+        if let Some((accept, swap)) = self.pie {
             for d in steps {
-                if d.action == base + 1 {
+                if d.action == accept {
                     st.pie = 0;
-                } else if d.action == base + 2 {
+                } else if d.action == swap {
                     st.pie = 1;
                 }
             }
@@ -388,10 +388,14 @@ pub fn replay_stats<R: Measure>(
     let mut outcome = Ok(());
     for (i, &a) in actions.iter().enumerate() {
         let Some(mover) = state.current_player() else {
-            outcome = Err(Error::GameOver(format!(
-                "{}: the game ended after {i} actions but {big_l} were given",
-                state.game_name()
-            )));
+            outcome = Err(GameOver {
+                game: state.game_name(),
+                asked: Asked::Replay {
+                    played: i,
+                    given: big_l,
+                },
+            }
+            .into());
             break;
         };
         state.legal_actions_into(&mut legal);

@@ -77,7 +77,7 @@ pub mod summary;
 use rayon::prelude::*;
 
 use crate::algo::FloodScratch;
-use crate::error::{Error, Result};
+use crate::error::{Asked, Error, GameOver, Result};
 pub use crate::games::MAX_PLAYERS;
 use crate::games::{each_state, Game, Measure, Observer};
 use crate::rng::Rng;

@@ -19,13 +19,15 @@ pub fn game_stats_batch(
     parallel: bool,
 ) -> Result<Columns> {
     if offsets.is_empty() {
-        return Err(Error::Record("offsets need at least one entry".into()));
+        return Err(Error::InvalidArgument(
+            "offsets need at least one entry".into(),
+        ));
     }
     let games = offsets.len() - 1;
     for g in 0..games {
         let (a, b) = (offsets[g], offsets[g + 1]);
         if a < 0 || b < a || b as usize > actions.len() {
-            return Err(Error::Record(format!(
+            return Err(Error::InvalidArgument(format!(
                 "offsets {a}..{b} of game {g} do not fit {} actions",
                 actions.len()
             )));
@@ -62,7 +64,7 @@ pub fn game_stats_batch(
 /// Fails unless `values`, when given, has one entry per action.
 pub(crate) fn check_values(actions: &[u32], values: Option<&[f32]>) -> Result<()> {
     match values {
-        Some(v) if v.len() != actions.len() => Err(Error::Record(format!(
+        Some(v) if v.len() != actions.len() => Err(Error::InvalidArgument(format!(
             "{} values for {} actions",
             v.len(),
             actions.len()
@@ -71,14 +73,9 @@ pub(crate) fn check_values(actions: &[u32], values: Option<&[f32]>) -> Result<()
     }
 }
 
-/// Prefixes an error's message with the index of the game it came from.
+/// The error of game `g` of a batch.
 pub fn in_game(e: Error, g: usize) -> Error {
-    match e {
-        Error::InvalidOption(m) => Error::InvalidOption(format!("game {g}: {m}")),
-        Error::IllegalMove(m) => Error::IllegalMove(format!("game {g}: {m}")),
-        Error::GameOver(m) => Error::GameOver(format!("game {g}: {m}")),
-        Error::Record(m) => Error::Record(format!("game {g}: {m}")),
-    }
+    e.in_game(g)
 }
 
 /// Plays games `first..first + count` of a run, as [`play_range`](crate::search::play::play_range) plays them, writes their

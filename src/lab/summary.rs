@@ -470,13 +470,13 @@ pub fn summarize(f: &Facts<'_>) -> Result<Summary> {
         ("pie", f.pie.len()),
     ];
     if let Some((name, len)) = lengths.iter().find(|&&(_, len)| len != n) {
-        return Err(Error::Record(format!(
+        return Err(Error::InvalidArgument(format!(
             "per-game columns of {n} games expected; {name} has {len} rows"
         )));
     }
     for (name, len) in [("returns", f.returns.len()), ("ranks", f.ranks.len())] {
         if len != n * p {
-            return Err(Error::Record(format!(
+            return Err(Error::InvalidArgument(format!(
                 "{name} needs {p} entries for each of {n} games, has {len}"
             )));
         }

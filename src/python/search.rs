@@ -751,6 +751,18 @@ impl NativeRun {
     }
 }
 
+/// The seed an agent with seed `agent_seed` plays with in seat `seat` of game `index` of a run
+/// with seed `seed` (every argument a 64-bit unsigned integer): the one derivation of "game i,
+/// seat j" that native runs use, so an MCTS agent given it plays the moves it plays natively.
+///
+/// >>> from stonefield._core import seat_seed
+/// >>> seat_seed(1, 0, 0, 0) == seat_seed(1, 0, 0, 0) != seat_seed(1, 0, 1, 0)
+/// True
+#[pyfunction]
+pub fn seat_seed(seed: u64, index: u64, seat: usize, agent_seed: u64) -> u64 {
+    crate::search::play::seat_seed(seed, index, seat, agent_seed)
+}
+
 /// Plays whole games between native agents in Rust, on `threads` threads (all cores when None)
 /// with the GIL released; Ctrl-C stops between games.
 ///

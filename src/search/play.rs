@@ -7,7 +7,7 @@
 use rayon::prelude::*;
 
 use super::mcts::{Mcts, MctsConfig};
-use crate::error::{Error, Result};
+use crate::error::{Asked, Error, GameOver, Result};
 use crate::games::{Game, Rules, State};
 use crate::rng::Rng;
 
@@ -52,6 +52,18 @@ pub fn random_seat(game_seed: u64, agent_seed: u64, seat: usize) -> Rng {
     Rng::stream(game_seed ^ agent_seed, seat as u64)
 }
 
+/// The seed of a search with seed `agent_seed` in seat `seat` of a game with `game_seed`.
+fn mcts_seed(game_seed: u64, agent_seed: u64, seat: usize) -> u64 {
+    Rng::stream(game_seed ^ agent_seed, 1000 + seat as u64).next_u64()
+}
+
+/// The seed an agent with seed `agent_seed` plays with in seat `seat` of game `index` of a run
+/// with seed `seed`: the one derivation of "game i, seat j" of every run, native or driven from
+/// Python. An MCTS agent given this seed plays the moves it plays in a native run.
+pub fn seat_seed(seed: u64, index: u64, seat: usize, agent_seed: u64) -> u64 {
+    mcts_seed(game_seed(seed, index), agent_seed, seat)
+}
+
 /// An agent seated in one game.
 enum Seat {
     Random(Rng),
@@ -64,7 +76,7 @@ impl Seat {
             Agent::Random { seed } => Seat::Random(random_seat(game_seed, *seed, seat)),
             Agent::Mcts(cfg) => {
                 let mut cfg = cfg.clone();
-                cfg.seed = Rng::stream(game_seed ^ cfg.seed, 1000 + seat as u64).next_u64();
+                cfg.seed = mcts_seed(game_seed, cfg.seed, seat);
                 Seat::Mcts(Mcts::new(cfg)?)
             }
         })
@@ -74,8 +86,9 @@ impl Seat {
     fn act(&mut self, state: &State, history: &[u32], buf: &mut Vec<u32>) -> Result<(u32, f32)> {
         match self {
             Seat::Random(rng) => {
-                let a = state.random_action(rng, buf).ok_or_else(|| {
-                    Error::GameOver(format!("{}: the game is over", state.game_name()))
+                let a = state.random_action(rng, buf).ok_or_else(|| GameOver {
+                    game: state.game_name(),
+                    asked: Asked::Move,
                 })?;
                 Ok((a as u32, f32::NAN))
             }

@@ -9,16 +9,29 @@ from __future__ import annotations
 import base64
 import html
 import os
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..render import to_svg
 from . import metrics as M
-from .run import records
+from .run import Plan, records
 
-if TYPE_CHECKING:
-    from ._lab import Lab
+
+class LabView(Protocol):
+    """What the report reads of a :class:`~stonefield.lab.Lab` (named by its shape, so that the
+    report does not import the module that imports it)."""
+
+    plan: Plan
+    entries: list[dict[str, Any]]
+
+    def columns(self, variant: int) -> dict[str, Any]: ...
+
+    def metrics(self) -> list[dict[str, M.Metric]]: ...
+
+    def table(self, metrics: Sequence[str] | None = None) -> str: ...
+
 
 #: Metrics shown in the report's summary table.
 SUMMARY = (
@@ -59,7 +72,7 @@ def _save(fig: Any, path: str) -> None:
     fig.savefig(path, format="png")
 
 
-def plot_seat_scores(lab: Lab, path: str) -> None:
+def plot_seat_scores(lab: LabView, path: str) -> None:
     """Seat scores with their 95 % intervals, one group of bars per variant."""
     ms = lab.metrics()
     labels = [v.label for v in lab.plan.variants]
@@ -91,7 +104,7 @@ def plot_seat_scores(lab: Lab, path: str) -> None:
     _save(fig, path)
 
 
-def plot_lengths(lab: Lab, path: str) -> None:
+def plot_lengths(lab: LabView, path: str) -> None:
     """The distribution of game lengths per variant (box plots)."""
     data = [
         np.asarray(c["length"], dtype=float) if c["length"] is not None else np.zeros(0)
@@ -111,7 +124,7 @@ def plot_lengths(lab: Lab, path: str) -> None:
     _save(fig, path)
 
 
-def plot_branching(lab: Lab, path: str) -> None:
+def plot_branching(lab: LabView, path: str) -> None:
     """Mean legal actions per tenth of the game, one line per variant."""
     fig = _figure(6.5, 4.0)
     ax = fig.add_subplot()
@@ -128,7 +141,7 @@ def plot_branching(lab: Lab, path: str) -> None:
     _save(fig, path)
 
 
-def plot_lead_drama(lab: Lab, path: str) -> None:
+def plot_lead_drama(lab: LabView, path: str) -> None:
     """Lead change and drama per variant with their t intervals."""
     ms = lab.metrics()
     labels = [v.label for v in lab.plan.variants]
@@ -150,7 +163,7 @@ def plot_lead_drama(lab: Lab, path: str) -> None:
     _save(fig, path)
 
 
-def _board_svg(lab: Lab, index: int) -> str:
+def _board_svg(lab: LabView, index: int) -> str:
     """The final position of the variant's first game (or its empty board)."""
     v = lab.plan.variants[index]
     kept = records(lab.entries, index)
@@ -161,7 +174,7 @@ def _board_svg(lab: Lab, index: int) -> str:
     return to_svg(state, size=240)
 
 
-def _md_table(lab: Lab) -> list[str]:
+def _md_table(lab: LabView) -> list[str]:
     ms = lab.metrics()
     names = [n for n in SUMMARY if any(n in m for m in ms)]
     head = "| variant | games | " + " | ".join(names) + " |"
@@ -174,7 +187,7 @@ def _md_table(lab: Lab) -> list[str]:
     return lines
 
 
-def write_report(lab: Lab, directory: str) -> str:
+def write_report(lab: LabView, directory: str) -> str:
     """Writes the report files; returns the path of report.md."""
     os.makedirs(directory, exist_ok=True)
     plots = {

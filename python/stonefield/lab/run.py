@@ -20,8 +20,8 @@ import numpy.typing as npt
 
 from .. import _core
 from .._core import Game, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError
+from .._seeds import seated
 from ..agents import agent_string, is_native, parse_agent
-from ..matches import _derived_seed, _seated
 
 #: Format tag of the first line of a results file.
 FORMAT = "stonefield-lab/2"
@@ -277,7 +277,7 @@ def _play_python(
     offsets = [0]
     for k in range(seats.shape[0]):
         i = first + k
-        players = [_seated(agents[a], _derived_seed(seed, i, j)) for j, a in enumerate(seats[k])]
+        players = [seated(agents[a], seed, i, j) for j, a in enumerate(seats[k])]
         state = game.new_state()
         while (p := state.current_player) is not None:
             who = agent_string(agents[int(seats[k, p])])

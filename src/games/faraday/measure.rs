@@ -20,6 +20,12 @@ impl Measure for State {
         Some((action, self.legal_count(buf)))
     }
 
+    /// Accept and swap, as [`GameConfig::action_name`] names them.
+    fn pie_actions(&self) -> Option<(u32, u32)> {
+        let n = self.cells.len() as u32;
+        Some((2 * n + 1, 2 * n + 2))
+    }
+
     /// Nothing is ever removed.
     fn sites_stay_occupied(&self) -> bool {
         true
