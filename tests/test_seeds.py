@@ -47,3 +47,31 @@ def test_seat_seeds_differ_by_game_seat_and_agent() -> None:
     assert len(seeds) == 12
     assert seated(sf.MCTS(iterations=5, seed=9), 3, 1, 0).seed == seat_seed(3, 1, 0, 9)
     assert seated(sf.RandomAgent(seed=9), 3, 1, 0).seed == seat_seed(3, 1, 0, 9)
+
+
+@pytest.mark.parametrize("name", sf.games())
+def test_games_name_their_actions(name: str) -> None:
+    game = sf.make(name)
+    names = [game.action_name(a) for a in range(game.num_actions)]
+    assert len(set(names)) == len(names)
+    assert all(game.parse_action(t) == a for a, t in enumerate(names))
+    assert game.max_game_length >= game.num_sites
+    with pytest.raises(sf.IllegalMoveError, match="out of range"):
+        game.action_name(game.num_actions)
+    with pytest.raises(sf.IllegalMoveError, match="no action is named"):
+        game.parse_action("nowhere")
+    sites = [game.action_site(a) for a in range(game.num_actions)]
+    assert sites[: game.num_sites] == list(range(game.num_sites))
+
+
+def test_faraday_names_its_pie() -> None:
+    game = sf.make("faraday", order=3)
+    n = game.num_sites
+    assert [game.action_name(a) for a in (0, n, 2 * n, 2 * n + 1, 2 * n + 2)] == [
+        "0",
+        "second 0",
+        "pass",
+        "accept",
+        "swap",
+    ]
+    assert game.action_site(n + 1) == 1 and game.action_site(2 * n + 2) is None

@@ -642,6 +642,46 @@ mod tests {
     }
 
     #[test]
+    fn action_names_are_short_distinct_and_parse_back() {
+        for name in GAME_NAMES {
+            let g = Game::make(name, &[]).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            for a in 0..g.num_actions() {
+                let text = g.action_name(a as i64).unwrap();
+                assert!(!text.is_empty() && text.len() <= 12, "{name}: {text:?}");
+                assert!(seen.insert(text.clone()), "{name}: {text:?} twice");
+                assert_eq!(g.parse_action(&text).unwrap(), a, "{name}: {text:?}");
+                assert_eq!(
+                    g.parse_action(&format!(" {} ", text.to_uppercase()))
+                        .unwrap(),
+                    a
+                );
+            }
+            assert!(g.action_name(-1).is_err() && g.action_name(g.num_actions() as i64).is_err());
+            let err = g.parse_action("nowhere").unwrap_err();
+            assert!(matches!(
+                err,
+                Error::IllegalMove(IllegalMove::Unnamed { .. })
+            ));
+            assert!(err.to_string().contains("a site number"), "{err}");
+            assert!(g.max_game_length() >= g.board().num_sites());
+        }
+        let f = Game::make("faraday", &[]).unwrap();
+        let n = f.board().num_sites();
+        let names: Vec<String> = (2 * n..2 * n + 3)
+            .map(|a| f.action_name(a as i64).unwrap())
+            .collect();
+        assert_eq!(names, ["pass", "accept", "swap"]);
+        assert_eq!(f.action_name(n as i64 + 2).unwrap(), "second 2");
+        assert_eq!(f.action_site(n + 2), Some(2));
+        assert_eq!(f.action_site(2 * n), None);
+        let w = Game::make("windflowers", &[]).unwrap();
+        let sites = w.board().num_sites();
+        assert_eq!(w.action_name(sites as i64).unwrap(), "pass");
+        assert_eq!(w.action_site(sites), None);
+    }
+
+    #[test]
     fn unknown_game_names_the_games() {
         let err = Game::make("chess", &[]).unwrap_err();
         assert!(matches!(err, Error::InvalidOption(ref m) if m.contains("windflowers")));
