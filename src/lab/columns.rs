@@ -1,4 +1,4 @@
-//! The facts of many games stored by column: the one list of columns ([`column_groups!`]),
+//! The facts of many games stored by column: the one list of columns (`column_groups!`),
 //! the typed blocks that hold them and the views that write them in place.
 
 use super::*;

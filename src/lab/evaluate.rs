@@ -60,6 +60,8 @@ impl Evaluator {
     }
 }
 
+/// Running sums over the evaluation rows e(s_0) … e(s_L), from which
+/// [`evaluation_metrics`] finishes every metric but decisiveness without a second pass.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sums {
     pub(crate) rows: usize,

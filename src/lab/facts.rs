@@ -133,9 +133,6 @@ pub(crate) struct Tracker<'s> {
     pub(crate) two_sums: TwoSums,
 }
 
-/// Running sums over the evaluation rows e(s_0) … e(s_L), from which
-/// [`evaluation_metrics`] finishes every metric but decisiveness without a second pass.
-
 impl<'s> Tracker<'s> {
     /// Starts a game at `start` (whose position the driver then observes first).
     pub(crate) fn new<R: Measure>(s: &'s mut Scratch, ev: &'s Evaluator, start: &R) -> Tracker<'s> {
@@ -346,7 +343,7 @@ impl Observer for Tracker<'_> {
 }
 
 /// Plays one game between uniformly random agents from `start`, player p drawing from
-/// `rngs[p]` exactly as [`Rules::random_action`] does, and returns its facts; its actions are
+/// `rngs[p]` exactly as [`Rules::random_action`](crate::games::Rules::random_action) does, and returns its facts; its actions are
 /// then [`Scratch::actions`].
 pub fn random_game_stats<R: Measure>(
     start: &R,

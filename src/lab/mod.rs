@@ -5,9 +5,9 @@
 //! (mover, legal count, action, heuristic numerators or search value) and each position's key
 //! as the game goes, and works the facts out in tight loops once the game is over:
 //! * [`random_game_stats`] plays a game between uniformly random agents and measures it on the
-//!   way, with no second pass: the game's own loop ([`Rules::random_game_observed`]) reports the
-//!   legal count that comes with each draw ([`Rules::random_action_counted`]), its heuristic
-//!   numerators and a hash of each position ([`Rules::position_key`]); the evaluations come
+//!   way, with no second pass: the game's own loop ([`Measure::random_game_observed`]) reports the
+//!   legal count that comes with each draw ([`Measure::random_action_counted`]), its heuristic
+//!   numerators and a hash of each position ([`Measure::position_key`]); the evaluations come
 //!   from a table. Random agents are what a variant study runs by the hundred thousand, so
 //!   this path is the fast one.
 //! * [`replay_stats`] replays a finished game's actions, checking each, with the search values
@@ -41,7 +41,7 @@
 //!   e_m(s_i) = v_i; with two players the other gets −v_i; with more, every other player keeps
 //!   the value of their own latest decision (0 before their first);
 //! * otherwise the heuristic: e_p(s) = tanh(H(s, p) − Σ_{o≠p} H(s, o)), where H(s, p) =
-//!   k_p / scale is the game's own [`Rules::heuristic_into`] over [`Rules::heuristic_scale`]:
+//!   k_p / scale is the game's own [`Measure::heuristic_into`] over [`Measure::heuristic_scale`]:
 //!   Windflowers, p's base score (stones or largest group) / sites; Faraday, p's score / sites
 //!   (special scorings, a product: / (sites² / 4)); the Smallholder, the sites where p may place
 //!   by the territory rule / sites (a player who cannot place loses, so room to play is what

@@ -43,7 +43,7 @@ impl Measure for State {
     }
 
     /// Each player's score as [`State::score_values`] counts it (the special scorings'
-    /// products over [`Rules::heuristic_scale`]'s sites² / 4), the fills in `scratch`.
+    /// products over [`Measure::heuristic_scale`]'s sites² / 4), the fills in `scratch`.
     fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
         let cfg = &self.cfg;
         let mut g = [0usize; 2];
