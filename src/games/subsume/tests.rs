@@ -174,15 +174,15 @@ fn from_position_rejects_bad_input() {
     let cfg = config(3);
     assert!(matches!(
         State::from_position(cfg.clone(), &[0; 18], 0),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
     assert!(matches!(
         State::from_position(cfg.clone(), &[3; 19], 0),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
     assert!(matches!(
         State::from_position(cfg, &[0; 19], 2),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
 }
 
