@@ -13,6 +13,8 @@ PICTURES = [
     ("smallholder.svg", "smallholder", {}, 24, 3),
     ("faraday.svg", "faraday", {"order": 5}, 30, 2),
     ("subsume.svg", "subsume", {"size": 5}, 45, 0),
+    # The designer's aside: without removal, the stones inside settled loops stay, faded.
+    ("subsume-kept.svg", "subsume", {"size": 5, "remove_surrounded": False}, 45, 30),
 ]
 
 

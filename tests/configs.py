@@ -45,6 +45,8 @@ for grid in values("faraday", "grid"):
     CONFIGS.append(("faraday", {"grid": grid, "order": 3, "surplus_charge": True}))
 for scoring in values("faraday", "scoring"):
     CONFIGS.append(("faraday", {"scoring": scoring, "order": 4}))
+for min_offer in values("faraday", "min_offer_stones"):
+    CONFIGS.append(("faraday", {"order": 3, "min_offer_stones": min_offer}))
 CONFIGS.append(("faraday", {}))
 
 # The Smallholder: every ruleset, every value of each rule option, the boards of one bit-set word
@@ -59,9 +61,13 @@ for board in values("smallholder", "board"):
         CONFIGS.append(("smallholder", {"board": board}))
 CONFIGS.append(("smallholder", {"max_moves": 12, "capture": "groupwise_reentry"}))
 
-# Subsume: the smallest sizes, and one larger board.
+# Subsume: the smallest sizes, one larger board, and both asides' flags together.
 for size in values("subsume", "size")[:6] + [12]:
     CONFIGS.append(("subsume", {"size": size}))
+for anti_blob in values("subsume", "anti_blob"):
+    for remove in values("subsume", "remove_surrounded"):
+        asides = {"anti_blob": anti_blob, "remove_surrounded": remove}
+        CONFIGS.append(("subsume", {"size": 4, **asides}))
 
 # Any other game: its defaults and every value of each choice and flag option.
 for game in sf.games():

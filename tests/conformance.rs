@@ -97,6 +97,13 @@ fn configs() -> Vec<Config> {
         }
         v.push(("faraday", vec![o("order", 3i64), o("scoring", scoring)], 4));
     }
+    for min in 0i64..=3 {
+        v.push((
+            "faraday",
+            vec![o("order", 3i64), o("min_offer_stones", min)],
+            6,
+        ));
+    }
     v.push(("faraday", vec![], 2));
     // The Smallholder: every ruleset on hex3 and hex4, every value of each rule option on two
     // small boards, wide bit sets on large boards, and each of the 120 rule combinations once,
@@ -172,6 +179,21 @@ fn configs() -> Vec<Config> {
             vec![o("size", size)],
             if size <= 5 { 12 } else { 4 },
         ));
+    }
+    for anti_blob in [false, true] {
+        for remove in [false, true] {
+            for size in [3i64, 5] {
+                v.push((
+                    "subsume",
+                    vec![
+                        o("size", size),
+                        o("anti_blob", anti_blob),
+                        o("remove_surrounded", remove),
+                    ],
+                    8,
+                ));
+            }
+        }
     }
     v.push(("subsume", vec![], 4));
     v.push(("subsume", vec![o("size", 30i64)], 1));

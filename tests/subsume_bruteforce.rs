@@ -10,7 +10,9 @@
 //! * a sub-loop of L lies within L and its interior; the MEL of a group is a loop of the group of
 //!   which every loop of the group is a sub-loop;
 //! * a move creates a new MEL when the mover's group has a MEL that was no group's MEL before;
-//! * a colour wins with a one-colour loop on more than 3(n − 1) perimeter cells.
+//! * a colour wins with a one-colour loop on more than 3(n − 1) perimeter cells;
+//! * with `anti_blob=false` a placement needs only an open cell; with `remove_surrounded=false`
+//!   the stones inside a new MEL stay on the board but out of play (no loop, no neighbour count).
 //!
 //! It then checks the engine on random positions (surrounded cells, legal sets for both players,
 //! every group's MEL, the win test, and the result of legal placements: flips, removals, wins,
@@ -39,7 +41,19 @@ struct Geo {
 
 impl Geo {
     fn new(size: usize) -> Geo {
-        let options = [("size".to_string(), OptionValue::Int(size as i64))];
+        Geo::with(size, true, true)
+    }
+
+    /// The board of side `size` under the two asides' options.
+    fn with(size: usize, anti_blob: bool, remove_surrounded: bool) -> Geo {
+        let options = [
+            ("size".to_string(), OptionValue::Int(size as i64)),
+            ("anti_blob".to_string(), OptionValue::Bool(anti_blob)),
+            (
+                "remove_surrounded".to_string(),
+                OptionValue::Bool(remove_surrounded),
+            ),
+        ];
         let cfg = Arc::new(Config::new(&options).expect("valid size"));
         let board = Board::hex_cells(size);
         let n = board.num_sites();
@@ -171,16 +185,23 @@ fn bits(mut m: u64) -> impl Iterator<Item = usize> {
 struct Brute<'a> {
     geo: &'a Geo,
     cells: Vec<i8>,
+    /// The stones in play: every stone but the kept ones.
     stones: u64,
+    /// Stones kept inside a settled loop (`remove_surrounded=false`): on the board, out of play.
+    kept: u64,
     colour: [u64; 2],
     loops: Vec<(u64, u64)>,
 }
 
 impl<'a> Brute<'a> {
     fn new(geo: &'a Geo, cells: &[i8], cap: usize) -> Option<Brute<'a>> {
+        Brute::with_kept(geo, cells, 0, cap)
+    }
+
+    fn with_kept(geo: &'a Geo, cells: &[i8], kept: u64, cap: usize) -> Option<Brute<'a>> {
         let set = |v: i8| {
             (0..geo.n)
-                .filter(|&c| cells[c] == v)
+                .filter(|&c| cells[c] == v && kept >> c & 1 == 0)
                 .fold(0u64, |m, c| m | 1 << c)
         };
         let stones = set(1) | set(2);
@@ -193,6 +214,7 @@ impl<'a> Brute<'a> {
             geo,
             cells: cells.to_vec(),
             stones,
+            kept,
             colour: [set(1), set(2)],
             loops,
         })
@@ -200,7 +222,7 @@ impl<'a> Brute<'a> {
 
     fn surrounded(&self) -> u64 {
         let inside = self.loops.iter().fold(0, |m, &(_, i)| m | i);
-        inside & !self.stones & mask(self.geo.n)
+        inside & !self.stones & !self.kept & mask(self.geo.n)
     }
 
     fn legal(&self, p: usize) -> Vec<u32> {
@@ -209,7 +231,8 @@ impl<'a> Brute<'a> {
             .filter(|&c| self.cells[c] == 0 && shut >> c & 1 == 0)
             .filter(|&c| {
                 let nb = self.geo.nb[c];
-                (nb & self.colour[1 - p]).count_ones() >= (nb & self.colour[p]).count_ones()
+                !self.geo.cfg.anti_blob
+                    || (nb & self.colour[1 - p]).count_ones() >= (nb & self.colour[p]).count_ones()
             })
             .map(|c| c as u32)
             .collect()
@@ -256,6 +279,7 @@ impl<'a> Brute<'a> {
 #[derive(Debug, PartialEq)]
 struct After {
     cells: Vec<i8>,
+    kept: u64,
     winner: Option<usize>,
     player: Option<usize>,
 }
@@ -268,8 +292,9 @@ fn brute_move(geo: &Geo, before: &Brute, p: usize, s: usize, cap: usize) -> Opti
         .filter_map(|g| before.mel(g).map(|m| m.0))
         .collect();
     let mut cells = before.cells.clone();
+    let mut kept = before.kept;
     cells[s] = p as i8 + 1;
-    let placed = Brute::new(geo, &cells, cap)?;
+    let placed = Brute::with_kept(geo, &cells, kept, cap)?;
     let group = geo.flood(1 << s, placed.stones);
     if let Some((l, interior)) = placed.mel(group) {
         if !old_mels.contains(&l) {
@@ -282,12 +307,16 @@ fn brute_move(geo: &Geo, before: &Brute, p: usize, s: usize, cap: usize) -> Opti
             for c in bits(l) {
                 cells[c] = colour;
             }
-            for c in bits(interior) {
-                cells[c] = 0;
+            if geo.cfg.remove_surrounded {
+                for c in bits(interior) {
+                    cells[c] = 0;
+                }
+            } else {
+                kept |= interior & placed.stones;
             }
         }
     }
-    let settled = Brute::new(geo, &cells, cap)?;
+    let settled = Brute::with_kept(geo, &cells, kept, cap)?;
     let winner = settled.winner();
     let player = if winner.is_some() {
         None
@@ -296,14 +325,19 @@ fn brute_move(geo: &Geo, before: &Brute, p: usize, s: usize, cap: usize) -> Opti
     };
     Some(After {
         cells,
+        kept,
         winner,
         player,
     })
 }
 
 fn engine_after(state: &State) -> After {
+    let kept = state.enclosed_stones();
     After {
         cells: state.cells().to_vec(),
+        kept: (0..kept.len())
+            .filter(|&c| kept[c])
+            .fold(0u64, |m, c| m | 1 << c),
         winner: state.winner(),
         player: state.current_player(),
     }
@@ -393,13 +427,17 @@ fn check_position(
         let got = engine_after(&after);
         assert_eq!(got, want, "{p} places on {a}: {}", ctx());
         t.moves += 1;
-        tally_move(cells, &want, a, t);
+        tally_move(cells, 0, &want, a, t);
     }
 }
 
-fn tally_move(cells: &[i8], after: &After, a: usize, t: &mut Tally) {
+fn tally_move(cells: &[i8], kept: u64, after: &After, a: usize, t: &mut Tally) {
     let changed = (0..cells.len()).filter(|&c| c != a && cells[c] != after.cells[c]);
     let (mut flip, mut removal) = (false, false);
+    // A stone newly kept counts as a removal from play.
+    if after.kept & !kept != 0 {
+        removal = true;
+    }
     for c in changed {
         if after.cells[c] == 0 {
             removal = true;
@@ -414,7 +452,11 @@ fn tally_move(cells: &[i8], after: &After, a: usize, t: &mut Tally) {
 
 /// Random positions: stones at a random density, random colours.
 fn random_positions(size: usize, count: usize, moves: usize, seed: u64) -> Tally {
-    let geo = Geo::new(size);
+    random_positions_in(Geo::new(size), count, moves, seed)
+}
+
+fn random_positions_in(geo: Geo, count: usize, moves: usize, seed: u64) -> Tally {
+    let size = geo.cfg.size;
     let mut rng = Rng::new(seed);
     let mut t = Tally::default();
     // Dense side-5 boards hold too many induced cycles to enumerate.
@@ -438,7 +480,13 @@ fn random_positions(size: usize, count: usize, moves: usize, seed: u64) -> Tally
 
 /// Random games played by the engine, every position and move checked.
 fn random_games(size: usize, count: usize, seed: u64) -> Tally {
-    let geo = Geo::new(size);
+    random_games_in(Geo::new(size), count, seed)
+}
+
+/// The same under any options. Positions with kept stones (which `from_position` cannot
+/// express) are checked move by move along the game only.
+fn random_games_in(geo: Geo, count: usize, seed: u64) -> Tally {
+    let size = geo.cfg.size;
     let mut rng = Rng::new(seed);
     let mut t = Tally::default();
     let mut buf = Vec::new();
@@ -447,8 +495,11 @@ fn random_games(size: usize, count: usize, seed: u64) -> Tally {
         while let Some(p) = state.current_player() {
             // The nominal mover makes `from_position` agree with the engine's turn order.
             let cells = state.cells().to_vec();
-            check_position(&geo, &cells, p, 2, &mut rng, &mut t);
-            let Some(brute) = Brute::new(&geo, &cells, 3000) else {
+            let kept = engine_after(&state).kept;
+            if kept == 0 {
+                check_position(&geo, &cells, p, 2, &mut rng, &mut t);
+            }
+            let Some(brute) = Brute::with_kept(&geo, &cells, kept, 3000) else {
                 state.apply_unchecked(state.random_action(&mut rng, &mut buf).expect("a move"));
                 continue;
             };
@@ -463,7 +514,7 @@ fn random_games(size: usize, count: usize, seed: u64) -> Tally {
                     "size {size}: {p} on {a} in {cells:?}"
                 );
                 t.moves += 1;
-                tally_move(&cells, &want, a, &mut t);
+                tally_move(&cells, kept, &want, a, &mut t);
             }
         }
     }
@@ -493,6 +544,26 @@ fn random_games_match_the_definitions() {
         let t = random_games(size, count, 5 + size as u64);
         report(&format!("games size {size}"), &t);
         assert!(t.flips > 0 && t.removals > 0 && t.wins > 0, "{t:?}");
+    }
+}
+
+/// Both asides' options: random positions without the anti-blob rule, and random games under
+/// each combination of the two flags.
+#[test]
+fn the_asides_options_match_the_definitions() {
+    for size in [3, 4, 5] {
+        let t = random_positions_in(Geo::with(size, false, true), 600, 4, 31 + size as u64);
+        report(&format!("positions size {size} without anti-blob"), &t);
+        assert!(t.positions * 10 >= 600 * 9, "too many skipped: {t:?}");
+        for (anti_blob, remove) in [(false, true), (true, false), (false, false)] {
+            let games = [0, 0, 0, 120, 60, 25][size];
+            let t = random_games_in(Geo::with(size, anti_blob, remove), games, 41 + size as u64);
+            report(
+                &format!("games size {size} anti_blob={anti_blob} remove_surrounded={remove}"),
+                &t,
+            );
+            assert!(t.moves > 0 && t.removals > 0 && t.wins > 0, "{t:?}");
+        }
     }
 }
 

@@ -44,7 +44,10 @@ def test_match_prints_the_summary_and_writes_records(
         "-q",
     )
     assert code == 0, err
-    assert "subsume (size=3)" in out and "6 games, seed 11" in out
+    assert (
+        "subsume (size=3, anti_blob=True, remove_surrounded=True)" in out
+        and "6 games, seed 11" in out
+    )
     assert "mcts:iterations=60,seed=1" in out and "Elo difference" in out
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 6

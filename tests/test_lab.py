@@ -18,6 +18,7 @@ from stonefield import _core
 from stonefield.lab import metrics as M
 from stonefield.lab.cli import add_lab_command  # noqa: F401  (the CLI module imports cleanly)
 from stonefield.lab.run import check_address
+from stonefield.matches import wilson_interval
 
 # Windflowers on the 4 × 4 square grid: sites 0..15, action 16 passes.
 SMALL = {"grid": "square", "size": 3}
@@ -179,21 +180,49 @@ def test_intervals() -> None:
     assert r.value == 2.0 and r.interval == "delta"
     assert (r.low, r.high) == pytest.approx((2 - 4.3027 / 3**0.5, 2 + 4.3027 / 3**0.5))
     b = balance_of_scores(np.array([[1.0, 0.0], [0.5, 0.5], [1.0, 0.0]]))
-    # Seat 0 leads; per-game 1 − (w0 − w1): 0, 1, 0.
-    assert b.value == pytest.approx(1 / 3) and b.interval == "t"
-    # The t interval, 1/3 ± 4.3027 · sd / √3 with sd = √(1/3), is cut to [0, 1].
-    assert (b.low, b.high) == (0.0, 1.0)
-    b = balance_of_scores(np.array([[1.0, 0.0]] * 6 + [[0.0, 1.0]] * 4 + [[0.5, 0.5]] * 2))
-    # Seat means 7/12 and 5/12; per game 1 − (w0 − w1) is 0 (×6), 2 (×4), 1 (×2).
-    x = np.array([0.0] * 6 + [2.0] * 4 + [1.0] * 2)
-    half = 2.2010 * x.std(ddof=1) / 12**0.5
-    assert b.value == pytest.approx(5 / 6)
-    assert (b.low, b.high) == pytest.approx((5 / 6 - half, 1.0))
-    # Three seats: the seats of highest and lowest mean (2 and 1) are compared game by game.
+    # Seat 0 leads with 5/6; balance 1 − (5/6 − 1/6) = 1/3, its interval the Wilson interval of
+    # seat 0 carried through d = 2 w̄_0 − 1 exactly (two seats).
+    lo, hi = wilson_interval(5 / 6, 3)
+    assert b.value == pytest.approx(1 / 3) and b.interval == "wilson"
+    assert (b.low, b.high) == pytest.approx((max(0.0, 2 - 2 * hi), min(1.0, 2 - 2 * lo)))
+    # Every game a draw: balance 1, and still a real interval (not [1, 1]).
+    b = balance_of_scores(np.array([[0.5, 0.5]] * 60))
+    lo, hi = wilson_interval(0.5, 60)
+    assert b.value == 1.0 and b.high == 1.0
+    assert b.low == pytest.approx(1 - (2 * hi - 1)) and b.low < 0.8
+    # Seat 1 ahead: the same, mirrored.
+    b = balance_of_scores(np.array([[0.0, 1.0]] * 7 + [[1.0, 0.0]] * 3))
+    lo, hi = wilson_interval(0.3, 10)
+    assert b.value == pytest.approx(0.6)
+    assert (b.low, b.high) == pytest.approx((1 - (1 - 2 * lo), min(1.0, 1 - (1 - 2 * hi))))
+    # Three seats: the seats of highest and lowest mean (2 and 1), Newcombe's interval for the
+    # difference of their Wilson intervals.
     b = balance_of_scores(np.array([[0.5, 0.0, 1.0], [0.5, 0.5, 0.0], [0.5, 0.0, 1.0]]))
-    x = 1 - (np.array([1.0, 0.0, 1.0]) - np.array([0.0, 0.5, 0.0]))
-    assert b.value == pytest.approx(1 - (2 / 3 - 1 / 6))
-    assert b.low == pytest.approx(max(0.0, x.mean() - 4.3027 * x.std(ddof=1) / 3**0.5), abs=1e-4)
+    wa, wb = 2 / 3, 1 / 6
+    (la, ua), (lb, ub) = wilson_interval(wa, 3), wilson_interval(wb, 3)
+    d_lo = (wa - wb) - math.hypot(wa - la, ub - wb)
+    assert b.value == pytest.approx(1 - (wa - wb))
+    assert b.high == 1.0 and d_lo < 0  # the interval of the difference holds 0
+    assert b.low == pytest.approx(max(0.0, 1 - ((wa - wb) + math.hypot(ua - wa, wb - lb))))
+
+
+def test_share_intervals_stay_within_their_range() -> None:
+    # Coverage near 1 in every game: a t interval would pass 1; it is cut there.
+    n = 40
+    cols = constructed(
+        np.tile([1.0, -1.0], (n, 1)),
+        coverage=np.array([1.0] * (n - 1) + [0.9]),
+        lead_change=np.array([1.0] * (n - 1) + [0.5]),
+        drama=np.array([0.0] * (n - 1) + [0.3]),
+    )
+    m = M.variant_metrics(cols, 2)
+    for name in ("coverage", "lead_change"):
+        assert 0.0 <= m[name].low <= m[name].value <= m[name].high <= 1.0, name
+        assert m[name].high == 1.0
+    assert m["drama"].low == 0.0 < m["drama"].high
+    for name, metric in m.items():
+        if name.startswith("seat_score") or name in ("balance", "completion", "drawishness"):
+            assert 0.0 <= metric.low <= metric.high <= 1.0, name
 
 
 def constructed(returns: np.ndarray, **cols: Any) -> dict[str, Any]:
@@ -514,9 +543,12 @@ def test_cli(tmp_path: Any, capsys: Any) -> None:
         "-q",
     ]
     assert main(argv) == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert "players=2" in printed and "balance" in printed
     assert (tmp_path / "rep" / "report.html").exists()
+    # It says where the HTML report is.
+    assert str((tmp_path / "rep" / "report.html").resolve()) in captured.err
     assert main([*argv[:-7], "--games", "7", "--out", out, "-q"]) == 2
     assert "other arguments" in capsys.readouterr().err
     assert main(["lab", "study", "subsume-sizes", "--games", "2", "--iterations", "0", "-q"]) == 0
@@ -536,7 +568,67 @@ def test_skill_gradient() -> None:
 def test_studies_run_at_tiny_scale(name: str, tmp_path: Any) -> None:
     lab = sf.lab.study(name, games=2, iterations=0, report=str(tmp_path / name))
     assert all(r["games"] == 2 for r in lab.rows())
-    assert (tmp_path / name / "report.md").exists()
+    text = (tmp_path / name / "report.md").read_text()
+    # The report answers first: the question quoted, then the answer, then the deciding table.
+    study = sf.lab.STUDIES[name]
+    assert study.question and study.decide and study.answer is not None
+    lines = text.splitlines()
+    assert lines[0] == f"# Study: {name}" and lines[2].startswith("> ")
+    assert text.index("**Answer.**") < text.index("## The deciding metrics")
+    assert text.index("## The deciding metrics") < text.index("## Every metric")
+    assert all(r["agents"] == "random in every seat" for r in lab.rows())
+
+
+def test_answers_follow_the_numbers(tmp_path: Any) -> None:
+    # A study answers from its own numbers: the answer names the agents, every variant whose
+    # first-seat interval lies above ½, and the range of lengths the metrics give.
+    lab = sf.lab.study("subsume-sizes", games=12, iterations=0, seed=3)
+    assert lab.brief is not None and lab.brief.answer is not None
+    answer, _ = lab.brief.answer(lab)
+    assert "random:seed=3 in every seat" in answer
+    for m in lab.metrics():
+        s0 = m["seat_score_0"]
+        if s0.low > 0.5:
+            assert "first seat wins more" in answer and f"({s0.value:.2f} (" in answer
+    lo = min(m["length_mean"].value for m in lab.metrics())
+    assert f"{lo:.0f}" in answer
+
+
+def test_report_opens_with_the_answer_and_flags_intervals(tmp_path: Any) -> None:
+    lab = sf.lab.study("subsume-asides", games=16, iterations=0, seed=1)
+    path = lab.report(str(tmp_path / "r"))
+    text = Path(path).read_text()
+    files = set(os.listdir(tmp_path / "r"))
+    # Two options vary: a heat map of the first deciding metric.
+    assert "heatmap.png" in files and "![seat score 0 over the two options](heatmap.png)" in text
+    assert "anti_blob=True, remove_surrounded=True (default)" in text
+    # Flags: ▲ / ▼ exactly where a deciding interval excludes its reference.
+    from stonefield.lab.report import flag, reference
+
+    for v, m in zip(lab.plan.variants, lab.metrics()):
+        for name in lab.brief.decide if lab.brief else ():
+            mark = flag(m[name], reference(lab, name))
+            if v.index == lab.default_variant() and name != "seat_score_0":
+                continue
+            if mark:
+                assert f"{m[name]}{mark}" in text
+    # The boards carry no squeezed caption of their own; the caption is printed beside them.
+    board = (tmp_path / "r" / "board_0.svg").read_text()
+    assert 'class="caption"' not in board
+    assert "*anti_blob=True, remove_surrounded=True: game 0," in text
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "<blockquote>" in html and "<b>Answer.</b>" in html
+    # The full table is split into blocks of at most four variants, so it fits the page.
+    every = text[text.index("## Every metric") : text.index("## Boards")]
+    heads = [line for line in every.splitlines() if line.startswith("| metric |")]
+    assert heads and all(line.count("|") - 2 <= 4 for line in heads)
+
+
+def test_faraday_report_plots_the_pie(tmp_path: Any) -> None:
+    lab = sf.lab.evaluate("faraday", vary={"order": [3, 4]}, games=8, seed=1)
+    lab.report(str(tmp_path / "p"))
+    assert "pie_swap.png" in os.listdir(tmp_path / "p")
+    assert "heatmap.png" not in os.listdir(tmp_path / "p")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -587,3 +679,35 @@ def test_interrupt_keeps_finished_chunks(tmp_path: Any) -> None:
         assert [json.loads(x)["first"] for x in f.read().splitlines()[1:]] == [0, 2]
     resumed = sf.lab.evaluate("subsume", out=out, **args)
     assert columns(resumed) == columns(sf.lab.evaluate("subsume", **args))
+
+
+def test_skill_trace_per_variant(tmp_path: Any) -> None:
+    traces = sf.lab.skill_trace(
+        "windflowers",
+        vary={"grid": ["square", "trisquare"]},
+        fixed={"size": 3},
+        base_iterations=4,
+        rungs=3,
+        games=6,
+        seed=2,
+    )
+    assert [t.label for t in traces] == ["grid=square", "grid=trisquare"]
+    for t in traces:
+        assert t.budgets == (4, 8, 16) and t.games == 6
+        assert all(m.n == 6 and 0 <= m.low <= m.value <= m.high <= 1 for m in t.scores)
+        assert t.area == pytest.approx(sum(2 * m.value - 1 for m in t.scores) / 3)
+        assert t.label_of_rung(2) == "mcts:iterations=32 vs mcts:iterations=16"
+    # Reproducible from the seed.
+    again = sf.lab.skill_trace(
+        "windflowers",
+        fixed={"grid": "square", "size": 3},
+        base_iterations=4,
+        rungs=3,
+        games=6,
+        seed=2,
+    )
+    assert [m.value for m in again[0].scores] == [m.value for m in traces[0].scores]
+    sf.lab.plot_skill_traces(traces, str(tmp_path / "skill.png"))
+    assert (tmp_path / "skill.png").stat().st_size > 1000
+    with pytest.raises(sf.InvalidOptionError, match="rungs"):
+        sf.lab.skill_trace("subsume", rungs=0)

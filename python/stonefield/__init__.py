@@ -44,6 +44,7 @@ from .records import load as load_record
 from .records import save as save_record
 from .render import to_svg
 from .selfplay import SelfPlayData, selfplay
+from .strategies import MirrorAgent, RestrictedAgent
 from .text import board_text
 
 _attach_methods()
@@ -55,8 +56,10 @@ __all__ = [
     "InvalidOptionError",
     "MCTS",
     "Match",
+    "MirrorAgent",
     "RandomAgent",
     "RecordError",
+    "RestrictedAgent",
     "SearchResult",
     "SelfPlayData",
     "SimulationResult",

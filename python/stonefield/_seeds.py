@@ -39,3 +39,20 @@ def seated(agent: Any, seed: int, game_index: int, seat: int) -> Any:
     if callable(reset):
         reset(seed=seat_seed(seed, game_index, seat))
     return agent
+
+
+def reseeded(agent: Any, seed: int) -> Any:
+    """``agent`` told a seed it was handed (by a wrapper agent's ``reset``, say): a native agent
+    rebuilt with its own seed mixed with ``seed``; a Python agent with ``reset`` is told
+    ``seed``. A seed already derived for a seat is passed on this way, not derived again."""
+    mask = 2**64 - 1
+    if isinstance(agent, _core.MCTS):
+        settings = {k: getattr(agent, k) for k in MCTS_SETTINGS}
+        settings["seed"] = (agent.seed ^ seed) & mask
+        return _core.MCTS(**settings)
+    if isinstance(agent, _core.RandomAgent):
+        return _core.RandomAgent(seed=(agent.seed ^ seed) & mask)
+    reset = getattr(agent, "reset", None)
+    if callable(reset):
+        reset(seed=seed)
+    return agent

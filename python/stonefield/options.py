@@ -7,7 +7,7 @@ an integer range, or a flag.
 
 >>> import stonefield as sf
 >>> [o["name"] for o in sf.option_spec("faraday")]
-['grid', 'order', 'scoring', 'surplus_charge']
+['grid', 'order', 'scoring', 'surplus_charge', 'min_offer_stones']
 >>> order = sf.option_spec("faraday")[1]
 >>> order["kind"], order["min"], order["max"], order["default"]
 ('int', 3, 25, 6)
@@ -68,7 +68,7 @@ def option_spec(game: str | Game) -> list[OptionInfo]:
 
     >>> import stonefield as sf
     >>> [o["name"] for o in option_spec(sf.make("subsume"))]
-    ['size']
+    ['size', 'anti_blob', 'remove_surrounded']
     """
     name = game if isinstance(game, str) else game.name
     return cast("list[OptionInfo]", _core.option_spec(name))

@@ -8,7 +8,8 @@ numbers, highlighted sites (for example the legal moves) and the game's own over
 
 Every drawn element has a class, so pictures can be styled and tested: ``site`` (one per site),
 ``edge``, ``square-face``, ``stone p0`` .. ``stone p3``, ``last-move``, ``highlight``, ``number``,
-``territory p0`` .. (Smallholder), ``blocked`` (Smallholder), ``surrounded`` (Subsume),
+``territory p0`` .. (Smallholder), ``blocked`` (Smallholder), ``surrounded`` and ``enclosed``
+(Subsume: the stones kept inside a settled loop with ``remove_surrounded=False``, drawn faded),
 ``caption`` and ``phase`` (Faraday). Every element drawn for one site (the site itself, its
 stone, marks and number) carries ``data-site="k"``, so a page can tell which site was clicked.
 
@@ -120,7 +121,7 @@ def to_svg(
     ov = _overlays(game, state) if overlays and not is_game else {}
     out += _board_layer(frame, game, kind)
     out += _marks_under(frame, ov)
-    out += _stones(frame, board)
+    out += _stones(frame, board, ov)
     if numbers and not frame.cells:
         out += _number_patches(frame, board)
     out += _marks_over(frame, ov)
@@ -231,13 +232,16 @@ def _marks_under(f: _Frame, ov: dict[str, Any]) -> list[str]:
     return out
 
 
-def _stones(f: _Frame, board: np.ndarray) -> list[str]:
+def _stones(f: _Frame, board: np.ndarray, ov: dict[str, Any]) -> list[str]:
+    """Stones; Subsume's stones kept inside a settled loop are drawn faded."""
     out = []
+    enclosed = ov.get("enclosed", np.zeros(len(board), bool))
     for s in np.flatnonzero(board).tolist():
         p = int(board[s]) - 1
         x, y = f.px(s)
+        faded = ' enclosed" opacity="0.35' if enclosed[s] else ""
         out.append(
-            f'<circle class="stone p{p}" data-site="{s}" '
+            f'<circle class="stone p{p}{faded}" data-site="{s}" '
             f'cx="{_num(x)}" cy="{_num(y)}" r="{f.unit(f.stone_r)}" '
             f'fill="{PLAYER_COLOURS[p % 4]}" stroke="#111111" stroke-width="{f.unit(0.04)}"/>'
         )

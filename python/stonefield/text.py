@@ -4,8 +4,9 @@ Rows run from the top of the board down, each line starting with the number of i
 site (sites are numbered row by row from the bottom, left to right, so the others follow). Hex
 rows are offset by half a cell, as on the board. Empty sites are ``.``; the stones of players 0
 to 3 are ``X``, ``O``, ``A`` and ``B``. Smallholder territory on empty sites shows as the owner's
-letter in lower case, Subsume's surrounded empty cells as ``-``. The last line says who is to
-move (or the result), the scores, the number of actions and the last move.
+letter in lower case, Subsume's surrounded empty cells as ``-`` and its stones kept inside a
+settled loop (``remove_surrounded=False``) as their owner's letter in lower case. The last line
+says who is to move (or the result), the scores, the number of actions and the last move.
 
 >>> import stonefield as sf
 >>> state = sf.make("windflowers", grid="hex", size=3).new_state()
@@ -92,6 +93,9 @@ def _site_chars(game: Game, state: State, is_game: bool) -> list[str]:
         for s in np.flatnonzero(np.asarray(marks["surrounded"], bool)):
             if board[s] == 0:
                 chars[s] = SURROUNDED
+    if "enclosed" in marks:
+        for s in np.flatnonzero(np.asarray(marks["enclosed"], bool)):
+            chars[s] = PLAYER_CHARS[board[s] - 1].lower()
     return chars
 
 

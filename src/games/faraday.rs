@@ -31,6 +31,10 @@
 //!
 //! Player 0 first makes exactly three offer actions: each puts a stone of either colour on any
 //! empty site, or passes (0 to 3 stones, as in Ludii; the placement rule does not apply here).
+//! The designer's text says "1 to 3 stones": the option `min_offer_stones` (0 to 3, default 0 as
+//! in Ludii) makes a pass legal only once that many stones are on the board, so the offer holds
+//! at least that many. With 0, player 0 may pass three times; nobody can then place on the empty
+//! board and the game ends drawn.
 //! Player 1 then either *accepts* the offer, keeping the colours and moving first, or *swaps*:
 //! every stone on the board changes colour and player 0 moves first. Swapping always exchanges
 //! the colours, even when no player-0 stone was offered.
@@ -97,6 +101,8 @@ pub const MIN_ORDER: i64 = 3;
 pub const MAX_ORDER: i64 = 25;
 /// Number of offer actions player 0 takes in phase 1.
 pub const PIE_ACTIONS: u8 = 3;
+/// The largest `min_offer_stones`: every offer action a stone.
+pub const MAX_OFFER_STONES: i64 = PIE_ACTIONS as i64;
 
 /// The version of this reading of the rules, written into game records. It changes only when
 /// the same options and actions could play out differently.
@@ -154,6 +160,14 @@ pub const OPTIONS: &[OptionSpec] = &[
          F + 1 opposite charges, the next placement of the turn must go, if possible, to an \
          otherwise illegal site with equal numbers of both charges (at least one each)",
     ),
+    OptionSpec::int(
+        "min_offer_stones",
+        0,
+        MAX_OFFER_STONES,
+        Some(0),
+        "the fewest stones the pie offer may hold: a pass is legal only once that many stones \
+         are on the board (0 as in Ludii; the designer's text says 1 to 3)",
+    ),
 ];
 
 impl Grid {
@@ -204,6 +218,8 @@ pub struct Config {
     pub order: usize,
     pub scoring: Scoring,
     pub surplus_charge: bool,
+    /// Stones the offer must hold before player 0 may pass.
+    pub min_offer_stones: u32,
     /// Relation for the placement counts.
     pub placement: Relation,
     /// Relation joining stones into groups for scoring.
@@ -216,13 +232,14 @@ pub struct Config {
 }
 
 impl Config {
-    /// Resolves user options: grid, order, scoring, surplus_charge.
+    /// Resolves user options: grid, order, scoring, surplus_charge, min_offer_stones.
     pub fn new(given: &[(String, OptionValue)]) -> Result<Config> {
         let r = Resolved::new("faraday", OPTIONS, given)?;
         let grid: Grid = r.named("grid")?;
         let order = r.count("order")?;
         let scoring: Scoring = r.named("scoring")?;
         let surplus_charge = r.boolean("surplus_charge")?;
+        let min_offer_stones = r.count("min_offer_stones")? as u32;
         let placement = grid.placement_relation();
         let group = match scoring {
             Scoring::SimpleOrthogonal | Scoring::SpecialOrthogonal => Relation::Orthogonal,
@@ -237,6 +254,7 @@ impl Config {
             order,
             scoring,
             surplus_charge,
+            min_offer_stones,
             placement,
             group,
             forced_level: grid.forced_level(),
@@ -620,6 +638,12 @@ impl State {
         self.stones.swap(0, 1);
     }
 
+    /// Whether player 0 may pass now in the offer: the board holds `min_offer_stones` stones.
+    #[inline]
+    fn may_pass_offer(&self) -> bool {
+        self.stones[0] + self.stones[1] >= self.cfg.min_offer_stones
+    }
+
     fn n2(&self) -> usize {
         2 * self.cells.len()
     }
@@ -707,7 +731,9 @@ impl Rules for State {
                             .map(|s| (colour * n + s) as u32),
                     );
                 }
-                out.push(2 * n as u32);
+                if self.may_pass_offer() {
+                    out.push(2 * n as u32);
+                }
             }
             Phase::Choice => out.extend([2 * n as u32 + 1, 2 * n as u32 + 2]),
             Phase::Placement => {
@@ -724,7 +750,8 @@ impl Rules for State {
         let n = self.cells.len();
         match self.phase {
             Phase::Offer { .. } => {
-                return action == 2 * n || (action < 2 * n && self.cells[action % n] == 0);
+                return (action == 2 * n && self.may_pass_offer())
+                    || (action < 2 * n && self.cells[action % n] == 0);
             }
             Phase::Choice => return action == 2 * n + 1 || action == 2 * n + 2,
             Phase::Placement => {}

@@ -67,6 +67,22 @@
 //! * "More than half of the perimeter" counts the perimeter cells the one-colour loop's stones
 //!   occupy, not those it encloses.
 //!
+//! # The designer's two asides, as options
+//!
+//! The designer's notes say that "the removal of surrounded stones doesn't really affect the
+//! game", and that the game "is playable without [the anti-blob] rule, strictly speaking, but
+//! ends up being two big blobs growing and eventually facing off". Two flags, both true by
+//! default, let players check:
+//!
+//! * `anti_blob=false` drops the neighbour condition of a turn: any empty cell that is not
+//!   surrounded is a legal placement.
+//! * `remove_surrounded=false` keeps the stones inside a new MEL on the board, in their colours,
+//!   out of play: their cells stay closed, they are never flipped, they count for nobody's
+//!   neighbours and belong to no loop (pictures draw them faded; `enclosed_stones` lists them).
+//!   Every cell next to such a stone is inside the same loop, so this reading changes no legal
+//!   move and no result: a game with the flag off plays exactly as with it on, move for move,
+//!   and only the stones left on the board differ. The tests hold the engine to that.
+//!
 //! # Actions
 //!
 //! Action `a` in `0..N` places on cell `a` (the board numbering: rows from the bottom, left to
@@ -94,13 +110,27 @@ pub const SIZES: (usize, usize) = (3, 30);
 pub const RULES_VERSION: u32 = 1;
 
 /// Subsume's options.
-pub const OPTIONS: &[OptionSpec] = &[OptionSpec::int(
-    "size",
-    SIZES.0 as i64,
-    SIZES.1 as i64,
-    Some(6),
-    "the hexagon's side (91 cells at 6)",
-)];
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec::int(
+        "size",
+        SIZES.0 as i64,
+        SIZES.1 as i64,
+        Some(6),
+        "the hexagon's side (91 cells at 6)",
+    ),
+    OptionSpec::boolean(
+        "anti_blob",
+        true,
+        "the anti-blob rule: a placement needs at least as many enemy as friendly neighbours \
+         (false: any open cell)",
+    ),
+    OptionSpec::boolean(
+        "remove_surrounded",
+        true,
+        "a new MEL removes the stones inside it (false: they stay, faded, and take no further \
+         part)",
+    ),
+];
 
 /// Resolved Subsume options and the board.
 #[derive(Clone, Debug)]
@@ -114,14 +144,21 @@ pub struct Config {
     grid: HexGrid,
     /// A winning loop holds more than this many perimeter cells: 3(n − 1).
     threshold: usize,
+    /// Rule 1 of a turn (the designer's anti-blob rule) applies.
+    pub anti_blob: bool,
+    /// A new MEL removes the stones inside it; with false they stay on the board, inert.
+    pub remove_surrounded: bool,
     options: Options,
 }
 
 impl Config {
-    /// Resolves user options: `size` (3 to 30, default 6).
+    /// Resolves user options: `size` (3 to 30, default 6), `anti_blob` and `remove_surrounded`
+    /// (both true by default).
     pub fn new(given: &[(String, OptionValue)]) -> Result<Config> {
         let r = Resolved::new("subsume", OPTIONS, given)?;
         let size = r.count("size")?;
+        let anti_blob = r.boolean("anti_blob")?;
+        let remove_surrounded = r.boolean("remove_surrounded")?;
         let board = Board::hex_cells(size);
         let ring = loops::cyclic_neighbours(&board);
         let grid = HexGrid::new(&board);
@@ -131,6 +168,8 @@ impl Config {
             ring,
             grid,
             threshold: 3 * (size - 1),
+            anti_blob,
+            remove_surrounded,
             options: r.into_options(|_| OptionValue::Int(0)),
         })
     }
@@ -196,6 +235,13 @@ pub struct State {
     sets: [Vec<u64>; 3],
     /// Each player's stones on the perimeter.
     on_perimeter: [u16; 2],
+    /// Whether the anti-blob rule applies (the config's flag, kept here for the hot paths).
+    anti_blob: bool,
+    /// With `remove_surrounded` false: one flag per cell for the stones kept inside a settled
+    /// loop. They stay in `cells` (pictures and observations show them) but are out of `sets`,
+    /// `near` and `on_perimeter`, so the rules see their cells as the removal would leave them.
+    /// Empty until the first stone is kept.
+    kept: Vec<bool>,
     to_move: u8,
     moves: u32,
     outcome: Outcome,
@@ -213,6 +259,8 @@ impl State {
             cells,
             near: vec![[0; 2]; n],
             on_perimeter: [0; 2],
+            anti_blob: cfg.anti_blob,
+            kept: Vec::new(),
             to_move: 0,
             moves: 0,
             outcome: Outcome::Running,
@@ -268,6 +316,38 @@ impl State {
             .collect()
     }
 
+    /// One flag per cell: `true` for the stones kept inside a settled loop (only with
+    /// `remove_surrounded=false`; pictures draw them faded). They take no further part: their
+    /// cells are closed, they are never flipped, and they count for no neighbour and no loop.
+    pub fn enclosed_stones(&self) -> Vec<bool> {
+        let mut out = vec![false; self.cells.len()];
+        for (o, &k) in out.iter_mut().zip(&self.kept) {
+            *o = k;
+        }
+        out
+    }
+
+    /// Whether the stone on `c` is kept inside a settled loop.
+    #[inline]
+    fn is_kept(&self, c: usize) -> bool {
+        self.kept.get(c).copied().unwrap_or(false)
+    }
+
+    /// Takes the live stone on `c` out of play but leaves it on the board
+    /// (`remove_surrounded=false`): for the rules its cell is as a removal leaves it.
+    fn keep(&mut self, c: usize) {
+        let v = self.cells[c];
+        if v == 0 || self.is_kept(c) {
+            return;
+        }
+        self.put(c, 0);
+        self.cells[c] = v;
+        if self.kept.is_empty() {
+            self.kept = vec![false; self.cells.len()];
+        }
+        self.kept[c] = true;
+    }
+
     /// Sets cell `c` to `v` (0 empty, 1 or 2 a stone), keeping the counts in step.
     fn put(&mut self, c: usize, v: i8) {
         let board = &self.cfg.board;
@@ -303,11 +383,12 @@ impl State {
         self.cells[c] = v;
     }
 
-    /// Anti-blob rule: at least as many enemy as friendly neighbours.
+    /// Anti-blob rule: at least as many enemy as friendly neighbours (always true with
+    /// `anti_blob=false`).
     #[inline]
     fn balanced(&self, c: usize, p: usize) -> bool {
         let near = self.near[c];
-        near[1 - p] >= near[p]
+        !self.anti_blob || near[1 - p] >= near[p]
     }
 
     /// Whether player p has a legal placement.
@@ -341,7 +422,8 @@ impl State {
     }
 
     /// Settles a new MEL found by [`loops::new_mel`] for the mover p: majority flip, then
-    /// removal of the interior. Returns the colour the loop now has.
+    /// removal of the interior (or, with `remove_surrounded=false`, its stones kept out of play).
+    /// Returns the colour the loop now has.
     fn settle(&mut self, p: usize, sc: &Scratch) -> i8 {
         let mine = p as i8 + 1;
         let own = sc
@@ -357,8 +439,14 @@ impl State {
         for &c in &sc.loop_cells {
             self.put(c as usize, colour);
         }
-        for &c in &sc.interior {
-            self.put(c as usize, 0);
+        if self.cfg.remove_surrounded {
+            for &c in &sc.interior {
+                self.put(c as usize, 0);
+            }
+        } else {
+            for &c in &sc.interior {
+                self.keep(c as usize);
+            }
         }
         colour
     }
@@ -393,8 +481,10 @@ impl Rules for State {
         false
     }
 
-    /// Planes 0–2: the viewer's stones, the opponent's, empty sites. Plane 3: the empty cells
-    /// surrounded by a loop (closed to both players). Plane 4: the perimeter ring.
+    /// Planes 0–2: the viewer's stones, the opponent's, empty sites. Plane 3: the cells inside
+    /// a loop that hold no live stone (closed to both players: empty ones, and with
+    /// `remove_surrounded=false` the stones kept inside a settled loop, which planes 0–1 also
+    /// show). Plane 4: the perimeter ring.
     fn observation_planes(&self) -> usize {
         self.cfg.observation_planes()
     }
@@ -403,7 +493,7 @@ impl Rules for State {
         let n = self.cells.len();
         let k = super::write_stone_planes(&self.cells, 2, viewer, out);
         for c in 0..n {
-            let closed = self.cells[c] == 0 && !self.open.contains(c);
+            let closed = (self.cells[c] == 0 || self.is_kept(c)) && !self.open.contains(c);
             out[k + c] = if closed { 1.0 } else { 0.0 };
             out[k + n + c] = if self.cfg.board.is_perimeter(c) {
                 1.0
@@ -422,6 +512,7 @@ impl Rules for State {
             + self.near.capacity() * std::mem::size_of::<[u8; 2]>()
             + self.open.heap_bytes()
             + self.sets.iter().map(|s| s.capacity() * 8).sum::<usize>()
+            + self.kept.capacity()
     }
 
     fn legal_actions_into(&self, out: &mut Vec<u32>) {

@@ -14,8 +14,19 @@
 //! | square | square points (2N−2)² | all (8) | orthogonal (4) |
 //!
 //! Actions: `a < N` places on site a when it is empty and replaces the stone on it otherwise;
-//! `a = N` passes. Nothing bounds the game's length (stones can be replaced back and forth), so a
-//! move cap (`max_moves`, default 10 × sites) ends it as truncated, a draw among all players.
+//! `a = N` passes.
+//!
+//! # Every game ends
+//! Call Φ the number of capture-neighbour pairs whose sites hold stones of one player. A
+//! replacement on s of o's stone by m's changes only the pairs through s, by (m's neighbours −
+//! o's neighbours), which the rule makes negative: Φ falls by at least one. A placement adds a
+//! stone and nothing removes one. So a game has at most N placements and at most E replacements
+//! (E = capture pairs: placements raise Φ by at most E in all), and, with at most n − 1 passes
+//! before each of those and n at the end, at most n · (N + E + 1) actions (n players). The
+//! move cap (`max_moves`, default 10 × sites; reaching it ends the game as truncated, a draw
+//! among all players) lies below that bound with 3 or 4 players on most boards, so there it can
+//! in principle cut a legal game short; `docs/games/windflowers.md` has the proof and the table,
+//! and `tests/windflowers_potential.rs` measures Φ along random and MCTS games.
 //!
 //! # Implementation
 //! Positions are bit sets over the sites (one 64-bit word up to 64 sites, two up to 128, then 4,

@@ -607,10 +607,20 @@ impl PyState {
         Ok(bools(py, self.subsume("surrounded")?.surrounded()))
     }
 
+    /// Subsume: the stones kept inside a settled loop, on the board but out of play (bool per
+    /// cell; only with `remove_surrounded=False`, all false otherwise).
+    fn enclosed_stones<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        Ok(bools(
+            py,
+            self.subsume("enclosed_stones")?.enclosed_stones(),
+        ))
+    }
+
     /// The game's own marks for pictures of the position, as a dict holding whichever of these
     /// the game has: `territory` (one bool array per player: the Smallholder's territories),
     /// `blocked` (bool array: stones of blocked groups), `surrounded` (bool array: Subsume's
-    /// closed cells) and `phase` (Faraday's phase name). Empty for games without marks.
+    /// closed cells), `enclosed` (bool array: Subsume's stones kept out of play) and `phase`
+    /// (Faraday's phase name). Empty for games without marks.
     fn marks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         match self.state() {
@@ -626,7 +636,10 @@ impl PyState {
                 d.set_item("territory", territory)?;
                 d.set_item("blocked", bools(py, blocked))?;
             }
-            State::Subsume(s) => d.set_item("surrounded", bools(py, s.surrounded()))?,
+            State::Subsume(s) => {
+                d.set_item("surrounded", bools(py, s.surrounded()))?;
+                d.set_item("enclosed", bools(py, s.enclosed_stones()))?;
+            }
             State::Faraday(s) => d.set_item("phase", s.phase().name())?,
             State::Windflowers(_) => {}
         }

@@ -78,9 +78,11 @@ game's length in actions and D its decisions (the positions where an action was 
   iterations against the base (the strong agent rotating through the seats); its mean w
   (Wilson). Above ½ means better play wins more often.
 
-Intervals: Wilson score (z = 1.96) for shares, Student t for means of per-game values
-(balance: of the per-game difference between the extreme seats), and the delta method for pooled
-ratios, R ± t · sd(x − R y) / (√n · ȳ) with games as the units. No bootstrap: every interval is a
+Intervals: Wilson score (z = 1.96) for shares, Student t for means of per-game values, the
+delta method for pooled ratios, R ± t · sd(x − R y) / (√n · ȳ) with games as the units, and for
+balance the Wilson intervals of the two extreme seats (exact with two players, Newcombe's
+interval for a difference with more), so that a balance of 1 keeps a real interval. Intervals of
+shares stay within [0, 1]. No bootstrap: every interval is a
 closed formula, so the metrics of 100,000 games take about a millisecond.
 """
 
@@ -88,6 +90,16 @@ from __future__ import annotations
 
 from ._lab import Lab, evaluate
 from .metrics import Metric
+from .skill import SkillTrace, plot_skill_traces, skill_trace
 from .studies import STUDIES, study
 
-__all__ = ["STUDIES", "Lab", "Metric", "evaluate", "study"]
+__all__ = [
+    "STUDIES",
+    "Lab",
+    "Metric",
+    "SkillTrace",
+    "evaluate",
+    "plot_skill_traces",
+    "skill_trace",
+    "study",
+]

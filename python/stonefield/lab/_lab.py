@@ -14,7 +14,9 @@ import numpy as np
 from .. import _core
 from .._core import Game
 from .._seeds import seated
+from ..agents import agent_string
 from . import metrics as M
+from .brief import Brief
 from .run import (
     Plan,
     ProgressFn,
@@ -39,6 +41,8 @@ class Lab:
     Attributes:
         plan: The resolved arguments, variants and agents.
         entries: Every chunk of the results file (the source of truth).
+        brief: The question the report opens with and how its answer is read off the numbers
+            (set by :func:`~stonefield.lab.study`; None for a plain run).
     """
 
     def __init__(self, plan: Plan, entries: list[dict[str, Any]]) -> None:
@@ -47,6 +51,41 @@ class Lab:
         self._columns = gather(plan, entries)
         self._skill = gather(plan, entries, "skill") if plan.skill else None
         self._metrics: list[dict[str, M.Metric]] | None = None
+        self.brief: Brief | None = None
+
+    def agents_label(self) -> str:
+        """Who played the games every metric rests on: the agent of each seat (one name when
+        every seat has the same agent), with its budget.
+
+        >>> import stonefield as sf
+        >>> lab = sf.lab.evaluate("subsume", fixed={"size": 3}, agents=sf.MCTS(iterations=8),
+        ...                       games=2)
+        >>> lab.agents_label()
+        'mcts:iterations=8 in every seat'
+        """
+        names = [a.split("#", 1)[0] for a in self.plan.header()["agents"]]
+        if len(set(names)) == 1:
+            return f"{names[0]} in every seat"
+        return ", ".join(f"seat {p}: {n}" for p, n in enumerate(names))
+
+    def skill_label(self) -> str:
+        """Who played the skill games (the ``skill`` metric), or "" without them."""
+        if not self.plan.skill:
+            return ""
+        strong, base = skill_agents(self.plan)
+        return (
+            f"{self.plan.skill} games a variant of {agent_string(strong)} against "
+            f"{agent_string(base)}, the stronger agent rotating through the seats"
+        )
+
+    def default_variant(self) -> int | None:
+        """The index of the variant whose varied options all take the game's defaults (the
+        reference of the report's flags), or None when the grid has none."""
+        spec = {o["name"]: o["default"] for o in _core.option_spec(self.plan.game)}
+        for v in self.plan.variants:
+            if all(spec.get(k) == value for k, value in v.varied.items()):
+                return v.index
+        return None
 
     @property
     def game(self) -> str:
@@ -122,6 +161,9 @@ class Lab:
             cols = self._columns[v.index]
             row: dict[str, Any] = {"variant": v.label, **v.varied}
             row["games"] = 0 if cols["length"] is None else int(cols["length"].size)
+            row["agents"] = self.agents_label()
+            if self.plan.skill:
+                row["skill_agents"] = self.skill_label()
             for name, metric in m.items():
                 row[name] = metric.value
                 row[f"{name}_low"] = metric.low

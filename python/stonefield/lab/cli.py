@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -151,5 +152,6 @@ def _cmd_lab(args: argparse.Namespace) -> int:
         lab.to_csv(args.csv)
     if args.report:
         path = lab.report(args.report)
-        print(f"report: {path}", file=sys.stderr)
+        page = os.path.abspath(os.path.join(os.path.dirname(path), "report.html"))
+        print(f"report: {page} (open it in a browser; markdown: {path})", file=sys.stderr)
     return 0

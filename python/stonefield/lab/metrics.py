@@ -12,10 +12,15 @@ Intervals:
 * **shares** (seat scores, completion, …): Wilson score interval, z = 1.96, over the games;
 * **means** of per-game values (length, coverage, lead change, …): Student t interval,
   mean ± t₀.₉₇₅,ₙ₋₁ · s / √n;
-* **balance**: a t interval of the per-game difference between the seats of highest and
-  lowest mean;
+* **balance** 1 − (w̄_a − w̄_b), a and b the seats of highest and lowest score: from the
+  Wilson intervals of those seats (two players: exactly, since w̄_1 = 1 − w̄_0; more players:
+  Newcombe's hybrid score interval for the difference), so that a balance of 1 is never given a
+  zero-width interval (every game a draw still leaves the seats' scores uncertain);
 * **pooled ratios** Σ x / Σ y over games (branching factor, decision moves, repetition): the
   delta method, R ± t · sd(x − R y) / (√n · ȳ), games being the independent units.
+
+Every interval of a metric that is a share (seat scores, coverage, decision moves, lead change,
+…) is kept within [0, 1], and of a metric that cannot be negative (drama, stability) above 0.
 """
 
 from __future__ import annotations
@@ -258,13 +263,7 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     for p in range(players):
         out[f"seat_score_{p}"] = _wilson(s["seats"][p], n)
     out["advantage"] = out["seat_score_0"]
-    if n:
-        # Balance lies in [0, 1]: the t interval of the per-game difference is cut to it.
-        bal = _student(*s["balance"])
-        value = 1.0 - (max(s["seats"]) - min(s["seats"]))
-        out["balance"] = Metric(value, max(0.0, bal.low), min(1.0, bal.high), n, "t")
-    else:
-        out["balance"] = NAN_METRIC
+    out["balance"] = balance([out[f"seat_score_{p}"] for p in range(players)], n)
 
     def counted(key: str) -> Metric:
         """The share of the games that ``key`` counts."""
@@ -289,6 +288,10 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
     out["repeated_games"] = counted("repeated_games")
     for name in ("lead_change", "drama", "decisiveness", "stability"):
         out[name] = _student(*s[name])
+    for name in BOUNDED_SHARES:
+        out[name] = _within(out[name], 0.0, 1.0)
+    for name in ("drama", "stability"):
+        out[name] = _within(out[name], 0.0, math.inf)
     chose, swap = int(s["pie_chose"]), int(s["pie_swap"])
     if chose:
         out["pie_swap"] = _wilson(swap / chose, chose)
@@ -299,6 +302,48 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
             for p in range(players):
                 out[f"seat_score_{p}_{label}"] = _wilson(means[p], games)
     return out
+
+
+#: Metrics that are shares, averaged over games or pooled, whose intervals are kept in [0, 1].
+BOUNDED_SHARES = ("coverage", "decision_moves", "repetition", "lead_change", "decisiveness")
+
+
+def _within(m: Metric, low: float, high: float) -> Metric:
+    """``m`` with its interval cut to [low, high]."""
+    if math.isnan(m.value):
+        return m
+    return Metric(m.value, max(low, m.low), min(high, m.high), m.n, m.interval)
+
+
+def balance(seats: list[Metric], n: int) -> Metric:
+    """Balance 1 − (w̄_a − w̄_b) over the seats of highest (a) and lowest (b) score, with an
+    interval from the seats' Wilson intervals: with two players exactly (w̄_1 = 1 − w̄_0, so
+    the difference is 2 w̄_0 − 1), with more Newcombe's hybrid score interval for a difference.
+
+    >>> m = balance([_wilson(0.5, 60), _wilson(0.5, 60)], 60)
+    >>> m.value, round(m.low, 3), m.high
+    (1.0, 0.755, 1.0)
+    >>> m = balance([_wilson(0.7, 100), _wilson(0.3, 100)], 100)
+    >>> round(m.value, 3), round(m.low, 3), round(m.high, 3)
+    (0.6, 0.438, 0.792)
+    """
+    if n == 0 or not seats or any(math.isnan(m.value) for m in seats):
+        return NAN_METRIC
+    values = [m.value for m in seats]
+    a, b = int(np.argmax(values)), int(np.argmin(values))
+    d = values[a] - values[b]
+    if len(seats) == 2:
+        s0 = seats[0]
+        lo, hi = 2 * s0.low - 1, 2 * s0.high - 1
+        if a == 1:
+            lo, hi = -hi, -lo
+    else:
+        ta, tb = seats[a], seats[b]
+        lo = d - math.hypot(ta.value - ta.low, tb.high - tb.value)
+        hi = d + math.hypot(ta.high - ta.value, tb.value - tb.low)
+    far = max(abs(lo), abs(hi))
+    near = 0.0 if lo <= 0.0 <= hi else min(abs(lo), abs(hi))
+    return Metric(1.0 - d, max(0.0, 1.0 - far), min(1.0, 1.0 - near), n, "wilson")
 
 
 def kingmaking_metric(flags: list[bool]) -> Metric:

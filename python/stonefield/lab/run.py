@@ -514,6 +514,9 @@ def _ray_task(
 
 ProgressFn = Callable[[int, int, float], None]
 
+#: How many times Ray reruns a chunk whose node or worker died.
+RAY_RETRIES = 3
+
 
 def execute(
     plan: Plan,
@@ -592,7 +595,10 @@ def execute(
                 record(chunk, cols)
         elif backend == "ray":
             ray = ray_init(address)
-            task = ray.remote(num_cpus=cpus_per_task, max_retries=0)(_ray_task)
+            # A chunk whose node or worker dies is run again elsewhere: Ray retries system
+            # failures (never an error the task raises itself), and a chunk is recorded once,
+            # when its one result arrives, so a rerun neither loses nor doubles games.
+            task = ray.remote(num_cpus=cpus_per_task, max_retries=RAY_RETRIES)(_ray_task)
             pending = {}
             for chunk in todo:
                 v = plan.variants[chunk.variant]

@@ -32,7 +32,7 @@ def option_spec(game: str) -> list[OptionSpec]:
         InvalidOptionError: the game is unknown.
 
     >>> [o["name"] for o in option_spec("subsume")]
-    ['size']
+    ['size', 'anti_blob', 'remove_surrounded']
     >>> players = option_spec("windflowers")[0]
     >>> players["kind"], players["min"], players["max"], players["default"]
     ('int', 2, 4, 2)

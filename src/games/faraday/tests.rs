@@ -63,6 +63,7 @@ fn defaults_and_board_sizes() {
     assert_eq!(cfg.order, 6);
     assert_eq!(cfg.scoring, Scoring::SimpleOrthogonal);
     assert!(!cfg.surplus_charge);
+    assert_eq!(cfg.min_offer_stones, 0);
     assert_eq!(cfg.board.num_sites(), 91);
     assert_eq!(State::new(cfg).num_actions(), 2 * 91 + 3);
     // The site counts of the specification's table, orders 4, 5, 6, 7, 8, 11.
@@ -115,7 +116,7 @@ fn bad_options_name_what_is_allowed() {
     let err = Config::new(&[opt("size", 6i64)]).unwrap_err();
     assert!(
         err.to_string()
-            .contains("grid, order, scoring, surplus_charge"),
+            .contains("grid, min_offer_stones, order, scoring, surplus_charge"),
         "{err}"
     );
 }
@@ -359,6 +360,64 @@ fn an_empty_offer_ends_the_game_at_once_as_a_draw() {
         assert!(!s.truncated());
         assert_eq!(s.move_count(), 4);
         assert!(matches!(s.apply(0), Err(Error::GameOver(_))));
+    }
+}
+
+/// `min_offer_stones` (the designer's "1 to 3 stones"): a pass is offered only once the board
+/// holds that many stones. Side-3 hexagon, N = 19: stones are actions 0..38, the pass 38.
+#[test]
+fn min_offer_stones_refuses_a_pass_until_the_offer_holds_enough() {
+    let n = 19u32;
+    let pass = 2 * n;
+    let stones: Vec<u32> = (0..2 * n).collect();
+    for min in 0..=3i64 {
+        let cfg = config(&[
+            opt("grid", "hex"),
+            opt("order", 3i64),
+            opt("min_offer_stones", min),
+        ]);
+        assert_eq!(cfg.min_offer_stones, min as u32);
+        let mut s = State::new(cfg);
+        // Offer stones one by one: before the k-th, the pass is there exactly when k ≥ min.
+        for (k, site) in [(0u32, 4u32), (1, 9), (2, 14)] {
+            let mut want = stones.clone();
+            want.retain(|&a| ![4, 9, 14].iter().take(k as usize).any(|&t| a % n == t));
+            if i64::from(k) >= min {
+                want.push(pass);
+            }
+            assert_eq!(legal(&s), want, "min {min}, before stone {k}");
+            assert_eq!(s.is_legal(pass as usize), i64::from(k) >= min);
+            if i64::from(k) < min {
+                // Refused, and nothing changes.
+                let before = (s.cells().to_vec(), s.pie_actions_left(), s.move_count());
+                assert!(matches!(s.apply(pass as i64), Err(Error::IllegalMove(_))));
+                assert_eq!(
+                    before,
+                    (s.cells().to_vec(), s.pie_actions_left(), s.move_count())
+                );
+            }
+            // Alternate colours: player-0 stone on 4, player-1 on 9, player-0 on 14.
+            let action = if k == 1 { n + site } else { site };
+            s.apply(i64::from(action)).expect("an offer stone");
+        }
+        assert_eq!((s.phase(), s.stone_counts()), (Phase::Choice, [2, 1]));
+    }
+    // With 1, player 0 may offer one stone and pass twice; with 0, three passes empty the offer.
+    let mut s = State::new(config(&[opt("order", 3i64), opt("min_offer_stones", 1i64)]));
+    assert!(!s.is_legal(pass as usize));
+    for a in [n + 9, pass, pass] {
+        s.apply(i64::from(a)).expect("offer");
+    }
+    assert_eq!((s.phase(), s.stone_counts()), (Phase::Choice, [0, 1]));
+    let mut s = State::new(config(&[opt("order", 3i64)]));
+    for _ in 0..3 {
+        s.apply(i64::from(pass)).expect("pass");
+    }
+    assert_eq!(s.phase(), Phase::Choice);
+    // Out of range: the message names what is allowed.
+    for bad in [-1i64, 4] {
+        let err = Config::new(&[opt("min_offer_stones", bad)]).unwrap_err();
+        assert!(err.to_string().contains("0 to 3"), "{err}");
     }
 }
 

@@ -2,6 +2,7 @@
 //! from the rules.
 
 use super::*;
+use crate::algo::FloodScratch;
 use crate::games::Measure;
 
 impl Measure for State {
@@ -15,5 +16,14 @@ impl Measure for State {
         open.iter()
             .filter(|&&c| self.balanced(c as usize, p))
             .count()
+    }
+
+    /// The heuristic: each player's stones in play. Stones kept inside a settled loop
+    /// (`remove_surrounded=false`) take no part, so they do not count; with the default options
+    /// this is every stone on the board, as the default heuristic counts.
+    fn heuristic_into(&self, _scratch: &mut FloodScratch, out: &mut [u32]) {
+        for (o, set) in out.iter_mut().zip(&self.sets[..2]) {
+            *o = set.iter().map(|w| w.count_ones()).sum();
+        }
     }
 }

@@ -23,6 +23,7 @@
 
 use super::*;
 use crate::games::options::opt;
+use crate::games::Measure;
 
 const RED: usize = 0;
 const BLUE: usize = 1;
@@ -74,7 +75,17 @@ fn rule_neighbours(size: usize, r: usize, c: usize) -> Vec<usize> {
 
 /// A position on the side-`size` board from lists of (row, column) stones.
 fn position(size: usize, red: &[(usize, usize)], blue: &[(usize, usize)], to_move: usize) -> State {
-    let cfg = config(size);
+    position_in(config(size), red, blue, to_move)
+}
+
+/// The same under any options.
+fn position_in(
+    cfg: Arc<Config>,
+    red: &[(usize, usize)],
+    blue: &[(usize, usize)],
+    to_move: usize,
+) -> State {
+    let size = cfg.size;
     let mut cells = vec![0i8; cfg.board.num_sites()];
     for &(r, c) in red {
         cells[rc(size, r, c)] = 1;
@@ -150,7 +161,15 @@ fn options_and_sizes() {
     let cfg = Arc::new(Config::new(&[]).expect("defaults"));
     assert_eq!(cfg.size, 6);
     assert_eq!(cfg.board.num_sites(), 91);
-    assert_eq!(*cfg.options(), vec![opt("size", 6usize)]);
+    assert_eq!(
+        *cfg.options(),
+        vec![
+            opt("size", 6usize),
+            opt("anti_blob", true),
+            opt("remove_surrounded", true)
+        ]
+    );
+    assert!(cfg.anti_blob && cfg.remove_surrounded);
     for (size, cells) in [(3, 19), (4, 37), (5, 61), (8, 169), (15, 631), (30, 2611)] {
         let s = State::new(config(size));
         assert_eq!(s.num_actions(), cells);
@@ -166,7 +185,13 @@ fn options_and_sizes() {
     let err = Config::new(&[opt("size", 31i64)]).unwrap_err();
     assert!(err.to_string().contains("from 3 to 30"), "{err}");
     let err = Config::new(&[opt("players", 3i64)]).unwrap_err();
-    assert!(err.to_string().contains("options: size"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("options: anti_blob, remove_surrounded, size"),
+        "{err}"
+    );
+    let err = Config::new(&[opt("anti_blob", 0i64)]).unwrap_err();
+    assert!(err.to_string().contains("true or false"), "{err}");
 }
 
 #[test]
@@ -634,4 +659,154 @@ fn the_full_perimeter_ring_of_the_default_board() {
     // Every inner cell is now surrounded.
     let shut = s.surrounded();
     assert_eq!((0..91).filter(|&c| shut[c]).count(), 91 - 30);
+}
+
+fn config_with(size: usize, anti_blob: bool, remove_surrounded: bool) -> Arc<Config> {
+    Arc::new(
+        Config::new(&[
+            opt("size", size),
+            opt("anti_blob", anti_blob),
+            opt("remove_surrounded", remove_surrounded),
+        ])
+        .expect("valid options"),
+    )
+}
+
+/// `anti_blob=false`: the position of the anti-blob test above (a Blue ring round (2, 2), a Red
+/// stone on (0, 0)). Without the rule both players may play every empty cell but the ring's
+/// middle, which stays shut; Blue may now play (0, 1) and (0, 2) beside its own stones.
+#[test]
+fn without_the_anti_blob_rule_every_open_cell_is_legal() {
+    let red = [(0, 0)];
+    for to_move in [RED, BLUE] {
+        let with = position(5, &red, &ring5(2, 2), to_move);
+        let s = position_in(config_with(5, false, true), &red, &ring5(2, 2), to_move);
+        let expect: Vec<u32> = (0..61u32)
+            .filter(|&c| s.cells()[c as usize] == 0 && c as usize != rc(5, 2, 2))
+            .collect();
+        assert_eq!(s.legal_actions(), expect, "player {to_move}");
+        assert_eq!(s.surrounded(), with.surrounded());
+        assert!(!s.is_legal(rc(5, 2, 2)));
+    }
+    let mut b = position_in(config_with(5, false, true), &red, &ring5(2, 2), BLUE);
+    assert!(b.is_legal(rc(5, 0, 1)) && b.is_legal(rc(5, 0, 2)));
+    // (0, 1) has two Blue neighbours and one Red; the rule would refuse it. Placed, it closes
+    // nothing (no new loop), and Red moves next.
+    play(&mut b, 5, 0, 1);
+    assert_eq!(b.current_player(), Some(RED));
+    assert_eq!(cells_with(&b, 5, 1), vec![(0, 0)]);
+    // (3, 1) touches (2, 0), (2, 1), (3, 0), (3, 2), (4, 1), (4, 2): two Blue, no Red. The rule
+    // refuses it to Blue; without the rule Blue may play it.
+    let b = position_in(config_with(5, false, true), &red, &ring5(2, 2), BLUE);
+    assert!(b.is_legal(rc(5, 3, 1)));
+    assert!(!position(5, &red, &ring5(2, 2), BLUE).is_legal(rc(5, 3, 1)));
+}
+
+/// `remove_surrounded=false`: the ring of `six_ring_closed_by_the_majority`. The ring turns Red
+/// as before, but the Blue stone in the middle stays, kept out of play: its cell is closed, it is
+/// not flipped, and it is listed by `enclosed_stones`.
+#[test]
+fn without_removal_the_enclosed_stone_stays_inert() {
+    let red = [(2, 1), (1, 1), (1, 2), (3, 2)];
+    let blue = [(2, 3), (2, 2)];
+    let mut s = position_in(config_with(5, true, false), &red, &blue, RED);
+    let mut removed = position(5, &red, &blue, RED);
+    play(&mut s, 5, 3, 3);
+    play(&mut removed, 5, 3, 3);
+    assert_eq!(
+        cells_with(&s, 5, 1),
+        vec![(1, 1), (1, 2), (2, 1), (2, 3), (3, 2), (3, 3)]
+    );
+    assert_eq!(cells_with(&s, 5, 2), vec![(2, 2)]);
+    let kept = s.enclosed_stones();
+    assert_eq!(
+        (0..61).filter(|&c| kept[c]).collect::<Vec<_>>(),
+        vec![rc(5, 2, 2)]
+    );
+    assert!(removed.enclosed_stones().iter().all(|&k| !k));
+    // Not an empty cell, so not "surrounded"; but closed: not legal for either player, and
+    // the legal sets are exactly those of the default game.
+    assert!(!s.surrounded()[rc(5, 2, 2)]);
+    assert!(!s.is_legal(rc(5, 2, 2)));
+    assert_eq!(s.current_player(), removed.current_player());
+    assert_eq!(s.legal_actions(), removed.legal_actions());
+    // The observation marks the kept stone's cell closed (plane 3) and shows it as a stone.
+    let planes = s.observation_planes();
+    let mut obs = vec![0.0f32; planes * 61];
+    s.write_observation_for(BLUE, &mut obs);
+    assert_eq!(obs[rc(5, 2, 2)], 1.0, "Blue's own stone plane");
+    assert_eq!(obs[3 * 61 + rc(5, 2, 2)], 1.0, "closed plane");
+    assert_eq!(obs[3 * 61 + rc(5, 2, 1)], 0.0);
+}
+
+/// `remove_surrounded=false` with a loop inside a loop (`larger_loop_subsumes_a_smaller_one`):
+/// the big ring turns Blue; the settled Red ring inside it stays Red, all six stones kept, and
+/// the stones already kept stay kept.
+#[test]
+fn without_removal_a_subsumed_ring_stays_in_its_colour() {
+    let small = ring5(4, 4);
+    let mut red = small.clone();
+    red.extend([(3, 5), (2, 2), (2, 4), (6, 2), (6, 4)]);
+    let blue = [(2, 3), (3, 2), (4, 2), (5, 2), (5, 5), (6, 3)];
+    let mut s = position_in(config_with(5, true, false), &red, &blue, BLUE);
+    let mut removed = position(5, &red, &blue, BLUE);
+    play(&mut s, 5, 4, 6);
+    play(&mut removed, 5, 4, 6);
+    assert_eq!(cells_with(&s, 5, 1), sorted(small.clone()));
+    assert_eq!(cells_with(&s, 5, 2), cells_with(&removed, 5, 2));
+    let kept = s.enclosed_stones();
+    let want: Vec<usize> = sorted(small)
+        .into_iter()
+        .map(|(r, c)| rc(5, r, c))
+        .collect();
+    assert_eq!((0..61).filter(|&c| kept[c]).collect::<Vec<_>>(), want);
+    assert_eq!(s.current_player(), Some(RED));
+    assert_eq!(s.legal_actions(), removed.legal_actions());
+}
+
+/// The reading of `remove_surrounded=false` changes no legal move and no result: random games
+/// with and without removal, from the same seeds, play the same actions to the same end, and
+/// their boards differ only on the kept stones, which the removing game has emptied.
+#[test]
+fn keeping_enclosed_stones_changes_no_move_and_no_result() {
+    let mut kept_games = 0;
+    for (size, games) in [(3usize, 200u64), (4, 150), (5, 80), (6, 30)] {
+        for anti_blob in [true, false] {
+            for seed in 0..games {
+                let mut a = State::new(config_with(size, anti_blob, true));
+                let mut b = State::new(config_with(size, anti_blob, false));
+                let mut rng = Rng::new(seed);
+                let mut buf = Vec::new();
+                let mut any = false;
+                while let Some(p) = a.current_player() {
+                    assert_eq!(b.current_player(), Some(p));
+                    assert_eq!(a.legal_actions(), b.legal_actions());
+                    let m = a.random_action(&mut rng, &mut buf).expect("a move");
+                    a.apply_unchecked(m);
+                    b.apply_unchecked(m);
+                    // The measured heuristic sees the same position in both.
+                    let (mut ha, mut hb) = ([0u32; 2], [0u32; 2]);
+                    let mut scratch = crate::algo::FloodScratch::default();
+                    a.heuristic_into(&mut scratch, &mut ha);
+                    b.heuristic_into(&mut scratch, &mut hb);
+                    assert_eq!(ha, hb);
+                    let stones = |v: i8| a.cells().iter().filter(|&&c| c == v).count() as u32;
+                    assert_eq!(ha, [stones(1), stones(2)], "every stone counts by default");
+                    let kept = b.enclosed_stones();
+                    for ((&k, &x), &y) in kept.iter().zip(a.cells()).zip(b.cells()) {
+                        if k {
+                            assert!(x == 0 && y > 0, "removed there, kept here");
+                            any = true;
+                        } else {
+                            assert_eq!(x, y);
+                        }
+                    }
+                }
+                assert!(b.is_terminal());
+                assert_eq!(a.ranks(), b.ranks());
+                kept_games += usize::from(any);
+            }
+        }
+    }
+    assert!(kept_games > 50, "games that kept a stone: {kept_games}");
 }
