@@ -1,6 +1,6 @@
 """The variant lab against sf.simulate on the same random games (a benchmark, never a timed
-test). Run with ``pytest benches/test_lab_bench.py --benchmark-enable``; the README's lab
-section gives the measured ratios."""
+test). Run with ``pytest benches/test_lab_bench.py --benchmark-enable``; the lab's docs page
+(docs/lab.md) gives the measured ratios."""
 
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
 //! MCTS iterations per second on one configuration:
 //! `cargo run --release --example search_speed -- GAME ITERATIONS [THREADS] [MOVES] [key=value ...]`
-//! (MOVES random opening moves first, for a mid-game position).
-
-use std::time::Instant;
+//! (MOVES random opening moves first, for a mid-game position). Among the `key=value` pairs,
+//! `selection=`, `playouts=`, `c=`, `grave_ref=` and `grave_bias=` set the search, the rest are
+//! game options. The rate is per CPU-second of this process (the machine may be shared).
 
 use stonefield::games::{OptionValue, Rules};
 use stonefield::rng::Rng;
 use stonefield::search::mcts::search;
-use stonefield::search::MctsConfig;
+use stonefield::search::{MctsConfig, Playouts, Selection};
 use stonefield::Game;
 
 fn main() {
@@ -16,9 +16,29 @@ fn main() {
     let iterations: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let moves: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let search_keys = ["selection", "playouts", "c", "grave_ref", "grave_bias"];
+    let mut cfg = MctsConfig {
+        threads,
+        max_nodes: 100_000_000,
+        ..MctsConfig::with_iterations(iterations)
+    };
+    for kv in args.iter().skip(4) {
+        let Some((k, v)) = kv.split_once('=') else {
+            continue;
+        };
+        match k {
+            "selection" => cfg.selection = Selection::from_name(v).expect("selection"),
+            "playouts" => cfg.playouts = Playouts::from_name(v).expect("playouts"),
+            "c" => cfg.c = v.parse().expect("c"),
+            "grave_ref" => cfg.grave_ref = v.parse().expect("grave_ref"),
+            "grave_bias" => cfg.grave_bias = v.parse().expect("grave_bias"),
+            _ => {}
+        }
+    }
     let options: Vec<(String, OptionValue)> = args
         .iter()
         .skip(4)
+        .filter(|kv| !search_keys.iter().any(|k| kv.starts_with(&format!("{k}="))))
         .filter_map(|kv| {
             let (k, v) = kv.split_once('=')?;
             let v = match v.parse::<i64>() {
@@ -37,14 +57,9 @@ fn main() {
             state.apply_unchecked(a);
         }
     }
-    let cfg = MctsConfig {
-        threads,
-        max_nodes: 100_000_000,
-        ..MctsConfig::with_iterations(iterations)
-    };
-    let t = Instant::now();
+    let t = cpu_seconds();
     let r = search(&state, &cfg).expect("searchable");
-    let dt = t.elapsed().as_secs_f64();
+    let dt = cpu_seconds() - t;
     println!(
         "{name} moves={moves} threads={threads}: {:.0} it/s, {} nodes ({:.2} per iteration), best {}",
         r.iterations as f64 / dt,
@@ -52,4 +67,23 @@ fn main() {
         r.nodes as f64 / r.iterations as f64,
         r.best
     );
+}
+
+/// CPU seconds used by this process so far (user + system), from /proc; wall seconds where
+/// /proc is missing.
+fn cpu_seconds() -> f64 {
+    let ticks = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let rest = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some(f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?)
+        });
+    match ticks {
+        // The kernel's clock ticks are 100 a second on Linux.
+        Some(t) => t / 100.0,
+        None => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64()),
+    }
 }

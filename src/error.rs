@@ -21,6 +21,12 @@ pub enum Error {
     InvalidArgument(String),
     /// A malformed or inconsistent serialized game record, or a replay that does not finish.
     Record(String),
+    /// A run given up because its stop flag was raised (Ctrl-C) before game `index` ended; the
+    /// caller that raised the flag discards the unfinished games.
+    Stopped {
+        /// The game in flight.
+        index: u64,
+    },
     /// The error of one item of a batch: game `index` of a run, environment `index` of a vector.
     At {
         /// What the index counts.
@@ -100,6 +106,8 @@ pub enum Asked {
     Move,
     /// For a search.
     Search,
+    /// For an exact solve.
+    Solve,
     /// To replay `given` actions; the game ended after `played`.
     Replay {
         /// Actions played when the game ended.
@@ -147,7 +155,7 @@ impl fmt::Display for IllegalMove {
                 actions,
             } => write!(
                 f,
-                "{game}: action {action} is out of range; actions are 0..{actions} (0 to {})",
+                "{game}: action {action} is out of range; actions are 0 to {}",
                 actions.saturating_sub(1)
             ),
             IllegalMove::NotLegal {
@@ -180,6 +188,7 @@ impl fmt::Display for GameOver {
             Asked::Action(a) => write!(f, "{game}: the game is over; no action is legal (got {a})"),
             Asked::Move => write!(f, "{game}: the game is over"),
             Asked::Search => write!(f, "{game}: the game is over; there is nothing to search"),
+            Asked::Solve => write!(f, "{game}: the game is over; there is nothing to solve"),
             Asked::Replay { played, given } => write!(
                 f,
                 "{game}: the game ended after {played} actions but {given} were given"
@@ -197,6 +206,7 @@ impl fmt::Display for Error {
             | Error::Record(m) => f.write_str(m),
             Error::IllegalMove(e) => e.fmt(f),
             Error::GameOver(e) => e.fmt(f),
+            Error::Stopped { index } => write!(f, "stopped before game {index} ended"),
             Error::At { item, index, error } => {
                 let item = match item {
                     Item::Game => "game",
@@ -238,12 +248,12 @@ mod tests {
         });
         assert_eq!(
             e.to_string(),
-            "subsume: action 99 is out of range; actions are 0..19 (0 to 18)"
+            "subsume: action 99 is out of range; actions are 0 to 18"
         );
         let e = e.in_game(3);
         assert_eq!(
             e.to_string(),
-            "game 3: subsume: action 99 is out of range; actions are 0..19 (0 to 18)"
+            "game 3: subsume: action 99 is out of range; actions are 0 to 18"
         );
         assert!(matches!(
             e.root(),

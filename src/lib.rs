@@ -10,14 +10,17 @@
 //! * [`rng`]: the seedable random number generator with independent streams; it sits below
 //!   the games, so the rules never depend on how they are driven.
 //! * [`sim`]: random playouts, single- and multi-threaded, and vectorised environments.
-//! * [`search`]: UCT Monte Carlo tree search with MCTS-Solver, whole games between native
-//!   agents over threads, and self-play data.
+//! * [`search`]: UCT Monte Carlo tree search with MCTS-Solver, GRAVE and MAST, whole games
+//!   between native agents over threads, and self-play data.
 //! * [`lab`]: the variant lab's engine: per-game facts, their evaluations and metrics,
 //!   repeated positions, column storage, the sums over games and lab runs over threads.
+//! * [`solve`]: exact values of two-player positions (alpha-beta with a transposition table)
+//!   and whole state graphs of small boards (cycles, longest game, retrograde values).
 //!
 //! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `lab` < `python`, with
-//! `rng` and `error` below them all. `tests/layering.rs` fails when a module imports from a layer
-//! above it.
+//! `solve` beside `sim`, `search` and `lab` (it stands on the games, and only `python` uses it),
+//! and `rng` and `error` below them all. `tests/layering.rs` fails when a module imports from a
+//! layer above it.
 //!
 //! The `python` feature adds the Python extension module (`stonefield._core`); nothing else in
 //! the crate depends on Python.
@@ -34,6 +37,7 @@ pub mod lab;
 pub mod rng;
 pub mod search;
 pub mod sim;
+pub mod solve;
 
 #[cfg(feature = "python")]
 mod python;

@@ -4,7 +4,9 @@
 //! legality test over the whole action space; undo restores the board, the player, the legal set
 //! and the scores exactly; a copy is independent; illegal actions (occupied or forbidden sites,
 //! out of range, negative, after the end) fail with the right error and change nothing; the same
-//! seed replays the same game. Each game adds its configurations to `configs()`.
+//! seed replays the same game; the position key kept by every action is the key computed from
+//! scratch, and equal keys mean equal positions. Each game adds its configurations to
+//! `configs()`.
 
 use stonefield::games::options::value_names;
 use stonefield::games::OptionValue;
@@ -210,6 +212,7 @@ struct Fingerprint {
     ranks: Option<Vec<f64>>,
     moves: usize,
     truncated: bool,
+    key: u64,
 }
 
 fn fingerprint(s: &State) -> Fingerprint {
@@ -221,6 +224,7 @@ fn fingerprint(s: &State) -> Fingerprint {
         ranks: s.ranks(),
         moves: s.move_count(),
         truncated: s.truncated(),
+        key: s.key(),
     }
 }
 
@@ -522,6 +526,82 @@ fn every_declared_option_value_builds_and_the_facts_need_no_state() {
             assert_eq!(names, declared, "{name}: options in declaration order");
             let again = Game::make(name, &resolved).expect("resolved options are valid");
             assert_eq!(again.options(), resolved);
+        }
+    }
+}
+
+/// What decides the rest of a game from a position, as far as the public interface shows it:
+/// the board, the mover, the legal set, the observation planes (Windflowers' passes, Faraday's
+/// phase, offer and surplus planes) and, for finished games, the ranks.
+/// Board, mover, legal actions, observation bits and ranks.
+type View = (Vec<i8>, Option<usize>, Vec<u32>, Vec<u32>, Option<Vec<f64>>);
+
+fn position_view(s: &State) -> View {
+    let mut obs = vec![0f32; s.observation_planes() * s.board().num_sites()];
+    s.write_observation(&mut obs);
+    let last = match s {
+        State::Faraday(f) => vec![f.last_placer().map_or(9, |p| p as u32)],
+        _ => Vec::new(),
+    };
+    let obs: Vec<u32> = obs.iter().map(|x| x.to_bits()).chain(last).collect();
+    let ranks = if s.truncated() { None } else { s.ranks() };
+    (
+        s.cells().to_vec(),
+        s.current_player(),
+        s.legal_actions(),
+        obs,
+        ranks,
+    )
+}
+
+/// The key after every action equals the key from scratch (the board's stones through the
+/// published table, XOR a turn value), and positions with equal keys look alike in everything
+/// the interface shows, on random games of every configuration.
+#[test]
+fn keys_are_kept_exactly_and_tell_positions_apart() {
+    use std::collections::HashMap;
+    use stonefield::games::zobrist::{turn, Zobrist};
+    let turns: HashMap<u64, u64> = (0..4096u64).map(|i| (turn(i), i)).collect();
+    for (name, options, seeds) in configs() {
+        let game = Game::make(name, &options).expect("valid");
+        let z = Zobrist::new(game.board().num_sites());
+        let mut seen = HashMap::new();
+        for seed in 0..seeds.min(3) {
+            let mut s = game.new_state();
+            let mut rng = Rng::stream(seed, 7);
+            let mut buf = Vec::new();
+            loop {
+                let board_part = z.board(s.cells());
+                let t = turns.get(&(s.key() ^ board_part));
+                assert!(
+                    t.is_some(),
+                    "{name} {options:?}: the key is not board ^ turn"
+                );
+                if let State::Faraday(f) = &s {
+                    let i = *t.unwrap_or(&0);
+                    let phase = match f.phase() {
+                        stonefield::games::faraday::Phase::Offer { left } => u64::from(left - 1),
+                        stonefield::games::faraday::Phase::Choice => 3,
+                        stonefield::games::faraday::Phase::Placement => 4,
+                    };
+                    assert_eq!(i % 5, phase);
+                    assert_eq!(i / 10 % 2, u64::from(f.forced_surplus()));
+                    assert_eq!(i / 20, f.last_placer().map_or(0, |p| p as u64 + 1));
+                }
+                // A truncated game ended by its move count, which the key leaves out.
+                if !s.truncated() {
+                    let view = position_view(&s);
+                    let before = seen.entry(s.key()).or_insert_with(|| view.clone());
+                    assert_eq!(
+                        *before, view,
+                        "{name} {options:?}: equal keys, different positions"
+                    );
+                }
+                let Some(a) = s.random_action(&mut rng, &mut buf) else {
+                    break;
+                };
+                s.apply_unchecked(a);
+            }
         }
     }
 }

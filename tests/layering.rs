@@ -1,8 +1,9 @@
 //! The crate's layers only look down: `error` and `rng` < `board` < `algo` < `games` < `sim` <
-//! `search` < `lab` < `python`. This test reads every source file and fails when a module names a
-//! module of a higher layer (`crate::sim` inside `games`, say), in code or in a comment, when a
-//! layer below the lab speaks of the lab, or when anything outside `src/python` names pyo3 or
-//! numpy.
+//! `search` < `lab` < `python`, with `solve` beside `sim`, `search` and `lab`: it stands on the
+//! games, and only `python` uses it. This test reads every source file and fails when a module
+//! names a module of a higher layer (`crate::sim` inside `games`, say), in code or in a comment,
+//! when a layer below the lab speaks of the lab, or when anything outside `src/python` names pyo3
+//! or numpy.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -19,8 +20,26 @@ const LAYERS: &[&[&str]] = &[
     &["python"],
 ];
 
+/// Modules beside the layers: each may use the layers up to the one named, and is used only by
+/// the layers above the other one named (`solve` stands on the games, and only `python` uses
+/// it).
+const BESIDE: &[(&str, &str, &str)] = &[("solve", "games", "python")];
+
 fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// Whether `module` may use `used`, for modules beside the layers.
+fn beside_allows(module: &str, used: &str) -> Option<bool> {
+    for &(side, below, user) in BESIDE {
+        if module == side {
+            return Some(used == side || layer_of(used)? <= layer_of(below)?);
+        }
+        if used == side {
+            return Some(module == side || layer_of(module)? >= layer_of(user)?);
+        }
+    }
+    None
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -82,7 +101,13 @@ fn layers_only_look_down() {
         let Some(module) = module_of(&src, file) else {
             continue;
         };
-        let own = layer_of(&module).unwrap_or_else(|| {
+        let own = layer_of(&module).or_else(|| {
+            BESIDE
+                .iter()
+                .find(|b| b.0 == module)
+                .and_then(|b| layer_of(b.1))
+        });
+        let own = own.unwrap_or_else(|| {
             panic!(
                 "{} is in no layer; add `{module}` to LAYERS",
                 file.display()
@@ -91,6 +116,16 @@ fn layers_only_look_down() {
         let text = fs::read_to_string(file).expect("source is readable");
         for (n, line) in text.lines().enumerate() {
             for used in crate_paths(line) {
+                if let Some(ok) = beside_allows(&module, &used) {
+                    if !ok {
+                        violations.push(format!(
+                            "{}:{}: `{module}` may not use `crate::{used}`",
+                            file.display(),
+                            n + 1
+                        ));
+                    }
+                    continue;
+                }
                 if let Some(l) = layer_of(&used) {
                     if l > own {
                         violations.push(format!(
@@ -150,4 +185,8 @@ fn the_checker_sees_a_violation() {
     assert_eq!(comment_paths("x(); // see crate::lab::Columns"), ["lab"]);
     assert!(layer_of("sim") > layer_of("games"));
     assert!(layer_of("lab") > layer_of("search"));
+    assert_eq!(beside_allows("solve", "games"), Some(true));
+    assert_eq!(beside_allows("solve", "search"), Some(false));
+    assert_eq!(beside_allows("search", "solve"), Some(false));
+    assert_eq!(beside_allows("python", "solve"), Some(true));
 }

@@ -40,6 +40,8 @@ def test_time_alone_is_a_time_budget_and_none_removes_a_budget() -> None:
     assert both.iterations is None and both.time == 1.0
     assert parse_agent("mcts:solver=none").solver is None
     assert parse_agent("random:seed=3").seed == 3
+    # With neither budget, the default one: as a bare "mcts" and sf.MCTS().
+    assert parse_agent("mcts:iterations=none").iterations == 1000
 
 
 def test_spaces_case_and_dashes_are_forgiven() -> None:
@@ -67,7 +69,6 @@ def test_spaces_case_and_dashes_are_forgiven() -> None:
         ("mcts:c=-1", ["c must be"]),
         ("mcts:time=-1", ["time must be"]),
         ("mcts:time=nan", ["time must be"]),
-        ("mcts:iterations=none", ["budget"]),
         ("random:seed=-1", ["seed"]),
     ],
 )

@@ -94,7 +94,7 @@ def test_match_with_three_players(capsys: pytest.CaptureFixture[str]) -> None:
         (["match", "subsume", "random", "random", "--threads", "0"], "--threads"),
         (["match", "subsume", "random", "random", "--option", "size"], "KEY=VALUE"),
         (["match", "subsume", "random", "random", "--option", "size=99"], "size"),
-        (["match", "go", "random", "random"], "invalid choice"),
+        (["match", "go", "random", "random"], "unknown game 'go'"),
         (["analyse", "subsume", "--agent", "random"], "needs a searching agent"),
         (["analyse", "subsume", "--agent", "mcts:c=-1"], "c must be"),
         (["analyse", "subsume", "--option", "colour=red"], "colour"),

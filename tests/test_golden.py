@@ -1,6 +1,6 @@
-"""The README's printed numbers stay true: the summary of its batch example is the same on every
-machine (all but the timings), so it is held here line by line. The per-game golden games are in
-tests/playthroughs.rs (Rust) and tests/data/playthroughs/."""
+"""The documentation's printed numbers stay true: the summary of its batch example is the same
+on every machine (all but the timings), so it is held here line by line. The per-game golden
+games are in tests/playthroughs.rs (Rust) and tests/data/playthroughs/."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import stonefield as sf
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+# The page of the docs site with the batch example.
+README = Path(__file__).resolve().parent.parent / "docs" / "batches.md"
 _TIMED = ("playouts/s", "moves/s")
 
 

@@ -188,3 +188,46 @@ def test_search_agents_play_as_opponents() -> None:
     assert env.state.is_terminal() and reward in (-1.0, 1.0)
     made = gymnasium.make("stonefield/Subsume-v0", size=3, opponent=sf.RandomAgent(seed=1))
     check_env(made.unwrapped)
+
+
+def test_seat_message_names_the_seats() -> None:
+    with pytest.raises(ValueError, match=r"seats are 0 to 1 \(or None"):
+        StonefieldEnv("subsume", seat=2, size=3)
+
+
+def test_action_masks_follow_sb3_contribs_protocol() -> None:
+    # sb3-contrib's MaskablePPO calls env.action_masks() and wants one bool per action.
+    env = StonefieldEnv("windflowers", size=3, grid="hex")
+    _, info = env.reset(seed=3)
+    for _ in range(100):
+        mask = env.action_masks()
+        assert mask.dtype == np.bool_ and mask.shape == (env.action_space.n,)
+        np.testing.assert_array_equal(mask, info["action_mask"].astype(bool))
+        np.testing.assert_array_equal(mask, env.state.legal_mask())
+        _, _, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+        if terminated or truncated:
+            assert not env.action_masks().any()
+            _, info = env.reset()
+
+
+@pytest.mark.parametrize("name", sf.games())
+def test_flat_observations(name: str) -> None:
+    flat = StonefieldEnv(name, flatten=True)
+    plain = StonefieldEnv(name)
+    planes, sites = plain.game.observation_shape
+    assert flat.observation_space.shape == (planes * sites,)
+    a, _ = flat.reset(seed=5)
+    b, _ = plain.reset(seed=5)
+    assert a.shape == (planes * sites,) and a.dtype == np.float32
+    np.testing.assert_array_equal(a, b.reshape(-1))
+    assert flat.observation_space.contains(a)
+    check_env(flat, skip_render_check=True)
+    with pytest.raises(TypeError, match="flatten"):
+        StonefieldEnv(name, flatten="yes")  # type: ignore[arg-type]
+
+
+def test_flatten_through_the_registry() -> None:
+    env = gymnasium.make("stonefield/Subsume-v0", size=3, flatten=True)
+    observation, _ = env.reset(seed=0)
+    assert observation.ndim == 1
+    assert env.unwrapped.action_masks().dtype == np.bool_  # type: ignore[attr-defined]

@@ -15,8 +15,8 @@ import pytest
 
 import stonefield as sf
 from stonefield import _core
+from stonefield.cli.lab import add_parser  # noqa: F401  (the CLI module imports cleanly)
 from stonefield.lab import metrics as M
-from stonefield.lab.cli import add_lab_command  # noqa: F401  (the CLI module imports cleanly)
 from stonefield.lab.run import check_address
 from stonefield.matches import wilson_interval
 
@@ -576,7 +576,7 @@ def test_studies_run_at_tiny_scale(name: str, tmp_path: Any) -> None:
     assert lines[0] == f"# Study: {name}" and lines[2].startswith("> ")
     assert text.index("**Answer.**") < text.index("## The deciding metrics")
     assert text.index("## The deciding metrics") < text.index("## Every metric")
-    assert all(r["agents"] == "random in every seat" for r in lab.rows())
+    assert all(r["agents"] == "random:seed=0 in every seat" for r in lab.rows())
 
 
 def test_answers_follow_the_numbers(tmp_path: Any) -> None:

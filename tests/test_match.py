@@ -382,8 +382,8 @@ def test_bad_games() -> None:
 def test_readme_example_runs(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Agents, matches and self-play", 1)[1]
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    section = (docs / "agents.md").read_text(encoding="utf-8")
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, Any] = {}

@@ -114,3 +114,20 @@ def test_cpp_mcts_search_works_on_these_games() -> None:
         assert action in state.legal_actions()
         state.apply_action(action)
     assert sum(state.returns()) == 0.0
+
+
+def test_information_state_tensors_raise_a_clear_error() -> None:
+    game = pyspiel.load_game("stonefield_subsume(size=3)")
+    state = game.new_initial_state()
+    for call in (
+        lambda: state.information_state_tensor(0),
+        lambda: state.information_state_tensor(),
+        game.information_state_tensor_shape,
+        game.information_state_tensor_size,
+    ):
+        with pytest.raises(openspiel.InformationStateError, match="observation_tensor"):
+            call()
+    # What the games do provide is unchanged.
+    assert len(state.observation_tensor(0)) == int(np.prod(game.observation_tensor_shape()))
+    state.apply_action(state.legal_actions()[0])
+    assert state.information_state_string(0) == state.history_str() != ""

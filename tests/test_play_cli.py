@@ -41,6 +41,9 @@ def serve(*args: str) -> tuple[subprocess.Popen[str], str]:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # SIGINT as Ctrl-C sends it must reach the server, even when these tests were started
+        # with it ignored (a background job), which children would inherit.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -60,6 +63,7 @@ def get(url: str) -> Any:
         return r.headers, r.read()
 
 
+@pytest.mark.timing
 def test_play_serves_the_page_on_a_free_local_port() -> None:
     proc, url = serve("subsume", "--option", "size=4", "--opponent", "random", "--seat", "1")
     try:
@@ -75,6 +79,7 @@ def test_play_serves_the_page_on_a_free_local_port() -> None:
     assert "warning" not in err
 
 
+@pytest.mark.timing
 def test_play_warns_when_listening_beyond_this_machine() -> None:
     proc, url = serve("--host", "0.0.0.0")
     try:

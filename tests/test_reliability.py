@@ -300,12 +300,12 @@ def test_cli_bad_arguments_are_usage_errors(argv: list[str], capsys: Any) -> Non
 
 
 def test_cli_ctrl_c_in_bench_exits_130(monkeypatch: Any, capsys: Any) -> None:
-    import stonefield.cli as cli
+    import stonefield.cli.bench as bench
 
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "simulate", interrupted)
+    monkeypatch.setattr(bench, "simulate", interrupted)
     assert main(["bench", "windflowers", "--seconds", "0.1"]) == 130
     assert "interrupted" in capsys.readouterr().err
 

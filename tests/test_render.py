@@ -330,8 +330,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Seeing and keeping games", 1)[1]
+    section = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, Any] = {}

@@ -1,4 +1,4 @@
-"""The README's reinforcement-learning examples run as written."""
+"""The reinforcement-learning examples of the docs (docs/adapters.md) run as written."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _examples() -> list[str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("## Reinforcement learning adapters")
-    end = readme.index("\n## ", start + 1)
-    return re.findall(r"```python\n(.*?)```", readme[start:end], flags=re.S)
+    page = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
+    examples = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    # The MaskablePPO example needs torch and sb3-contrib, which the test extras leave out.
+    return [e for e in examples if "sb3_contrib" not in e]
 
 
 def test_there_is_an_example_per_adapter() -> None:

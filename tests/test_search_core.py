@@ -85,6 +85,7 @@ def test_same_seed_same_move_and_threads() -> None:
         assert np.array_equal(a.visits, b.visits)
 
 
+@pytest.mark.timing
 def test_limits_are_reported() -> None:
     state = sf.make("subsume").new_state()
     res = sf.MCTS(iterations=10**6, max_nodes=2048).analyse(state)
@@ -96,7 +97,6 @@ def test_limits_are_reported() -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {},
         {"iterations": 0},
         {"iterations": -5},
         {"iterations": True},
@@ -261,6 +261,7 @@ def test_selfplay_bad_input() -> None:
             _core.selfplay_games(game, sf.MCTS(iterations=5), games, seed, temperature)
 
 
+@pytest.mark.timing
 def test_ctrl_c_stops_a_long_search() -> None:
     state = sf.make("windflowers").new_state()
     timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))

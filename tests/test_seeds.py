@@ -75,3 +75,21 @@ def test_faraday_names_its_pie() -> None:
         "swap",
     ]
     assert game.action_site(n + 1) == 1 and game.action_site(2 * n + 2) is None
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        "mcts:iterations=30,selection=grave,grave_ref=inf,grave_bias=0.001,playouts=mast",
+        "mcts:iterations=30,preset=strong",
+    ],
+)
+def test_a_seated_mcts_keeps_every_setting(agent: str) -> None:
+    # Every MCTS setting (GRAVE's and the preset among them) survives seating: only the seed
+    # changes, and it is the seat's seed.
+    original = sf.parse_agent(agent)
+    again = seated(original, 3, 1, 0)
+    assert again.seed == seat_seed(3, 1, 0, original.seed)
+    for key in ("selection", "grave_ref", "grave_bias", "playouts", "preset", "c", "iterations"):
+        assert getattr(again, key) == getattr(original, key), key
+    assert repr(sf.parse_agent(sf.agents.agent_string(again))) == repr(again)

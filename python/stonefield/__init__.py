@@ -27,23 +27,28 @@ from ._core import (
     RandomAgent,
     RecordError,
     SearchResult,
+    SolveResult,
     State,
+    StateGraph,
     StonefieldError,
     VectorEnv,
     __version__,
     games,
     make,
+    solve,
+    state_graph,
 )
 from ._methods import attach as _attach_methods
 from .agents import parse_agent
 from .batch import SimulationResult, simulate
-from .matches import Match, match
+from .matches import Match, MatchInterrupted, match
 from .options import option_spec
 from .records import from_record, to_record
 from .records import load as load_record
 from .records import save as save_record
 from .render import to_svg
 from .selfplay import SelfPlayData, selfplay
+from .solver import Solver
 from .strategies import MirrorAgent, RestrictedAgent
 from .text import board_text
 
@@ -56,6 +61,7 @@ __all__ = [
     "InvalidOptionError",
     "MCTS",
     "Match",
+    "MatchInterrupted",
     "MirrorAgent",
     "RandomAgent",
     "RecordError",
@@ -63,7 +69,10 @@ __all__ = [
     "SearchResult",
     "SelfPlayData",
     "SimulationResult",
+    "SolveResult",
+    "Solver",
     "State",
+    "StateGraph",
     "StonefieldError",
     "VectorEnv",
     "__version__",
@@ -78,6 +87,8 @@ __all__ = [
     "save_record",
     "selfplay",
     "simulate",
+    "solve",
+    "state_graph",
     "to_record",
     "to_svg",
 ]

@@ -1,9 +1,10 @@
-"""The README's option tables, generated from the games' own option declarations.
+"""The docs' option tables (one on each game's page, docs/games/GAME.md), generated from the
+games' own option declarations.
 
-``python -m stonefield._optiondocs`` prints every table; ``--write README.md`` rewrites the
-blocks between ``<!-- options: GAME -->`` and ``<!-- /options -->`` in place, and ``--check
-README.md`` exits with status 1 when they differ from what the declarations give (the test suite
-runs the same check).
+``python -m stonefield._optiondocs`` prints every table; ``--write docs/games/GAME.md`` rewrites
+the blocks between ``<!-- options: GAME -->`` and ``<!-- /options -->`` in place, and ``--check
+FILE`` exits with status 1 when they differ from what the declarations give (the test suite runs
+the same check on every game page).
 
 >>> for line in table("subsume").splitlines()[:3]:
 ...     print(line)
@@ -98,8 +99,8 @@ def blocks(text: str) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stonefield._optiondocs", description=__doc__)
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--write", metavar="README", help="rewrite the option blocks of a file")
-    group.add_argument("--check", metavar="README", help="exit 1 if the option blocks differ")
+    group.add_argument("--write", metavar="FILE", help="rewrite the option blocks of a file")
+    group.add_argument("--check", metavar="FILE", help="exit 1 if the option blocks differ")
     args = parser.parse_args(argv)
     if args.write is None and args.check is None:
         for game in games():

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import _core
+from .agents import MCTS_SETTINGS
 
-#: The settings an MCTS agent is rebuilt from when it is seated.
-MCTS_SETTINGS = ("iterations", "time", "c", "threads", "solver", "seed", "max_nodes", "reuse")
+__all__ = ["MCTS_SETTINGS", "reseeded", "seat_seed", "seated"]
 
 
 def seat_seed(seed: int, game_index: int, seat: int, agent_seed: int = 0) -> int:

@@ -9,10 +9,12 @@ settings::
     mcts:iterations=2000,c=1.0,threads=2,time=0.5,solver=false
 
 ``mcts`` takes the keyword arguments of :class:`stonefield.MCTS` (``iterations``, ``time``,
-``c``, ``threads``, ``solver``, ``seed``, ``max_nodes``, ``reuse``); without ``iterations`` or
-``time`` it gets 1000 iterations. ``random`` takes ``seed``. Booleans are ``true`` or ``false``;
-``iterations=none`` or ``time=none`` removes that budget; ``mcts:2000`` is short for
-``mcts:iterations=2000`` (a bare number as the first setting). Every mistake raises
+``c``, ``threads``, ``solver``, ``seed``, ``max_nodes``, ``reuse``, ``selection``,
+``grave_ref``, ``grave_bias``, ``playouts``, ``preset``): ``mcts:selection=grave,time=0.5``,
+``mcts:preset=strong``; without ``iterations`` or ``time`` it gets 1000 iterations. ``random``
+takes ``seed``. Booleans are ``true`` or ``false``; ``iterations=none`` or ``time=none`` removes
+that budget; ``mcts:2000`` is short for ``mcts:iterations=2000`` (a bare number as the first
+setting). Every mistake raises
 :class:`stonefield.InvalidOptionError` with a one-line message naming what is allowed.
 
 >>> parse_agent("mcts:iterations=2000,c=1.0")
@@ -64,6 +66,12 @@ def _bool(text: str) -> bool:
     return low == "true"
 
 
+def _grave_ref(text: str) -> float:
+    if text.lower() in ("inf", "infinity"):
+        return float("inf")
+    return int(text)
+
+
 def _optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     def inner(text: str) -> Any:
         return None if text.lower() == "none" else parse(text)
@@ -83,10 +91,25 @@ _SETTINGS: dict[str, dict[str, tuple[Callable[[str], Any], str]]] = {
         "seed": (_int, "an integer ≥ 0"),
         "max_nodes": (_int, "an integer"),
         "reuse": (_bool, "true or false"),
+        "selection": (str, "uct or grave"),
+        "grave_ref": (_grave_ref, "an integer ≥ 1 or inf"),
+        "grave_bias": (_float, "a number ≥ 0"),
+        "playouts": (str, "random or mast"),
+        "preset": (str, "strong"),
     },
 }
 
+#: Every setting of :class:`stonefield.MCTS`, in its constructor's order: what an agent string
+#: may set, and what an agent is rebuilt from when it is seated or reseeded.
+MCTS_SETTINGS = tuple(_SETTINGS["mcts"])
+
 _EXAMPLE = "mcts:iterations=2000,c=1.0"
+
+#: The settings a preset decides (they read None on an agent with a preset).
+_PRESET_DECIDES = ("c", "selection", "grave_ref", "grave_bias", "playouts")
+
+#: ``grave_ref`` as the agent reports an infinite one.
+_INFINITE_REF = 2**32 - 1
 
 
 def parse_agent(text: str) -> NativeAgent:
@@ -108,7 +131,7 @@ def parse_agent(text: str) -> NativeAgent:
     >>> parse_agent("mcts:iters=50")
     Traceback (most recent call last):
     ...
-    stonefield.InvalidOptionError: agent "mcts:iters=50": unknown setting "iters"; mcts takes iterations, time, c, threads, solver, seed, max_nodes, reuse
+    stonefield.InvalidOptionError: agent "mcts:iters=50": unknown setting "iters"; mcts takes iterations, time, c, threads, solver, seed, max_nodes, reuse, selection, grave_ref, grave_bias, playouts, preset
     >>> parse_agent("random:seed=x")
     Traceback (most recent call last):
     ...
@@ -178,15 +201,22 @@ def agent_string(agent: object) -> str:
         return "random" if agent.seed == 0 else f"random:seed={agent.seed}"
     if isinstance(agent, MCTS):
         default = MCTS(iterations=1)
+        # GRAVE's default c differs from UCT's.
+        default_c = MCTS(iterations=1, selection=agent.selection or "uct").c
         parts = []
-        for key in _SETTINGS["mcts"]:
+        for key in MCTS_SETTINGS:
             value = getattr(agent, key)
+            if key == "c" and value == default_c:
+                continue
             if key == "iterations":
                 # A bare "mcts" means 1000 iterations, and no iterations with a time budget.
                 if value is None or (value == DEFAULT_ITERATIONS and agent.time is None):
                     continue
-            elif value == getattr(default, key):
+            elif value == getattr(default, key) or (value is None and key in _PRESET_DECIDES):
+                # A preset's own settings read None: the preset names them.
                 continue
+            if key == "grave_ref" and value == _INFINITE_REF:
+                value = "inf"
             shown = "none" if value is None else str(value).lower()
             parts.append(f"{key}={shown}")
         return "mcts" + (":" + ",".join(parts) if parts else "")

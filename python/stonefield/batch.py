@@ -95,7 +95,7 @@ class SimulationResult:
             if self.scores is not None:
                 row += f" {self.scores[:, p].mean() if n else 0.0:>11.2f}"
             lines.append(row)
-        lengths = self.lengths if n else np.zeros(1)
+        lengths = self.lengths if n else np.zeros(1, dtype=self.lengths.dtype)
         lines += [
             "",
             f"average length  {lengths.mean():.2f} actions"

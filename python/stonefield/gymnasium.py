@@ -5,9 +5,12 @@ Importing this module registers `stonefield/Smallholder-v0`, `stonefield/Windflo
 `gymnasium.make("stonefield.gymnasium:stonefield/Windflowers-v0")`). In each, the learner plays
 one seat and an opponent agent plays every other seat:
 
-- observations are float32 (planes, sites) seen from the learner's seat (`State.observation`);
-  actions are `Discrete(num_actions)`; `info["action_mask"]` is the int8 mask of the learner's
-  legal actions (all zeros once the episode is over);
+- observations are float32 (planes, sites) seen from the learner's seat (`State.observation`),
+  or one flat vector of planes × sites with `flatten=True` (what Stable-Baselines3's MLP
+  policies and its `check_env` expect); actions are `Discrete(num_actions)`;
+  `info["action_mask"]` is the int8 mask of the learner's legal actions (all zeros once the
+  episode is over), and `env.action_masks()` the same as booleans: the protocol of
+  sb3-contrib's `MaskablePPO`;
 - the reward is 0 until the game ends, then the learner's `returns()` value (+1 win, −1 loss,
   0 draw in two-player games); reaching the game's `max_moves` truncates with reward 0;
 - an illegal or out-of-range action ends the episode at once (`terminated`) with reward
@@ -45,6 +48,7 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ._actions import action_id, action_ids
 from ._core import Game, GameOverError, State, games
 from ._core import VectorEnv as _NativeVectorEnv
 from ._rl import RENDER_MODES, Agent, Rendered, check_render_mode, make_game, random_legal, render
@@ -67,7 +71,16 @@ class StonefieldEnv(gymnasium.Env[Obs, np.int64]):
             moves from the environment's generator.
         illegal_reward: the reward of an illegal action, which ends the episode.
         render_mode: None, "human", "ansi", "rgb_array" or "svg" (as in `stonefield.pettingzoo`).
+        flatten: observations as one float32 vector of planes × sites (the same numbers, in
+            plane-major order) instead of a (planes, sites) array.
         **options: the game's options, as for `sf.make`.
+
+    >>> env = StonefieldEnv("subsume", size=3, flatten=True)
+    >>> observation, info = env.reset(seed=1)
+    >>> observation.shape, env.observation_space.shape
+    ((95,), (95,))
+    >>> bool((env.action_masks() == info["action_mask"].astype(bool)).all())
+    True
     """
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
@@ -80,17 +93,23 @@ class StonefieldEnv(gymnasium.Env[Obs, np.int64]):
         opponent: Agent | None = None,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        flatten: bool = False,
         **options: Any,
     ) -> None:
         check_render_mode(render_mode)
+        if not isinstance(flatten, bool):
+            raise TypeError(f"flatten must be True or False, got {flatten!r}")
         self.game = make_game(game, options)
         n = self.game.num_players
         if seat is not None and not 0 <= seat < n:
-            raise ValueError(f"seat {seat} out of range; seats are 0..{n} (or None for random)")
+            raise ValueError(
+                f"seat {seat} out of range; seats are 0 to {n - 1} (or None for random)"
+            )
         self.render_mode = render_mode
-        self.observation_space = gymnasium.spaces.Box(
-            0.0, 1.0, shape=self.game.observation_shape, dtype=np.float32
-        )
+        self.flatten = flatten
+        planes, sites = self.game.observation_shape
+        shape = (planes * sites,) if flatten else (planes, sites)
+        self.observation_space = gymnasium.spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32)
         self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
         self.opponent = opponent
         self.illegal_reward = float(illegal_reward)
@@ -110,17 +129,17 @@ class StonefieldEnv(gymnasium.Env[Obs, np.int64]):
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
-        return self.state.observation(self.seat), self._info()
+        return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         if self._over:
             raise GameOverError("the episode is over; call reset() to start another")
-        a = int(action)
+        a = action_id(action)
         if not 0 <= a < self.game.num_actions or not self.state.legal_mask()[a]:
             self._over = True
             info = self._info()
             info["illegal_action"] = True
-            return self.state.observation(self.seat), self.illegal_reward, True, False, info
+            return self._observation(), self.illegal_reward, True, False, info
         self.state.apply(a)
         self._play_opponents()
         reward, terminated, truncated = 0.0, False, False
@@ -133,7 +152,12 @@ class StonefieldEnv(gymnasium.Env[Obs, np.int64]):
             terminated = not truncated
         if self.render_mode == "human":
             self.render()
-        return self.state.observation(self.seat), reward, terminated, truncated, self._info()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal actions as a bool vector of `num_actions` (all False once the
+        episode is over): what sb3-contrib's `MaskablePPO` asks the environment for."""
+        return self._mask().astype(bool)
 
     def render(self) -> Rendered:
         if self.render_mode is None:
@@ -149,12 +173,17 @@ class StonefieldEnv(gymnasium.Env[Obs, np.int64]):
                 action = self.opponent.act(self.state)
             self.state.apply(action)
 
-    def _info(self) -> dict[str, Any]:
+    def _observation(self) -> Obs:
+        observation = self.state.observation(self.seat)
+        return observation.reshape(-1) if self.flatten else observation
+
+    def _mask(self) -> npt.NDArray[np.int8]:
         if self._over or self.state.current_player != self.seat:
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        else:
-            mask = self.state.legal_mask().astype(np.int8)
-        return {"action_mask": mask, "seat": self.seat}
+            return np.zeros(self.game.num_actions, dtype=np.int8)
+        return self.state.legal_mask().astype(np.int8)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask(), "seat": self.seat}
 
 
 def register_envs() -> None:
@@ -261,7 +290,7 @@ class SelfPlayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]])
     ]:
         movers = self._env.current_player.astype(np.int64)
         obs, returns, terminated, truncated, native_info = self._env.step(
-            np.asarray(actions, dtype=np.int64)
+            action_ids(actions, self.num_envs)
         )
         rewards = returns[self._rows, movers].astype(np.float64)
         info = self._info(native_info)

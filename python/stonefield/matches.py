@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 import os
 import time
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._actions import is_action_id
 from ._args import count_arg, game_arg, seed_arg, threads_arg
 from ._core import Game, IllegalMoveError, InvalidOptionError, State
 from ._seeds import seated
@@ -356,7 +356,7 @@ def match(
     seat counts differ by at most one).
 
     When every agent is native (:class:`stonefield.MCTS`, :class:`stonefield.RandomAgent`), whole
-    games run in Rust on ``threads`` threads with the GIL released, Ctrl-C stops between games,
+    games run in Rust on ``threads`` threads with the GIL released, Ctrl-C stops them at once,
     and game ``i`` draws from random streams derived from ``(seed, i)``, so the match is the
     same whatever the thread count. Otherwise the games run one after another on the calling
     thread: each agent acts on a copy of the position, native agents get a seed derived from
@@ -383,6 +383,8 @@ def match(
         TypeError: an argument of the wrong type (bools are not counts).
         IllegalMoveError: a Python agent chose an action that is not legal (the message names
             the agent, the game index and the action); no Match is returned.
+        MatchInterrupted: Ctrl-C (a KeyboardInterrupt) stopped the match; its ``match`` holds
+            the games finished before (native searches stop within an iteration).
 
     >>> import stonefield as sf
     >>> m = sf.match("windflowers", ["mcts:iterations=200", "random"], games=2, seed=3)
@@ -403,7 +405,33 @@ def match(
         raw = _play_native(game, agent_list, seats, seed, threads, progress)
     else:
         raw = _play_python(game, agent_list, seats, seed, progress)
+    played = _match_of(game, agent_list, seed, seats, raw, started)
+    if raw.get("interrupted") is not None:
+        raise MatchInterrupted(played if played.n_games else None) from raw["interrupted"]
+    return played
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a match; ``match`` is the :class:`Match` of the games that finished
+    before it (None when none had), so that nothing finished is lost."""
+
+    def __init__(self, match: Match | None) -> None:
+        done = match.n_games if match is not None else 0
+        super().__init__(f"the match was interrupted after {done} finished game(s)")
+        self.match = match
+
+
+def _match_of(
+    game: Game,
+    agent_list: tuple[Any, ...],
+    seed: int,
+    seats: npt.NDArray[np.int64],
+    raw: dict[str, Any],
+    started: float,
+) -> Match:
+    """The Match of ``raw``'s games (the first rows of ``seats``: all, or those finished)."""
     offsets = np.asarray(raw["offsets"], dtype=np.int64)
+    seats = seats[: len(offsets) - 1]
     return Match(
         game=game,
         agents=agent_list,
@@ -429,7 +457,9 @@ def _play_native(
     progress: Callable[[int, int], Any] | None,
 ) -> dict[str, Any]:
     if progress is None:
-        return dict(_core.play_games(game, list(agents), seats, seed, threads=threads))
+        return dict(
+            _core.play_games(game, list(agents), seats, seed, threads=threads, keep_partial=True)
+        )
     parts = []
     total = seats.shape[0]
     # Parts start at one game per thread and double while quick, so progress comes often on
@@ -439,9 +469,17 @@ def _play_native(
     while first < total:
         started = time.perf_counter()
         part = _core.play_games(
-            game, list(agents), seats[first : first + size], seed, threads=threads, first=first
+            game,
+            list(agents),
+            seats[first : first + size],
+            seed,
+            threads=threads,
+            first=first,
+            keep_partial=True,
         )
         parts.append(part)
+        if part["interrupted"] is not None:
+            break
         first = min(first + size, total)
         progress(first, total)
         if time.perf_counter() - started < _PART_SECONDS:
@@ -460,6 +498,7 @@ def _concat(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "returns": np.concatenate([p["returns"] for p in parts]),
         "ranks": np.concatenate([p["ranks"] for p in parts]),
         "truncated": np.concatenate([p["truncated"] for p in parts]),
+        "interrupted": parts[-1].get("interrupted"),
     }
 
 
@@ -476,13 +515,20 @@ def _play_python(
     returns = np.zeros((n_games, n))
     ranks = np.zeros((n_games, n))
     truncated = np.zeros(n_games, dtype=np.bool_)
+    interrupted: KeyboardInterrupt | None = None
+    done = 0
     for i in range(n_games):
         players = [seated(agents[a], seed, i, j) for j, a in enumerate(seats[i])]
         state = game.new_state()
-        while (p := state.current_player) is not None:
-            action = players[p].act(state.copy())
-            _check_action(state, action, int(seats[i, p]), agents, i)
-            state.apply(int(action))
+        try:
+            while (p := state.current_player) is not None:
+                action = players[p].act(state.copy())
+                _check_action(state, action, int(seats[i, p]), agents, i)
+                state.apply(int(action))
+        except KeyboardInterrupt as e:
+            interrupted = e  # the games before this one are kept
+            break
+        done = i + 1
         actions.extend(state.history)
         offsets.append(len(actions))
         returns[i] = _required(state.returns())
@@ -494,9 +540,10 @@ def _play_python(
         "actions": np.array(actions, dtype=np.uint32),
         "offsets": np.array(offsets, dtype=np.int64),
         "values": np.full(len(actions), np.nan, dtype=np.float32),
-        "returns": returns,
-        "ranks": ranks,
-        "truncated": truncated,
+        "returns": returns[:done],
+        "ranks": ranks[:done],
+        "truncated": truncated[:done],
+        "interrupted": interrupted,
     }
 
 
@@ -511,8 +558,7 @@ def _check_action(
 ) -> None:
     """Raises IllegalMoveError unless ``action`` is a legal action id in ``state``."""
     ok = (
-        isinstance(action, numbers.Integral)
-        and not isinstance(action, bool)
+        is_action_id(action)
         and 0 <= int(action) < state.game.num_actions
         and state.is_legal(int(action))
     )

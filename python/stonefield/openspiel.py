@@ -29,6 +29,13 @@ as with any game. The C++ `pyspiel.MCTSBot` works through `bot.mcts_search(state
 (`.best_child().action` is its move), but its `step()` releases Python's lock while it calls back
 into these Python-implemented games and crashes the interpreter (seen with open_spiel 2.0.2):
 never call `pyspiel.MCTSBot.step` on them, nor hand that bot to `evaluate_bots`, which calls it.
+
+`state.serialize()` is the actions played, one a line, and `game.deserialize_state` replays
+such a string, checking every action; it also reads OpenSpiel's own form for Python games
+(`history=`, `move_number=`, `__dict__=<pickle>`) from its history alone, never unpickling.
+OpenSpiel's C++ `pyspiel.deserialize_game_and_state` (and `serialize_game_and_state`) keep
+OpenSpiel's form and do unpickle the `__dict__` part, which can run any code: never give them
+text that others made.
 """
 
 from __future__ import annotations
@@ -40,10 +47,10 @@ import numpy.typing as npt
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ._core import Game, InvalidOptionError, State, games, make
+from ._core import Game, InvalidOptionError, RecordError, State, games, make
 from .text import board_text
 
-__all__ = ["GAME_PREFIX", "register"]
+__all__ = ["GAME_PREFIX", "InformationStateError", "register"]
 
 #: Prefix of the OpenSpiel short names: `stonefield_windflowers`, ….
 GAME_PREFIX = "stonefield_"
@@ -88,6 +95,19 @@ def _game_type(name: str) -> pyspiel.GameType:
     )
 
 
+class InformationStateError(NotImplementedError):
+    """Raised by the information-state tensor methods, which these perfect-information games do
+    not provide (OpenSpiel's default would be an empty list)."""
+
+
+def _no_information_state(method: str) -> InformationStateError:
+    return InformationStateError(
+        f"{method}: stonefield games are perfect-information and provide no information-state"
+        " tensor; use observation_tensor (the whole position, as State.observation) or"
+        " information_state_string"
+    )
+
+
 class StonefieldGame(pyspiel.Game):  # type: ignore[misc]
     """A stonefield game for OpenSpiel; made by `pyspiel.load_game` once `register()` ran."""
 
@@ -119,6 +139,48 @@ class StonefieldGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> StonefieldState:
         return StonefieldState(self)
 
+    def information_state_tensor_shape(self) -> list[int]:
+        """Raises :class:`InformationStateError` (no information-state tensor)."""
+        raise _no_information_state("information_state_tensor_shape")
+
+    def information_state_tensor_size(self) -> int:
+        """Raises :class:`InformationStateError` (no information-state tensor)."""
+        raise _no_information_state("information_state_tensor_size")
+
+    def deserialize_state(self, text: str) -> StonefieldState:
+        """The state of a :meth:`StonefieldState.serialize` string (its actions, one a line),
+        replayed move by move: each action must be legal where it stands.
+
+        OpenSpiel's own form for Python games (``history=...``, ``move_number=...``,
+        ``__dict__=...``) is read too, from its history alone: the ``__dict__`` part is a
+        pickle and is never loaded, so a string from anywhere cannot run code here. (OpenSpiel's
+        C++ ``pyspiel.deserialize_game_and_state`` does unpickle it: never give that function
+        text you did not make yourself.)
+
+        Raises:
+            RecordError: the text is neither form, or names a player out of turn.
+            IllegalMoveError: an action that is not legal where it stands.
+        """
+        if not isinstance(text, str):
+            raise RecordError(f"a serialized state is a str, got {type(text).__name__}")
+        if len(text) > _MAX_SERIALIZED:
+            raise RecordError("serialized state: longer than any game")
+        if text.startswith("history="):
+            actions = _openspiel_history(text)
+        else:
+            actions = [(None, _action_of(line)) for line in text.split("\n") if line != ""]
+        state = self.new_initial_state()
+        for k, (player, action) in enumerate(actions):
+            if player is not None and player != state.current_player():
+                raise RecordError(
+                    f"serialized state: move {k} is by player {player}, but player"
+                    f" {state.current_player()} is to move there"
+                )
+            if state.is_terminal():
+                raise RecordError(f"serialized state: move {k} comes after the end of the game")
+            state.apply_action(action)
+        return state
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> Any:
@@ -146,6 +208,18 @@ class StonefieldState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         self.sf_state.apply(action)
 
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Raises :class:`InformationStateError` (no information-state tensor)."""
+        raise _no_information_state("information_state_tensor")
+
+    def serialize(self) -> str:
+        """The actions played, one a line (as OpenSpiel's C++ games serialize): nothing but
+        numbers, read back by :meth:`StonefieldGame.deserialize_state`, which replays them.
+
+        (``pyspiel.serialize_game_and_state`` still writes OpenSpiel's own form, a pickle.)
+        """
+        return "".join(f"{a}\n" for a in self.sf_state.history)
+
     def _action_to_string(self, player: int, action: int) -> str:
         return self.sf_state.game.action_name(action)
 
@@ -160,6 +234,35 @@ class StonefieldState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return board_text(self.sf_state)
+
+
+#: The most characters of a serialized state read (a game is far shorter).
+_MAX_SERIALIZED = 1 << 22
+
+
+def _action_of(text: str) -> int:
+    """One action id of a serialized state (decimal digits only)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise RecordError(f"serialized state: {text[:40]!r} is not an action id")
+    return int(text)
+
+
+def _openspiel_history(text: str) -> list[tuple[int | None, int]]:
+    """The (player, action) pairs of OpenSpiel's form for Python games, its move number
+    checked; the ``__dict__`` line (a pickle) is never decoded."""
+    lines = text.split("\n", 2)
+    if len(lines) < 2 or not lines[1].startswith("move_number="):
+        raise RecordError("serialized state: expected history=..., then move_number=...")
+    history = lines[0].removeprefix("history=")
+    pairs: list[tuple[int | None, int]] = []
+    for item in history.split(",") if history else []:
+        player, sep, action = item.partition(":")
+        if not sep:
+            raise RecordError(f"serialized state: {item[:40]!r} is not player:action")
+        pairs.append((_action_of(player), _action_of(action)))
+    if _action_of(lines[1].removeprefix("move_number=")) != len(pairs):
+        raise RecordError("serialized state: move_number disagrees with the history")
+    return pairs
 
 
 class BoardObserver:

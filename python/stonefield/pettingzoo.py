@@ -38,6 +38,7 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ._actions import action_id
 from ._core import Game, GameOverError
 from ._rl import RENDER_MODES, Rendered, check_render_mode, make_game, render
 
@@ -146,7 +147,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents whose game has ended")
         mover = self.possible_agents.index(agent)
-        self.state.apply(int(action))
+        self.state.apply(action_id(action))
         self._cumulative_rewards[agent] = 0.0
         if self.state.is_terminal():
             returns = self.state.returns()

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+import struct
+import tokenize
 import zipfile
+import zlib
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -137,12 +140,21 @@ class SelfPlayData:
         else:
             where = str(getattr(path, "name", f"<{type(path).__name__}>"))
         try:
-            loaded = np.load(path, allow_pickle=False)
-            if not isinstance(loaded, np.lib.npyio.NpzFile):
-                raise ValueError("a single .npy array")
-            with loaded:
-                data = {k: loaded[k] for k in loaded.files}
-        except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as e:
+            data = _read_members(path)
+        except RecordError as e:
+            raise RecordError(f"{where}: {e}") from None
+        except (
+            ValueError,
+            zipfile.BadZipFile,
+            EOFError,
+            KeyError,
+            NotImplementedError,
+            SyntaxError,
+            RecursionError,
+            tokenize.TokenError,
+            struct.error,
+            zlib.error,
+        ) as e:
             raise RecordError(f"{where}: not a self-play .npz file ({e})") from None
         try:
             return cls._from_arrays(data)
@@ -197,7 +209,131 @@ class SelfPlayData:
         players = data["players"]
         if ((players < 0) | (players >= game.num_players)).any():
             raise RecordError(f'entry "players": values must be 0 to {game.num_players - 1}')
+        _check_values(data, n_games)
+        _check_replay(game, data)
         return cls(game=game, **{k: data[k] for k in _ARRAYS})
+
+
+#: Most characters of the header entry (JSON of the game and its options).
+_HEADER_CHARS = 1 << 16
+
+
+def _read_members(path: str | os.PathLike[str] | BinaryIO) -> dict[str, np.ndarray]:
+    """The arrays of a self-play archive, read only once they are known to be sane: no member
+    but the expected ones, and every member's ``.npy`` header (dtype, shape) read and checked
+    against the others and against the memory available before any data is decompressed."""
+    expected = {"header": None, **_ARRAYS}
+    with zipfile.ZipFile(path) as zf:
+        infos = {}
+        for info in zf.infolist():
+            name = info.filename.removesuffix(".npy")
+            if name not in expected or name in infos:
+                raise RecordError(
+                    f"unexpected entry {info.filename!r}; a self-play file has header,"
+                    f" {', '.join(_ARRAYS)}"
+                )
+            infos[name] = info
+        missing = [k for k in expected if k not in infos]
+        if missing:
+            raise RecordError(
+                f"missing entries {missing}; a self-play file has header, {', '.join(_ARRAYS)}"
+            )
+        headers = {}
+        for name, info in infos.items():
+            with zf.open(info) as f:
+                version = np.lib.format.read_magic(f)
+                if version == (1, 0):
+                    shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+                elif version == (2, 0):
+                    shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+                else:
+                    raise RecordError(f'entry "{name}": unsupported .npy version {version}')
+                offset = f.tell()
+            if dtype.hasobject or fortran:
+                raise RecordError(f'entry "{name}": holds objects or is Fortran-ordered')
+            if name == "header":
+                if dtype.kind != "U" or shape != () or dtype.itemsize > 4 * _HEADER_CHARS:
+                    raise RecordError('entry "header": expected one JSON string')
+            else:
+                want, ndim = _ARRAYS[name]
+                if dtype != want or len(shape) != ndim:
+                    raise RecordError(
+                        f'entry "{name}": expected {np.dtype(want).name} with {ndim}'
+                        f" dimension(s), got {dtype.name} with shape {shape}"
+                    )
+            size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize if shape else dtype.itemsize
+            if info.file_size != offset + size:
+                raise RecordError(
+                    f'entry "{name}": its header promises {size} bytes of data, the archive'
+                    f" holds {info.file_size - offset}"
+                )
+            headers[name] = (shape, size)
+        _check_shapes_early(headers)
+        total = sum(size for _, size in headers.values())
+        avail = _available_memory()
+        if avail is not None and total > avail:
+            raise RecordError(
+                f"the arrays need {total / 2**30:.1f} GiB once read and"
+                f" {avail / 2**30:.1f} GiB are available"
+            )
+        out = {}
+        for name, info in infos.items():
+            with zf.open(info) as f:
+                out[name] = np.lib.format.read_array(f, allow_pickle=False)
+        return out
+
+
+def _check_shapes_early(headers: dict[str, tuple[tuple[int, ...], int]]) -> None:
+    """The shape agreements that need no game: one row per position in every per-position
+    array, and one more offset than games."""
+    positions = headers["players"][0][0]
+    for key in ("observations", "policies", "returns", "game_index", "actions"):
+        if headers[key][0][0] != positions:
+            raise RecordError(
+                f'entry "{key}": expected shape ({positions}, ...), one row per position, got'
+                f" {headers[key][0]}"
+            )
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available (Linux's MemAvailable), or None where it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _check_values(data: dict[str, np.ndarray], n_games: int) -> None:
+    """Observations in [0, 1], policies that are distributions, finite returns in [−1, 1],
+    and each game's positions where its offsets say."""
+    obs, pol, ret = data["observations"], data["policies"], data["returns"]
+    if obs.size and not (np.isfinite(obs).all() and obs.min() >= 0 and obs.max() <= 1):
+        raise RecordError('entry "observations": values must lie in [0, 1]')
+    if pol.size:
+        sums = pol.sum(axis=1, dtype=np.float64)
+        if not (np.isfinite(pol).all() and pol.min() >= 0 and np.allclose(sums, 1, atol=1e-3)):
+            raise RecordError('entry "policies": each row must be a distribution (sum 1)')
+    if ret.size and not (np.isfinite(ret).all() and np.abs(ret).max() <= 1):
+        raise RecordError('entry "returns": values must lie in [-1, 1]')
+    lengths = np.diff(data["offsets"])
+    expected = np.repeat(np.arange(n_games, dtype=np.uint32), lengths)
+    if not np.array_equal(data["game_index"], expected):
+        raise RecordError(
+            'entry "game_index": each game\'s positions must be its actions, in order'
+            ' (as "offsets" says)'
+        )
+
+
+def _check_replay(game: Game, data: dict[str, np.ndarray]) -> None:
+    """Every game replays: each action legal where it was played (in Rust)."""
+    try:
+        _core.lab_stats(game, data["actions"], data["offsets"], None, 1)
+    except StonefieldError as e:
+        raise RecordError(f'entry "actions": the games do not replay ({e})') from None
 
 
 def _header_game(header: np.ndarray) -> Game:

@@ -86,6 +86,7 @@
 use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
+use super::zobrist::{self, Zobrist};
 use super::{ranks_from_values, GameConfig, Rules};
 use crate::algo::groups::largest_components;
 use crate::algo::sparse::SparseSets;
@@ -228,6 +229,8 @@ pub struct Config {
     pub forced_level: u8,
     /// 1 / the largest placement-neighbour count, to scale charges in observations.
     pub charge_scale: f32,
+    /// The stone values of the position key.
+    zobrist: Zobrist,
     options: Options,
 }
 
@@ -248,6 +251,7 @@ impl Config {
         let board = Board::new(grid.shape(order));
         let charge_scale = 1.0 / board.max_degree(placement).max(1) as f32;
         Ok(Config {
+            zobrist: Zobrist::new(board.num_sites()),
             board,
             charge_scale,
             grid,
@@ -377,6 +381,8 @@ pub struct State {
     /// returns and scores of a finished game cost no group search.
     final_scores: Option<[usize; 2]>,
     moves: usize,
+    /// The board part of the position key ([`zobrist`]).
+    zkey: u64,
 }
 
 impl State {
@@ -396,6 +402,7 @@ impl State {
             last_placement: None,
             final_scores: None,
             moves: 0,
+            zkey: 0,
             cfg,
         }
     }
@@ -543,6 +550,7 @@ impl State {
     /// used before phase 2).
     fn put(&mut self, site: usize, p: usize) {
         self.cells[site] = p as i8 + 1;
+        self.zkey ^= self.cfg.zobrist.stone(site, p);
         self.stones[p] += 1;
         let cfg = &self.cfg;
         for &t in cfg.board.neighbors(cfg.placement, site) {
@@ -594,6 +602,7 @@ impl State {
         let f = cfg.forced_level;
         let surplus = charge[site][q] > f;
         cells[site] = p as i8 + 1;
+        self.zkey ^= cfg.zobrist.stone(site, p);
         for r in 0..2 {
             legal.discard(r, site);
         }
@@ -636,6 +645,7 @@ impl State {
             c.swap(0, 1);
         }
         self.stones.swap(0, 1);
+        self.zkey = self.cfg.zobrist.board(&self.cells);
     }
 
     /// Whether player 0 may pass now in the offer: the board holds `min_offer_stones` stones.
@@ -708,6 +718,21 @@ impl Rules for State {
 
     fn move_count(&self) -> usize {
         self.moves
+    }
+
+    /// The board, and as the turn number: the phase (offer actions left 3, 2 or 1, the
+    /// choice, placement), the player to move, whether a surplus-charge placement is owed, and
+    /// the last placer (none, 0 or 1), which breaks equal scores.
+    #[inline]
+    fn key(&self) -> u64 {
+        let phase = match self.phase {
+            Phase::Offer { left } => u64::from(left - 1),
+            Phase::Choice => 3,
+            Phase::Placement => 4,
+        };
+        let last = self.last_placer().map_or(0, |p| p as u64 + 1);
+        let i = phase + 5 * (u64::from(self.to_move) + 2 * (u64::from(self.forced) + 2 * last));
+        self.zkey ^ zobrist::turn(i)
     }
 
     fn heap_bytes(&self) -> usize {

@@ -45,24 +45,6 @@ pub trait Measure: Rules {
         false
     }
 
-    /// What tells apart two positions with the same board and player to move (0 in games where
-    /// nothing does; Faraday's pie phase).
-    fn position_phase(&self) -> u8 {
-        0
-    }
-
-    /// A 64-bit hash of the position: the board, the player to move and
-    /// [`Measure::position_phase`]. Equal positions hash equal; users confirm any match exactly.
-    fn position_key(&self) -> u64 {
-        hash_cells(self.cells(), self.position_tag())
-    }
-
-    /// The player to move (255 once over) and the phase, as one number for position keys.
-    fn position_tag(&self) -> u64 {
-        let mover = self.current_player().map_or(255, |p| p as u64);
-        mover | u64::from(self.position_phase()) << 8
-    }
-
     /// A heuristic: writes into `out` (one entry per player) the numerators k_p of
     /// H(s, p) = k_p / [`Measure::heuristic_scale`]. The default counts each player's stones.
     /// `scratch` is for games whose heuristic is a flood fill.
@@ -97,7 +79,7 @@ pub trait Measure: Rules {
     ) {
         let n = self.num_players().min(MAX_PLAYERS);
         let mut k = [0u32; MAX_PLAYERS];
-        obs.position(self.position_key(), None, self.cells());
+        obs.position(self.key(), None, self.cells());
         while let Some(p) = self.current_player() {
             let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
                 break;
@@ -105,7 +87,7 @@ pub trait Measure: Rules {
             self.heuristic_into(scratch, &mut k[..n]);
             obs.decision(p, count, a as u32, &k);
             self.apply_unchecked(a);
-            obs.position(self.position_key(), None, self.cells());
+            obs.position(self.key(), None, self.cells());
         }
     }
 }
@@ -115,34 +97,12 @@ pub trait Observer {
     /// `mover` chose `action` among `count` legal actions at a position whose heuristic
     /// numerators ([`Measure::heuristic_into`]) are `k` (one per player, then zeros).
     fn decision(&mut self, mover: usize, count: usize, action: u32, k: &[u32; MAX_PLAYERS]);
-    /// A position of the game, the start first, then the one each action led to: its key (a
-    /// hash of board, mover and phase; equal positions have equal keys), its board, and its
+    /// A position of the game, the start first, then the one each action led to: its key
+    /// ([`Rules::key`]), its board, and its
     /// level when the game has one: a number that never decreases during a game and is equal
     /// for equal positions (the stones on the board, in games that never remove any), so that
     /// only positions of one level need comparing.
     fn position(&mut self, key: u64, level: Option<u32>, cells: &[i8]);
-}
-
-/// A 64-bit hash of a board array and a tag (the player to move and the phase): eight sites per
-/// multiply, then a final mix.
-pub fn hash_cells(cells: &[i8], tag: u64) -> u64 {
-    const M: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = tag.wrapping_add(M).wrapping_mul(M);
-    let mut chunks = cells.chunks_exact(8);
-    for c in &mut chunks {
-        let mut b = [0u8; 8];
-        for (d, &s) in b.iter_mut().zip(c) {
-            *d = s as u8;
-        }
-        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(M);
-        h ^= h >> 29;
-    }
-    let mut tail = [0u8; 8];
-    for (d, &s) in tail.iter_mut().zip(chunks.remainder()) {
-        *d = s as u8;
-    }
-    h = (h ^ u64::from_le_bytes(tail) ^ 0xFF).wrapping_mul(M);
-    super::mix64(h)
 }
 
 impl Measure for super::State {
@@ -157,15 +117,6 @@ impl Measure for super::State {
     }
     fn sites_stay_occupied(&self) -> bool {
         each_state!(self, s => s.sites_stay_occupied())
-    }
-    fn position_phase(&self) -> u8 {
-        each_state!(self, s => s.position_phase())
-    }
-    fn position_key(&self) -> u64 {
-        each_state!(self, s => s.position_key())
-    }
-    fn position_tag(&self) -> u64 {
-        each_state!(self, s => s.position_tag())
     }
     fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
         each_state!(self, s => s.heuristic_into(scratch, out))

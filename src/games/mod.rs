@@ -12,12 +12,15 @@ pub mod options;
 mod session;
 pub mod smallholder;
 pub mod subsume;
+#[cfg(test)]
+pub mod testing;
 pub mod windflowers;
+pub mod zobrist;
 
 use std::fmt;
 use std::sync::Arc;
 
-pub use measure::{hash_cells, Measure, Observer};
+pub use measure::{Measure, Observer};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use session::Session;
 
@@ -47,6 +50,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn truncated(&self) -> bool;
     /// Number of actions applied since the start.
     fn move_count(&self) -> usize;
+    /// The position key: a 64-bit Zobrist hash of everything that decides the legal moves and
+    /// the outcome from here (board, player to move and each game's own extra state), kept up
+    /// to date by [`Rules::apply_unchecked`]. The move count is not part of it. Two positions
+    /// with equal boards are equal exactly when their keys are; see [`zobrist`] for the
+    /// definition and the rule for when keys may change.
+    fn key(&self) -> u64;
     /// Bytes this state owns on the heap (beyond `size_of::<Self>()`), not counting data shared
     /// with other states of the same configuration (boards, masks, tables). Memory estimates and
     /// limits use it; `tests/memory.rs` holds it to the allocator's count.
@@ -197,14 +206,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
 /// The most players any game has (Windflowers' four).
 pub const MAX_PLAYERS: usize = 4;
 
-/// A 64-bit finaliser (splitmix64's): every input bit affects every output bit.
-#[inline]
-pub fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Writes the player-relative stone planes and the empty plane shared by every game's
 /// observation: plane k holds the stones of player (viewer + k) mod n, plane n the empty sites.
 /// Returns the number of values written.
@@ -346,9 +347,9 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
 /// 2. Add its `pub mod` above and one line to the `games!` call below.
 /// 3. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
 ///    `_core.pyi`; overlays in `python/stonefield/render.py` and `text.py` if it draws marks;
-///    its README section (the option table is generated: `python -m stonefield._optiondocs
-///    --write README.md`). The conformance suites, the test configurations and the benchmarks
-///    enumerate its options from the table by themselves.
+///    its docs page `docs/games/GAME.md` (the option table is generated: `python -m
+///    stonefield._optiondocs --write docs/games/GAME.md`). The conformance suites, the test
+///    configurations and the benchmarks enumerate its options from the table by themselves.
 macro_rules! games {
     ($d:tt $($id:ident => $variant:ident),+ $(,)?) => {
         /// Every game id, in the order `games()` lists them.
@@ -535,7 +536,13 @@ impl Game {
                 })
                 .take(4)
                 .collect();
-            forms.insert(0, format!("a site number 0..{}", self.board().num_sites()));
+            forms.insert(
+                0,
+                format!(
+                    "a site number 0 to {}",
+                    self.board().num_sites().saturating_sub(1)
+                ),
+            );
             IllegalMove::Unnamed {
                 game: self.name(),
                 text: text.to_string(),
@@ -570,6 +577,10 @@ impl Rules for State {
     }
     fn move_count(&self) -> usize {
         each_state!(self, s => s.move_count())
+    }
+    #[inline]
+    fn key(&self) -> u64 {
+        each_state!(self, s => s.key())
     }
     fn heap_bytes(&self) -> usize {
         each_state!(self, s => s.heap_bytes())

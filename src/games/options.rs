@@ -4,7 +4,7 @@
 //! name, kind (a choice among named values, an integer range or a flag), default and a one-line
 //! help, and for rulesets the options each value sets. That table is the only description: it
 //! drives the parsing and the error messages ([`Resolved::new`]), the resolved `options` of a
-//! game, `stonefield.option_spec` in Python (from which the README tables, forms and the CLI
+//! game, `stonefield.option_spec` in Python (from which the docs tables, forms and the CLI
 //! help are built), and the test and benchmark configurations that run over every value.
 //!
 //! Options whose values are a fixed set of names map to enums through [`named_enum!`], which

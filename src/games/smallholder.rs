@@ -85,6 +85,7 @@
 use std::sync::Arc;
 
 use super::options::{named_enum, Choice, Named, OptionSpec, OptionValue, Options, Resolved};
+use super::zobrist::{self, Zobrist};
 use super::{GameConfig, Rules};
 use crate::algo::bits::{at_width, each_width, Bits, PerWidth, Width};
 use crate::algo::territory::{TerritoryKind, TerritoryMasks};
@@ -298,6 +299,8 @@ pub struct Config {
     pub max_moves: usize,
     /// The empty position, holding the board's masks at the width that fits it.
     start: Core,
+    /// The stone values of the position key.
+    zobrist: Zobrist,
     /// The resolved options. The four rule options are always listed, so they rebuild the same
     /// game whatever the ruleset says.
     options: Options,
@@ -343,6 +346,7 @@ impl Config {
             rules,
             max_moves,
             start,
+            zobrist: Zobrist::new(sites),
             options: r.into_options(|_| OptionValue::from(max_moves)),
         })
     }
@@ -705,6 +709,8 @@ pub struct State {
     moves: usize,
     over: bool,
     truncated: bool,
+    /// The board part of the position key ([`zobrist`]).
+    zkey: u64,
     core: Core,
 }
 
@@ -735,6 +741,7 @@ impl State {
             moves: 0,
             over: false,
             truncated: false,
+            zkey: 0,
             core,
             cfg,
         };
@@ -750,6 +757,7 @@ impl State {
         super::check_position("smallholder", cfg.board.num_sites(), 2, cells, to_move)?;
         let mut s = State::new(cfg);
         s.cells.copy_from_slice(cells);
+        s.zkey = s.cfg.zobrist.board(cells);
         s.to_move = to_move;
         let kind = s.cfg.rules.territory;
         each_width!(&mut s.core, p => {
@@ -887,6 +895,13 @@ impl Rules for State {
         self.moves
     }
 
+    /// The board and the player to move (turn number 0 or 1): territories, legal moves and the
+    /// outcome all follow from these.
+    #[inline]
+    fn key(&self) -> u64 {
+        self.zkey ^ zobrist::turn(self.to_move as u64)
+    }
+
     fn heap_bytes(&self) -> usize {
         let groups = each_width!(&self.core, p => p.groups_heap_bytes());
         self.cells.capacity() + groups + self.core.boxed_bytes()
@@ -909,7 +924,18 @@ impl Rules for State {
         let rules = self.cfg.rules;
         let mover = self.to_move;
         let cells = &mut self.cells;
-        let next_can_move = each_width!(&mut self.core, p => p.play(&rules, mover, action, cells));
+        let z = &self.cfg.zobrist;
+        let mut key = self.zkey ^ z.stone(action, mover);
+        let next_can_move = each_width!(&mut self.core, p => {
+            let before = p.stones[1 - mover];
+            let next = p.play(&rules, mover, action, cells);
+            let captured = before & !p.stones[1 - mover];
+            for s in captured.iter() {
+                key ^= z.stone(s, 1 - mover);
+            }
+            next
+        });
+        self.zkey = key;
         self.moves += 1;
         self.to_move = 1 - mover;
         if !next_can_move {

@@ -95,6 +95,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::options::{OptionSpec, OptionValue, Options, Resolved};
+use super::zobrist::{self, Zobrist};
 use super::{GameConfig, Rules};
 use crate::algo::hexgrid::HexGrid;
 use crate::algo::loops::{self, OpenCells, Scratch};
@@ -144,6 +145,8 @@ pub struct Config {
     grid: HexGrid,
     /// A winning loop holds more than this many perimeter cells: 3(n − 1).
     threshold: usize,
+    /// The stone values of the position key.
+    zobrist: Zobrist,
     /// Rule 1 of a turn (the designer's anti-blob rule) applies.
     pub anti_blob: bool,
     /// A new MEL removes the stones inside it; with false they stay on the board, inert.
@@ -163,6 +166,7 @@ impl Config {
         let ring = loops::cyclic_neighbours(&board);
         let grid = HexGrid::new(&board);
         Ok(Config {
+            zobrist: Zobrist::new(board.num_sites()),
             board,
             size,
             ring,
@@ -245,6 +249,8 @@ pub struct State {
     to_move: u8,
     moves: u32,
     outcome: Outcome,
+    /// The board part of the position key ([`zobrist`]).
+    zkey: u64,
 }
 
 impl State {
@@ -264,6 +270,7 @@ impl State {
             to_move: 0,
             moves: 0,
             outcome: Outcome::Running,
+            zkey: 0,
             cfg,
         }
     }
@@ -342,6 +349,9 @@ impl State {
         }
         self.put(c, 0);
         self.cells[c] = v;
+        // The stone stays on the board, so it stays in the key, which covers the board exactly
+        // (whether a stone is kept follows from the board: it lies inside a settled loop).
+        self.zkey ^= self.cfg.zobrist.stone(c, v as usize - 1);
         if self.kept.is_empty() {
             self.kept = vec![false; self.cells.len()];
         }
@@ -360,6 +370,7 @@ impl State {
         let (word, bit) = (b / 64, 1u64 << (b % 64));
         if old > 0 {
             let q = old as usize - 1;
+            self.zkey ^= self.cfg.zobrist.stone(c, q);
             self.sets[q][word] &= !bit;
             self.sets[2][word] &= !bit;
             for &t in board.orth(c) {
@@ -371,6 +382,7 @@ impl State {
         }
         if v > 0 {
             let p = v as usize - 1;
+            self.zkey ^= self.cfg.zobrist.stone(c, p);
             self.sets[p][word] |= bit;
             self.sets[2][word] |= bit;
             for &t in board.orth(c) {
@@ -505,6 +517,13 @@ impl Rules for State {
 
     fn move_count(&self) -> usize {
         self.moves as usize
+    }
+
+    /// The board and the player to move (turn number 0 or 1). The closed cells (empty cells
+    /// inside a loop) and the outcome follow from the board.
+    #[inline]
+    fn key(&self) -> u64 {
+        self.zkey ^ zobrist::turn(u64::from(self.to_move))
     }
 
     fn heap_bytes(&self) -> usize {

@@ -45,6 +45,7 @@
 use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
+use super::zobrist::{self, Zobrist};
 use super::{ranks_from_values_into, GameConfig, Rules};
 use crate::algo::bits::{at_width, each_width, Bits, NeighborMasks, PerWidth, Width};
 use crate::board::{Board, Relation, Shape};
@@ -253,6 +254,8 @@ struct Masks<const K: usize> {
     span: Vec<(u8, u8)>,
     /// Bit planes the counts need: 3 when no site has more than 7 capture neighbours, else 4.
     planes: usize,
+    /// The stone values of the position key.
+    zobrist: Zobrist,
 }
 
 impl<const K: usize> Masks<K> {
@@ -275,6 +278,7 @@ impl<const K: usize> Masks<K> {
             .collect();
         Some(Masks {
             planes,
+            zobrist: Zobrist::new(board.num_sites()),
             capture,
             group,
             span,
@@ -302,6 +306,8 @@ struct Pos<const K: usize> {
     diff: [Bits<K>; DIFF_PLANES],
     /// `replaceable[p]`: the opponents' stones player p may replace.
     replaceable: [Bits<K>; 4],
+    /// The board part of the position key ([`zobrist`]).
+    zkey: u64,
 }
 
 /// The positions at every width, one a state.
@@ -328,6 +334,7 @@ impl<const K: usize> Pos<K> {
             count: [[Bits::EMPTY; PLANES]; 4],
             diff: [Bits::EMPTY; DIFF_PLANES],
             replaceable: [Bits::EMPTY; 4],
+            zkey: 0,
         }
     }
 
@@ -352,28 +359,6 @@ impl<const K: usize> Pos<K> {
         (legal.nth(rng.below(count + 1)), count + 1)
     }
 
-    /// A hash of every player's stones and `tag` (see [`Measure::position_key`](crate::games::Measure::position_key)): one multiply
-    /// per word by a constant of its own, all independent. Users confirm matches exactly, so
-    /// the hash only has to make them rare.
-    #[inline]
-    fn key(&self, tag: u64) -> u64 {
-        const M: [u64; 4] = [
-            0x9E37_79B9_7F4A_7C15,
-            0xBF58_476D_1CE4_E5B9,
-            0x94D0_49BB_1331_11EB,
-            0xD6E8_FEB8_6659_FD93,
-        ];
-        let mut h = tag.wrapping_mul(0xA076_1D64_78BD_642F);
-        for (p, set) in self.owned.iter().enumerate() {
-            for (i, &w) in set.0.iter().enumerate() {
-                h ^= (w ^ (i as u64) << 58)
-                    .wrapping_mul(M[p])
-                    .rotate_left(17 * i as u32);
-            }
-        }
-        h ^ (h >> 29)
-    }
-
     /// Puts player p's stone on `site`, replacing whatever stood there, keeping the counts and
     /// the replaceable sets in step.
     #[inline]
@@ -385,11 +370,13 @@ impl<const K: usize> Pos<K> {
         self.owned[p].insert(site);
         self.stones[p] += 1;
         let q = (old > 0).then(|| old as usize - 1);
+        let m = &*self.m;
+        self.zkey ^= m.zobrist.stone(site, p);
         if let Some(q) = q {
             self.owned[q].remove(site);
             self.stones[q] -= 1;
+            self.zkey ^= m.zobrist.stone(site, q);
         }
-        let m = &*self.m;
         let (lo, hi) = if K == 1 {
             (0, 0)
         } else {
@@ -587,6 +574,26 @@ impl Turn {
         // Cheaper than a remainder, and this runs on every move.
         self.to_move = if p + 1 == cfg.players { 0 } else { p + 1 };
     }
+
+    /// The turn number of the position key: the player to move, the passes in a row (the
+    /// game is over at `players` of them), and with `last_placer_breaks_ties` the order in
+    /// which the players placed last (most recent first, those who never placed left out),
+    /// which is all of `last_placed` that can decide a rank.
+    #[inline]
+    fn key_number(&self, cfg: &Config) -> u64 {
+        let mut i = (self.to_move + 4 * self.passes) as u64;
+        if cfg.last_placer_breaks_ties {
+            let mut order = [0usize, 1, 2, 3];
+            let order = &mut order[..cfg.players];
+            order.sort_unstable_by_key(|&p| std::cmp::Reverse(self.last_placed[p]));
+            let mut code = 0u64;
+            for &p in order.iter().filter(|&&p| self.last_placed[p] > 0).rev() {
+                code = code * 5 + p as u64 + 1;
+            }
+            i += 32 * code;
+        }
+        i
+    }
 }
 
 /// A Windflowers position.
@@ -772,6 +779,13 @@ impl Rules for State {
         let n = self.cfg.board.num_sites();
         let drawn = each_width!(&self.core, pos => pos.draw(self.turn.to_move, rng));
         Some(drawn.unwrap_or(n))
+    }
+
+    /// The board part kept by every placement, and the turn number of `Turn::key_number`.
+    #[inline]
+    fn key(&self) -> u64 {
+        let board = each_width!(&self.core, pos => pos.zkey);
+        board ^ zobrist::turn(self.turn.key_number(&self.cfg))
     }
 
     /// The same draws as [`Rules::random_action`], with the board's width chosen once per game

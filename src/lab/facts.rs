@@ -381,7 +381,7 @@ pub fn replay_stats<R: Measure>(
     let mut legal = std::mem::take(&mut scratch.legal);
     let mut flood = std::mem::take(&mut scratch.flood);
     let mut t = Tracker::new(scratch, ev, start);
-    t.position(start.position_key(), None, start.cells());
+    t.position(start.key(), None, start.cells());
     let mut outcome = Ok(());
     for (i, &a) in actions.iter().enumerate() {
         let Some(mover) = state.current_player() else {
@@ -411,7 +411,7 @@ pub fn replay_stats<R: Measure>(
             }
         }
         state.apply_unchecked(a as usize);
-        t.position(state.position_key(), None, state.cells());
+        t.position(state.key(), None, state.cells());
     }
     let stats = outcome.and_then(|()| t.finish(start, &state));
     scratch.legal = legal;

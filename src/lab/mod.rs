@@ -7,14 +7,15 @@
 //! * [`random_game_stats`] plays a game between uniformly random agents and measures it on the
 //!   way, with no second pass: the game's own loop ([`Measure::random_game_observed`]) reports the
 //!   legal count that comes with each draw ([`Measure::random_action_counted`]), its heuristic
-//!   numerators and a hash of each position ([`Measure::position_key`]); the evaluations come
-//!   from a table. Random agents are what a variant study runs by the hundred thousand, so
-//!   this path is the fast one.
+//!   numerators and the key of each position ([`Rules::key`](crate::games::Rules::key)); the
+//!   evaluations come from a table. Random agents are what a variant study runs by the hundred
+//!   thousand, so this path is the fast one.
 //! * [`replay_stats`] replays a finished game's actions, checking each, with the search values
 //!   of agents that have them; [`game_stats`] and [`game_stats_batch`] wrap it.
 //!
 //! Both give the same facts for the same game (a test holds them to it). Equal keys are
-//! confirmed by replaying the game and comparing whole boards, so `repeated` is exact.
+//! confirmed by replaying the game and comparing whole boards; positions with equal boards are
+//! equal exactly when their keys are (see [`crate::games::zobrist`]), so `repeated` is exact.
 //!
 //! # Definitions
 //! For a game of L actions, s_0 is the start and s_i the position after action i; the decisions
@@ -27,9 +28,11 @@
 //!   leaves it empty; the mean per tenth is the sum over that count).
 //! * **coverage**: the share of sites that held a stone in at least one of s_0 … s_L.
 //! * **repeated**: how many of s_1 … s_L equal an earlier position of the same game, a position
-//!   being the board and the player to move (and, in Faraday, how many offer actions remain, so
-//!   passes in the pie offer and the choice to accept do not count as repeats). A finished
-//!   game has no player to move.
+//!   being everything its key ([`Rules::key`](crate::games::Rules::key)) covers: the board, the
+//!   player to move and each game's own state (Windflowers' passes in a row, and the order of
+//!   the last placements when they break ties; Faraday's phase, offer actions left, owed surplus
+//!   placement and last placer), so passes in the pie offer and the choice to accept do not
+//!   count as repeats. The move count is not part of a position.
 //! * **top_tied**: for games with scores, whether the raw scores at the end tie for first
 //!   (before any tie-break).
 //! * **pie**: in Faraday, 1 when player 1 swapped, 0 when they accepted; −1 in other games.

@@ -88,46 +88,42 @@ pub(crate) fn has_equal_keys(keys: &[u64], filter: &mut Vec<u64>, seen: &mut Key
     keys.iter().any(|&k| seen.insert(k))
 }
 
-/// How many of the positions reached by `actions` from `start` equal an earlier one (board,
-/// player to move and phase compared in full).
+/// How many of the positions reached by `actions` from `start` equal an earlier one (boards
+/// and keys compared in full).
 pub fn exact_repeats<R: Measure>(start: &R, actions: &[u32]) -> u32 {
     let sites = start.board().num_sites();
     let mut state = start.clone();
     let mut positions: Vec<i8> = Vec::with_capacity((actions.len() + 1) * sites);
-    let mut tags: Vec<u64> = Vec::with_capacity(actions.len() + 1);
+    let mut keys: Vec<u64> = Vec::with_capacity(actions.len() + 1);
     positions.extend_from_slice(state.cells());
-    tags.push(state.position_tag());
+    keys.push(state.key());
     for &a in actions {
         state.apply_unchecked(a as usize);
         positions.extend_from_slice(state.cells());
-        tags.push(state.position_tag());
+        keys.push(state.key());
     }
-    count_repeats(&positions, &tags, sites)
+    count_repeats(&positions, &keys, sites)
 }
 
 /// How many positions equal an earlier one: position k is `positions[k * sites..(k + 1) * sites]`
-/// with the tag `tags[k]` (player to move and phase). Sorts hashes, then compares exactly within
-/// equal-hash runs.
-pub fn count_repeats(positions: &[i8], tags: &[u64], sites: usize) -> u32 {
+/// with the key `keys[k]` ([`Rules::key`](crate::games::Rules::key)). Sorts the keys, then
+/// compares boards within runs of equal keys: equal boards with equal keys are equal positions.
+pub fn count_repeats(positions: &[i8], keys: &[u64], sites: usize) -> u32 {
     let pos = |k: u32| &positions[k as usize * sites..(k as usize + 1) * sites];
-    let mut keys: Vec<(u64, u32)> = (0..tags.len() as u32)
-        .map(|k| (crate::games::hash_cells(pos(k), tags[k as usize]), k))
+    let mut order: Vec<(u64, u32)> = (0..keys.len() as u32)
+        .map(|k| (keys[k as usize], k))
         .collect();
-    keys.sort_unstable();
+    order.sort_unstable();
     let mut repeated = 0u32;
     let mut start = 0;
-    while start < keys.len() {
+    while start < order.len() {
         let mut end = start + 1;
-        while end < keys.len() && keys[end].0 == keys[start].0 {
+        while end < order.len() && order[end].0 == order[start].0 {
             end += 1;
         }
         for j in start + 1..end {
-            let kj = keys[j].1;
-            let seen = (start..j).any(|i| {
-                let ki = keys[i].1;
-                tags[ki as usize] == tags[kj as usize] && pos(ki) == pos(kj)
-            });
-            if seen {
+            let kj = order[j].1;
+            if (start..j).any(|i| pos(order[i].1) == pos(kj)) {
                 repeated += 1;
             }
         }

@@ -2,7 +2,9 @@
 //! into columns over threads.
 
 use super::*;
-use crate::search::play::{check_run, game_seed, play_game, random_seat, Agent};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::search::play::{check_run, game_seed, play_game_until, random_seat, Agent};
 
 /// Games handled per task of a parallel run (random games, or replays): enough that the
 /// per-task scratch costs nothing next to the games.
@@ -86,7 +88,8 @@ pub fn in_game(e: Error, g: usize) -> Error {
 /// When every agent is random the games are played and measured in one pass
 /// ([`random_game_stats`]): the same games as [`play_range`](crate::search::play::play_range), without a record or a replay.
 /// Otherwise each game is played, then replayed for its facts, with the search values as its
-/// evaluations when every decision has one.
+/// evaluations when every decision has one. Searching games give up soon after `stop` is set
+/// (see [`play_game_until`]); random ones take microseconds and always finish.
 #[allow(clippy::too_many_arguments)]
 pub fn lab_range_into(
     game: &Game,
@@ -97,6 +100,7 @@ pub fn lab_range_into(
     parallel: bool,
     keep_below: u64,
     mut rows: ColumnsMut<'_>,
+    stop: Option<&AtomicBool>,
 ) -> Result<Vec<Kept>> {
     let count = check_run(game, agents, seats)?;
     if rows.len() != count {
@@ -130,7 +134,11 @@ pub fn lab_range_into(
     let ev = Evaluator::new(&start);
     let one = |i: usize| -> Result<(GameStats, Option<Kept>)> {
         let index = first + i as u64;
-        let rec = play_game(game, agents, &seats[i * n..(i + 1) * n], seed, index)?;
+        let rec = play_game_until(game, agents, &seats[i * n..(i + 1) * n], seed, index, stop)?;
+        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            // Unfinished: the caller that set `stop` discards this block.
+            return Err(Error::Stopped { index });
+        }
         let searched = rec.values.iter().all(|v| v.is_finite());
         let values = searched.then_some(&rec.values[..]);
         let st = replay_stats(&start, &rec.actions, values, &ev, &mut Scratch::default())

@@ -425,7 +425,7 @@ fn keys_follow_the_position_and_stones_stay_where_promised() {
                     assert!(st.cells().iter().zip(&before).all(|(&c, &b)| c != 0 || !b));
                 }
                 // A copy keys alike; the key does not depend on the path's history.
-                assert_eq!(st.clone().position_key(), st.position_key());
+                assert_eq!(st.clone().key(), st.key());
             }
         }
     }
@@ -439,14 +439,15 @@ fn keys_follow_the_position_and_stones_stay_where_promised() {
         b.apply_unchecked(x);
     }
     // a: stones 0 (p0), 5 (p1), 9 (p2), p0 to move; b: p2's stone on 0, p0 to move.
-    assert_ne!(a.position_key(), b.position_key());
+    assert_ne!(a.key(), b.key());
     let mut c = g.new_state();
     for x in [16, 16, 9, 0, 5] {
         c.apply_unchecked(x);
     }
     // c: p2 on 9, p0 on 0, p1 on 5, p2 to move: a's board with another mover.
     assert_eq!(a.cells(), c.cells());
-    assert_ne!(a.position_key(), c.position_key());
+    assert_ne!(a.key(), c.key());
+    // d: a's board and mover after a pass: another position (one pass nearer the end).
     let mut d = g.new_state();
     for x in [16, 16, 9, 0, 5, 16] {
         d.apply_unchecked(x);
@@ -455,7 +456,14 @@ fn keys_follow_the_position_and_stones_stay_where_promised() {
         (a.cells(), a.current_player()),
         (d.cells(), d.current_player())
     );
-    assert_eq!(a.position_key(), d.position_key());
+    assert_ne!(a.key(), d.key());
+    // e: a's position by another path, passes between the same placements.
+    let mut e = g.new_state();
+    for x in [16, 5, 16, 0, 16, 9] {
+        e.apply_unchecked(x);
+    }
+    assert_eq!(a.cells(), e.cells());
+    assert_eq!(a.key(), e.key());
 }
 
 /// The two-player shortcut gives the very numbers the sums per player give.
@@ -548,7 +556,9 @@ fn levels_limit_the_comparison_to_one_run() {
 fn equal_keys_are_found_and_the_filter_is_left_clear() {
     let mut filter = Vec::new();
     let mut seen = KeySet::default();
-    let keys: Vec<u64> = (0..500u64).map(|i| crate::games::mix64(i + 1)).collect();
+    let keys: Vec<u64> = (0..500u64)
+        .map(|i| crate::games::zobrist::mix64(i + 1))
+        .collect();
     assert!(!has_equal_keys(&keys, &mut filter, &mut seen));
     assert!(filter.iter().all(|&w| w == 0));
     let mut twice = keys.clone();
@@ -560,17 +570,17 @@ fn equal_keys_are_found_and_the_filter_is_left_clear() {
     assert!(!has_equal_keys(&close, &mut filter, &mut seen));
     // The set grows past its first size and forgets between games.
     seen.clear();
-    assert!((0..2000u64).all(|k| !seen.insert(crate::games::mix64(k))));
-    assert!(seen.insert(crate::games::mix64(1999)));
+    assert!((0..2000u64).all(|k| !seen.insert(crate::games::zobrist::mix64(k))));
+    assert!(seen.insert(crate::games::zobrist::mix64(1999)));
     seen.clear();
-    assert!(!seen.insert(crate::games::mix64(1999)));
+    assert!(!seen.insert(crate::games::zobrist::mix64(1999)));
 }
 
 #[test]
 fn repeats_count_each_return_to_an_earlier_position() {
     // Positions of 2 sites: A=(0,0,p0) B=(1,0,p1) A B A C=(0,0,p1): three repeats.
     let positions = [0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0];
-    let extras = [0, 1, 0, 1, 0, 1];
-    assert_eq!(count_repeats(&positions, &extras, 2), 3);
-    assert_eq!(count_repeats(&positions[..4], &extras[..2], 2), 0);
+    let keys = [0, 1, 0, 1, 0, 1];
+    assert_eq!(count_repeats(&positions, &keys, 2), 3);
+    assert_eq!(count_repeats(&positions[..4], &keys[..2], 2), 0);
 }

@@ -371,8 +371,9 @@ fn action_arg(action: &Bound<'_, PyAny>, n: usize) -> PyResult<i64> {
     match int_arg(action, "an action")? {
         Some(a) => Ok(a),
         None => Err(IllegalMoveError::new_err(format!(
-            "action {} is out of range; actions are 0..{n}",
-            action.repr()?
+            "action {} is out of range; actions are 0 to {}",
+            action.repr()?,
+            n.saturating_sub(1)
         ))),
     }
 }
@@ -481,6 +482,31 @@ impl PyState {
         self.state().is_terminal()
     }
 
+    /// The position key: a 64-bit Zobrist hash (int in 0..2**64) of everything that decides
+    /// the legal moves and the outcome from here (board, player to move, and each game's own
+    /// state: Windflowers' passes, Faraday's phase, offer and owed surplus placement). The move
+    /// count is not part of it, so the same position reached by different paths has the same
+    /// key; two positions with the same board have equal keys exactly when they are equal.
+    /// Keys are stable across versions (pinned by golden values).
+    ///
+    /// >>> import stonefield as sf
+    /// >>> game = sf.make("windflowers", size=3)
+    /// >>> a, b = game.new_state(), game.new_state()
+    /// >>> for x in (0, 14, 5):
+    /// ...     a.apply(x)
+    /// >>> for x in (14, 0, 5):
+    /// ...     b.apply(x)
+    /// >>> a.key() == b.key(), a.history == b.history
+    /// (False, False)
+    /// >>> c = game.new_state()
+    /// >>> for x in (5, 14, 0):
+    /// ...     c.apply(x)
+    /// >>> a.key() == c.key()
+    /// True
+    fn key(&self) -> u64 {
+        self.state().key()
+    }
+
     /// Whether the move cap ended the game (a draw among all players).
     #[getter]
     fn truncated(&self) -> bool {
@@ -505,7 +531,7 @@ impl PyState {
     /// The observation tensor, float32 (planes, num_sites), from the point of view of `player`
     /// (by default the player to move, or player 0 once the game is over): plane k holds the
     /// stones of the k-th player from the viewer in turn order (plane 0 = own), then the empty
-    /// sites, then the game's own planes (see the README).
+    /// sites, then the game's own planes (see docs/batches.md).
     #[pyo3(signature = (player = None))]
     fn observation<'py>(
         &self,

@@ -7,9 +7,12 @@
 #![allow(rustdoc::broken_intra_doc_links)]
 
 mod game;
+pub(crate) mod interrupt;
 mod lab;
+pub(crate) mod memory;
 mod search;
 mod sim;
+mod solve;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -58,6 +61,8 @@ pub(crate) fn to_py(e: Error) -> PyErr {
         Error::InvalidOption(_) => InvalidOptionError::new_err(message),
         Error::IllegalMove(_) => IllegalMoveError::new_err(message),
         Error::GameOver(_) => GameOverError::new_err(message),
+        // Raised only inside runs whose stop flag Ctrl-C set; they discard it and raise their own.
+        Error::Stopped { .. } => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),
         // Bad positions and mismatched arrays come, like records, from data handed in whole.
         Error::InvalidPosition(_)
         | Error::InvalidArgument(_)
@@ -73,10 +78,7 @@ pub(crate) fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
         return true;
     }
     let ty = obj.get_type();
-    ty.name().is_ok_and(|n| n == "bool" || n == "bool_")
-        && ty
-            .module()
-            .is_ok_and(|m| m.to_str().is_ok_and(|m| m == "numpy"))
+    ty.name().is_ok_and(|n| n == "bool" || n == "bool_") && ty.module().is_ok_and(|m| m == "numpy")
 }
 
 /// The TypeError for a value that is not an integer.
@@ -163,13 +165,8 @@ pub(crate) fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usi
     let Some(obj) = obj else {
         return Ok(None);
     };
-    let t = uint_arg(obj, "threads", MAX_THREADS)?;
-    if t == 0 {
-        return Err(StonefieldError::new_err(
-            "threads must be at least 1 (or None for every core)",
-        ));
-    }
-    Ok(Some(t as usize))
+    // "from 1 to 256": 0 is refused like any other value out of range.
+    Ok(Some(range_arg(obj, "threads", 1, MAX_THREADS)? as usize))
 }
 
 /// A setting of an agent or of a native match or self-play run (iterations, seeds, threads, game
@@ -280,6 +277,8 @@ mod _core {
     #[pymodule_export]
     use super::game::{games, make, option_spec, parse_option, PyGame, PyState};
     #[pymodule_export]
+    use super::interrupt::cancel_native_calls;
+    #[pymodule_export]
     use super::lab::{lab_play, lab_stats, lab_summary};
     #[pymodule_export]
     use super::search::{
@@ -287,6 +286,8 @@ mod _core {
     };
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
+    #[pymodule_export]
+    use super::solve::{solve, state_graph, PySolveResult, PyStateGraph};
     #[pymodule_export]
     use super::{
         GameOverError, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError,

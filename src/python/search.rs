@@ -1,8 +1,8 @@
 //! Agents (`MCTS`, `RandomAgent`), `SearchResult`, and native matches and self-play.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::Instant;
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -10,25 +10,34 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use super::game::{PyGame, PyState};
+use super::interrupt::interruptible;
+use super::memory::node_cap;
 use super::{
     as_invalid_option, is_bool, setting_arg, threads_arg, to_py, InvalidOptionError, MAX_THREADS,
 };
 use crate::games::{Game, Rules};
 use crate::lab::lab_range_into;
 use crate::lab::Columns;
-use crate::search::mcts::random_agent_action;
+use crate::search::mcts::{
+    random_agent_action, DEFAULT_GRAVE_BIAS, DEFAULT_GRAVE_C, DEFAULT_GRAVE_REF,
+};
 use crate::search::play::{play_range_map, selfplay_games as selfplay_range};
 use crate::search::{
-    Agent, GameRecord, Mcts, MctsConfig, SearchResult, DEFAULT_C, DEFAULT_MAX_NODES,
+    Agent, GameRecord, Mcts, MctsConfig, Playouts, Preset, SearchResult, Selection, DEFAULT_C,
+    DEFAULT_MAX_NODES,
 };
 use crate::sim::batch::thread_pool;
 
-fn bad(msg: String) -> PyErr {
+/// Iterations of an `MCTS()` given no budget, as of the agent string `"mcts"`
+/// (`stonefield.agents.DEFAULT_ITERATIONS`).
+const DEFAULT_ITERATIONS: u64 = 1000;
+
+pub(crate) fn bad(msg: String) -> PyErr {
     InvalidOptionError::new_err(msg)
 }
 
 /// A type name and repr for error messages.
-fn describe(v: &Bound<'_, PyAny>) -> String {
+pub(crate) fn describe(v: &Bound<'_, PyAny>) -> String {
     let ty = v
         .get_type()
         .name()
@@ -39,7 +48,7 @@ fn describe(v: &Bound<'_, PyAny>) -> String {
 }
 
 /// A real setting (int or float, not bool), finite and ≥ `min` (> `min` when `strict`).
-fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResult<f64> {
+pub(crate) fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResult<f64> {
     let what = if strict {
         format!("a finite number > {min}")
     } else {
@@ -58,7 +67,7 @@ fn real_arg(name: &str, v: &Bound<'_, PyAny>, min: f64, strict: bool) -> PyResul
 }
 
 /// A bool setting: True or False (numpy bools too), nothing else.
-fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
+pub(crate) fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
     if !is_bool(v) {
         return Err(bad(format!(
             "{name} must be True or False, got {}",
@@ -68,7 +77,7 @@ fn bool_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
     v.extract()
 }
 
-fn opt<'a, 'py>(v: &'a Option<Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+pub(crate) fn opt<'a, 'py>(v: &'a Option<Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
     v.as_ref().filter(|v| !v.is_none())
 }
 
@@ -94,22 +103,44 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 ///
 /// Args:
 ///     iterations: iterations in all (split over the threads), or None for a time budget only.
+///         With neither budget the search gets 1,000 iterations (as the agent string "mcts").
 ///     time: seconds of wall time, or None. With both budgets the first reached stops.
-///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]).
+///     c: the UCB1 exploration constant (default √2, for returns in [−1, 1]; 0 with GRAVE).
 ///     threads: root parallelism: independent trees on this many threads (1 to 256), each with
 ///         its own random stream from the seed, their root statistics summed.
 ///     solver: MCTS-Solver; None turns it on for two-player games (it never runs with more).
 ///     seed: with an iteration budget alone, a search is a pure function of the state, the
 ///         settings and the seed (and the thread count).
-///     max_nodes: the most tree nodes over all threads (24 bytes each); the search stops when
-///         the tree is full and says so in `SearchResult.stopped_by`.
+///     max_nodes: the most tree nodes over all threads (24 bytes each, 32 with GRAVE); the
+///         search stops when the tree is full and says so in `SearchResult.stopped_by`.
 ///     reuse: keep the tree between consecutive moves of one game, so the next search starts
 ///         from the subtree of the position reached. Off by default: with it a result depends
 ///         on the searches made before, not only on the state and the seed.
+///     selection: ``"uct"`` (default) or ``"grave"``: Generalized RAVE (Cazenave 2015). Each
+///         node also keeps, per child, all-moves-as-first (AMAF) statistics: the returns of
+///         the playouts through it in which the child's mover played the child's site later
+///         on. A child's mean is mixed with the AMAF mean of its action taken at the closest
+///         ancestor where the same player chooses and which has at least ``grave_ref``
+///         playouts, by β = m / (m + n + grave_bias·m·n) (n the child's playouts, m the AMAF
+///         ones); untried children are ranked by their AMAF mean alone. Only placements on
+///         sites take AMAF statistics: a pass, and Faraday's second-colour offer stones,
+///         accept and swap, are chosen by their own means (as UCT would). Nodes take 32 bytes
+///         instead of 24.
+///     grave_ref: GRAVE's reference threshold (default 50), an integer ≥ 1 or ``math.inf``
+///         (never use AMAF statistics: GRAVE then plays exactly as UCT for the same seed).
+///     grave_bias: GRAVE's β bias (default 1e-6), a finite number ≥ 0.
+///     playouts: ``"random"`` (default, the game's own uniform sampler) or ``"mast"``: each
+///         playout action is the better, by its mean return so far in this search for the
+///         player making it, of two uniformly drawn legal actions (Move-Average Sampling).
+///     preset: ``"strong"``: the settings of selection, c, grave_ref, grave_bias and playouts
+///         that won the project's equal-time matches for each game (``resolved(game)`` shows
+///         them). Those five settings may not be given with a preset; they read None.
 ///
 /// Raises:
-///     InvalidOptionError: a setting that makes no sense (no budget, iterations=0, negative c
-///         or time, threads outside 1..256, max_nodes below 1024 per thread).
+///     InvalidOptionError: a setting that makes no sense (iterations=0, negative c or time,
+///         threads outside 1..256, max_nodes below 1024 per thread, an unknown selection,
+///         playouts or preset, grave_ref below 1, a negative grave_bias, a preset with any of
+///         the settings it decides).
 ///
 /// >>> import stonefield as sf
 /// >>> state = sf.make("subsume", size=3).new_state()
@@ -122,6 +153,8 @@ fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32
 /// >>> import pickle
 /// >>> pickle.loads(pickle.dumps(agent))
 /// MCTS(iterations=200, time=None, c=1.4142135623730951, threads=1, solver=None, seed=1, max_nodes=10000000, reuse=False)
+/// >>> sf.MCTS().iterations
+/// 1000
 #[pyclass(name = "MCTS", module = "stonefield", frozen)]
 pub struct PyMcts {
     pub(crate) config: MctsConfig,
@@ -129,63 +162,67 @@ pub struct PyMcts {
 }
 
 impl PyMcts {
-    /// Whether a search may take long enough that Ctrl-C should be able to stop it.
-    fn may_run_long(&self) -> bool {
-        self.config.time.is_some_and(|t| t > 0.05)
-            || self.config.iterations.is_none_or(|i| i > 20_000)
+    /// Whether a search is surely short: a time budget of at most 0.05 s, or so few iterations
+    /// for the board that even a large board's playouts (about 5 µs per site) finish within
+    /// about 0.1 s. Only those run on this thread; every other goes through [`interruptible`].
+    fn surely_short(&self, state: &crate::games::State) -> bool {
+        let sites = state.board().num_sites().max(1) as u64;
+        let by_time = self.config.time.is_some_and(|t| t <= 0.05);
+        let by_iterations = self
+            .config
+            .iterations
+            .is_some_and(|i| i.saturating_mul(sites) <= 20_000);
+        by_time || by_iterations
     }
 
-    /// Searches with the GIL released. A search that may run long runs on a helper thread
-    /// while this one wakes every 50 ms to look for Ctrl-C; on it the search is stopped and the
-    /// KeyboardInterrupt raised.
+    /// Searches with the GIL released; Ctrl-C stops any search that is not surely short
+    /// (KeyboardInterrupt). The tree is capped at the memory available ([`node_cap`]).
     fn search(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<SearchResult> {
         let (state, history) = state_arg(state)?;
+        // Each iteration adds at most one node's children: a small budget cannot fill memory,
+        // and is spared the look at /proc.
+        let most = self
+            .config
+            .iterations
+            .map_or(u64::MAX, |i| i.saturating_mul(state.num_actions() as u64));
+        let check = self.config.max_nodes > MIN_NODES_CHECKED && most > MIN_NODES_CHECKED as u64;
         let run = |stop: Option<&AtomicBool>| {
             let mut agent = self.agent.lock().unwrap_or_else(|e| e.into_inner());
+            if check {
+                agent.cap_nodes(node_cap(self.config.threads));
+            }
             agent.search_until(&state, &history, stop)
         };
-        if !self.may_run_long() {
+        if self.surely_short(&state) {
             return py.detach(|| run(None)).map_err(to_py);
         }
-        let stop = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            let (tx, mut rx) = mpsc::channel();
-            let (stop, run) = (&stop, &run);
-            scope.spawn(move || {
-                // The receiver only goes away once the search is abandoned.
-                let _ = tx.send(run(Some(stop)));
-            });
-            loop {
-                // The receiver is Send but not Sync: it goes into the GIL-free closure and back.
-                let (got, back) = py.detach(move || {
-                    let got = rx.recv_timeout(Duration::from_millis(50));
-                    (got, rx)
-                });
-                rx = back;
-                match got {
-                    Ok(result) => return result.map_err(to_py),
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Err(e) = py.check_signals() {
-                            stop.store(true, Ordering::Relaxed);
-                            return Err(e);
-                        }
-                    }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(pyo3::exceptions::PyRuntimeError::new_err(
-                            "the search thread ended without a result",
-                        ))
-                    }
-                }
-            }
-        })
+        match interruptible(py, |stop| run(Some(stop))) {
+            (_, Some(e)) => Err(e),
+            (result, None) => result.map_err(to_py),
+        }
     }
 }
+
+/// Lowers `cfg.max_nodes` so that `searches` searches of it at once fit in the memory available
+/// ([`node_cap`]); a config allowed no more than [`MIN_NODES_CHECKED`] is left alone.
+fn cap_config(cfg: &mut MctsConfig, searches: usize) {
+    if cfg.max_nodes > MIN_NODES_CHECKED {
+        let each = node_cap(searches * cfg.threads) / searches.max(1);
+        let least = crate::search::mcts::MIN_NODES_PER_THREAD * cfg.threads;
+        cfg.max_nodes = cfg.max_nodes.min(each.max(least));
+    }
+}
+
+/// Trees allowed at most this many nodes are not checked against the memory available (a
+/// million nodes are 24 MB).
+const MIN_NODES_CHECKED: usize = 1 << 20;
 
 #[pymethods]
 impl PyMcts {
     #[new]
     #[pyo3(signature = (iterations = None, time = None, c = None, threads = None, solver = None,
-                        seed = None, max_nodes = None, reuse = None))]
+                        seed = None, max_nodes = None, reuse = None, selection = None,
+                        grave_ref = None, grave_bias = None, playouts = None, preset = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<Bound<'_, PyAny>>,
@@ -196,7 +233,35 @@ impl PyMcts {
         seed: Option<Bound<'_, PyAny>>,
         max_nodes: Option<Bound<'_, PyAny>>,
         reuse: Option<Bound<'_, PyAny>>,
+        selection: Option<Bound<'_, PyAny>>,
+        grave_ref: Option<Bound<'_, PyAny>>,
+        grave_bias: Option<Bound<'_, PyAny>>,
+        playouts: Option<Bound<'_, PyAny>>,
+        preset: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyMcts> {
+        let preset = opt(&preset)
+            .map(|v| name_arg("preset", v).and_then(|n| Preset::from_name(&n).map_err(to_py)))
+            .transpose()?;
+        if preset.is_some() {
+            let given: Vec<&str> = [
+                ("c", &c),
+                ("selection", &selection),
+                ("grave_ref", &grave_ref),
+                ("grave_bias", &grave_bias),
+                ("playouts", &playouts),
+            ]
+            .iter()
+            .filter(|(_, v)| opt(v).is_some())
+            .map(|(k, _)| *k)
+            .collect();
+            if !given.is_empty() {
+                return Err(bad(format!(
+                    "MCTS preset sets c, selection, grave_ref, grave_bias and playouts for each \
+                     game; give either the preset or {} (got both)",
+                    given.join(", ")
+                )));
+            }
+        }
         let config = MctsConfig {
             iterations: opt(&iterations)
                 .map(|v| setting_arg(v, "iterations", 1, u64::MAX))
@@ -204,10 +269,7 @@ impl PyMcts {
             time: opt(&time)
                 .map(|v| real_arg("time", v, 0.0, true))
                 .transpose()?,
-            c: opt(&c)
-                .map(|v| real_arg("c", v, 0.0, false))
-                .transpose()?
-                .unwrap_or(DEFAULT_C),
+            c: DEFAULT_C,
             threads: opt(&threads)
                 .map(|v| setting_arg(v, "threads", 1, MAX_THREADS))
                 .transpose()?
@@ -225,7 +287,43 @@ impl PyMcts {
                 .map(|v| bool_arg("reuse", v))
                 .transpose()?
                 .unwrap_or(false),
+            selection: opt(&selection)
+                .map(|v| {
+                    name_arg("selection", v).and_then(|n| Selection::from_name(&n).map_err(to_py))
+                })
+                .transpose()?
+                .unwrap_or(Selection::Uct),
+            grave_ref: opt(&grave_ref)
+                .map(grave_ref_arg)
+                .transpose()?
+                .unwrap_or(DEFAULT_GRAVE_REF),
+            grave_bias: opt(&grave_bias)
+                .map(|v| real_arg("grave_bias", v, 0.0, false))
+                .transpose()?
+                .unwrap_or(DEFAULT_GRAVE_BIAS),
+            playouts: opt(&playouts)
+                .map(|v| {
+                    name_arg("playouts", v).and_then(|n| Playouts::from_name(&n).map_err(to_py))
+                })
+                .transpose()?
+                .unwrap_or(Playouts::Random),
+            preset,
         };
+        // UCT explores by UCB1 (c = √2); GRAVE's AMAF statistics do the exploring (c = 0, as
+        // Ludii's MC-GRAVE), unless a c is given.
+        let c = opt(&c).map(|v| real_arg("c", v, 0.0, false)).transpose()?;
+        let mut config = MctsConfig {
+            c: c.unwrap_or(if config.selection == Selection::Grave {
+                DEFAULT_GRAVE_C
+            } else {
+                DEFAULT_C
+            }),
+            ..config
+        };
+        if config.iterations.is_none() && config.time.is_none() {
+            // No budget at all: the agent string "mcts" means the same.
+            config.iterations = Some(DEFAULT_ITERATIONS);
+        }
         let agent = Mcts::new(config.clone()).map_err(to_py)?;
         Ok(PyMcts {
             config,
@@ -265,8 +363,49 @@ impl PyMcts {
         self.config.time
     }
     #[getter]
-    fn c(&self) -> f64 {
-        self.config.c
+    fn c(&self) -> Option<f64> {
+        self.unless_preset(self.config.c)
+    }
+    #[getter]
+    fn selection(&self) -> Option<&'static str> {
+        self.unless_preset(self.config.selection.name())
+    }
+    #[getter]
+    fn grave_ref(&self) -> Option<u32> {
+        self.unless_preset(self.config.grave_ref)
+    }
+    #[getter]
+    fn grave_bias(&self) -> Option<f64> {
+        self.unless_preset(self.config.grave_bias)
+    }
+    #[getter]
+    fn playouts(&self) -> Option<&'static str> {
+        self.unless_preset(self.config.playouts.name())
+    }
+    #[getter]
+    fn preset(&self) -> Option<&'static str> {
+        self.config.preset.map(Preset::name)
+    }
+
+    /// The agent with the settings it searches `game` with: the preset's for that game when
+    /// a preset is set, else itself.
+    ///
+    /// >>> import stonefield as sf
+    /// >>> sf.MCTS(iterations=100, preset="strong").resolved(sf.make("windflowers")).selection
+    /// 'grave'
+    fn resolved(&self, game: &Bound<'_, PyAny>) -> PyResult<PyMcts> {
+        let game = game.cast::<PyGame>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "resolved takes a stonefield.Game, got {}",
+                describe(game)
+            ))
+        })?;
+        let config = self.config.resolved(game.get().game.name());
+        let agent = Mcts::new(config.clone()).map_err(to_py)?;
+        Ok(PyMcts {
+            config,
+            agent: Mutex::new(agent),
+        })
     }
     #[getter]
     fn threads(&self) -> usize {
@@ -292,18 +431,33 @@ impl PyMcts {
     fn __repr__(&self) -> String {
         let c = &self.config;
         let none = |v: Option<String>| v.unwrap_or_else(|| "None".into());
-        format!(
-            "MCTS(iterations={}, time={}, c={}, threads={}, solver={}, seed={}, max_nodes={}, \
-             reuse={})",
+        let head = format!(
+            "MCTS(iterations={}, time={}",
             none(c.iterations.map(|i| i.to_string())),
             none(c.time.map(py_float)),
-            py_float(c.c),
+        );
+        let tail = format!(
+            "threads={}, solver={}, seed={}, max_nodes={}, reuse={}",
             c.threads,
             none(c.solver.map(py_bool)),
             c.seed,
             c.max_nodes,
             py_bool(c.reuse)
-        )
+        );
+        match c.preset {
+            Some(p) => format!("{head}, {tail}, preset='{}')", p.name()),
+            None if c.selection == Selection::Uct && c.playouts == Playouts::Random => {
+                format!("{head}, c={}, {tail})", py_float(c.c))
+            }
+            None => format!(
+                "{head}, c={}, {tail}, selection='{}', grave_ref={}, grave_bias={}, playouts='{}')",
+                py_float(c.c),
+                c.selection.name(),
+                c.grave_ref,
+                py_float(c.grave_bias),
+                c.playouts.name()
+            ),
+        }
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -321,16 +475,25 @@ impl PyMcts {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let c = &slf.get().config;
-        let args = (
-            c.iterations,
-            c.time,
-            c.c,
-            c.threads,
-            c.solver,
-            c.seed,
-            c.max_nodes,
-            c.reuse,
-        );
+        let free = c.preset.is_none();
+        let budget = (c.iterations, c.time, free.then_some(c.c)).into_pyobject(py)?;
+        let rest = (c.threads, c.solver, c.seed, c.max_nodes, c.reuse).into_pyobject(py)?;
+        let search = (
+            free.then_some(c.selection.name()),
+            free.then_some(c.grave_ref),
+            free.then_some(c.grave_bias),
+            free.then_some(c.playouts.name()),
+            c.preset.map(Preset::name),
+        )
+            .into_pyobject(py)?;
+        let args = PyTuple::new(
+            py,
+            budget
+                .iter()
+                .chain(rest.iter())
+                .chain(search.iter())
+                .collect::<Vec<_>>(),
+        )?;
         PyTuple::new(
             py,
             [
@@ -339,6 +502,29 @@ impl PyMcts {
             ],
         )
     }
+}
+
+impl PyMcts {
+    /// `v`, or `None` when a preset decides this setting.
+    fn unless_preset<T>(&self, v: T) -> Option<T> {
+        self.config.preset.is_none().then_some(v)
+    }
+}
+
+/// A setting given by name (`selection`, `playouts`, `preset`).
+fn name_arg(what: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
+    v.extract::<String>()
+        .map_err(|_| bad(format!("{what} must be a string, got {}", describe(v))))
+}
+
+/// `grave_ref`: an integer ≥ 1, or infinity (never use AMAF statistics: GRAVE plays as UCT).
+fn grave_ref_arg(v: &Bound<'_, PyAny>) -> PyResult<u32> {
+    if let Ok(x) = v.extract::<f64>() {
+        if x == f64::INFINITY && !v.is_instance_of::<PyBool>() {
+            return Ok(u32::MAX);
+        }
+    }
+    setting_arg(v, "grave_ref", 1, u64::from(u32::MAX)).map(|n| n as u32)
 }
 
 fn hash_str(s: &str) -> u64 {
@@ -553,29 +739,36 @@ fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
     )))
 }
 
-/// Runs `work(first, count)` over `total` items in chunks with the GIL released, checking for
-/// Ctrl-C between chunks; chunks grow while they take under a tenth of a second.
+/// Items of a long native run: the finished ones, and what interrupted the run (Ctrl-C, or
+/// [`super::interrupt::cancel_native_calls`]) if anything did.
+pub(crate) type Partial<T> = (Vec<T>, Option<PyErr>);
+
+/// Runs `work(first, count, stop)` over `total` items in chunks through [`interruptible`]
+/// (`stop` set on Ctrl-C); chunks grow while they take under a tenth of a second. On an
+/// interruption the chunk in flight is dropped and the finished items come back with the
+/// error; an error of the work itself is raised.
 fn chunked<T: Send>(
     py: Python<'_>,
     total: usize,
     start_chunk: usize,
-    mut work: impl FnMut(usize, usize) -> crate::Result<Vec<T>> + Send,
-) -> PyResult<Vec<T>> {
+    mut work: impl FnMut(usize, usize, &AtomicBool) -> crate::Result<Vec<T>> + Send,
+) -> PyResult<Partial<T>> {
     let mut out = Vec::with_capacity(total);
     let mut done = 0;
     let mut chunk = start_chunk.max(1);
     while done < total {
         let count = chunk.min(total - done);
         let t0 = Instant::now();
-        let part = py.detach(|| work(done, count)).map_err(to_py)?;
-        out.extend(part);
+        match interruptible(py, |stop| work(done, count, stop)) {
+            (_, Some(e)) => return Ok((out, Some(e))),
+            (part, None) => out.extend(part.map_err(to_py)?),
+        }
         done += count;
-        py.check_signals()?;
         if t0.elapsed().as_secs_f64() < 0.1 {
             chunk *= 2;
         }
     }
-    Ok(out)
+    Ok((out, None))
 }
 
 /// The arguments of a native run (`play_games`, `lab_play`): the game, its agents, each game's
@@ -655,6 +848,14 @@ impl NativeRun {
             Some(1) => None,
             t => Some(thread_pool(t).map_err(bad)?),
         };
+        let parallel = pool.as_ref().map_or(1, |p| p.current_num_threads());
+        let mut agents = agents;
+        for a in &mut agents {
+            if let Agent::Mcts(cfg) = a {
+                // Every seat of every game in flight may hold a tree.
+                cap_config(cfg, parallel * n);
+            }
+        }
         Ok(NativeRun {
             game,
             agents,
@@ -669,18 +870,18 @@ impl NativeRun {
         self.seats.len() / self.game.num_players()
     }
 
-    /// Plays games `first..first + games()` of the run with the GIL released, Ctrl-C stopping
-    /// between chunks, and returns `each` of every game's record (computed on the thread that
-    /// played it).
+    /// Plays games `first..first + games()` of the run with the GIL released and returns
+    /// `each` of every game's record (computed on the thread that played it). Ctrl-C stops
+    /// the run within a search iteration; the games finished before it come back with it.
     pub(crate) fn play<T: Send>(
         &self,
         py: Python<'_>,
         first: u64,
         each: impl Fn(GameRecord) -> crate::Result<T> + Sync,
-    ) -> PyResult<Vec<T>> {
+    ) -> PyResult<Partial<T>> {
         let n = self.game.num_players();
         let start_chunk = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
-        chunked(py, self.games(), start_chunk, |done, count| {
+        chunked(py, self.games(), start_chunk, |done, count, stop| {
             let seats = &self.seats[done * n..(done + count) * n];
             let (game, agents, each) = (&self.game, &self.agents[..], &each);
             let run = |parallel| {
@@ -692,6 +893,7 @@ impl NativeRun {
                     first + done as u64,
                     parallel,
                     each,
+                    Some(stop),
                 )
             };
             match &self.pool {
@@ -702,7 +904,8 @@ impl NativeRun {
     }
 
     /// The variant lab's facts of games `first..first + games()` ([`lab_range_into`]), with
-    /// the GIL released and Ctrl-C stopping between blocks of games.
+    /// the GIL released; Ctrl-C stops it within a search iteration or a block of random games
+    /// (KeyboardInterrupt; the caller keeps the chunks it finished before).
     pub(crate) fn lab(&self, py: Python<'_>, first: u64, keep_below: u64) -> PyResult<Columns> {
         let n = self.game.num_players();
         let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
@@ -725,11 +928,19 @@ impl NativeRun {
             rest = more;
             let seats = &self.seats[done * n..(done + count) * n];
             let started = Instant::now();
-            let part = py.detach(|| {
+            let (part, interrupted) = interruptible(py, |stop| {
                 let run = |parallel| {
                     let (game, agents, at) = (&self.game, &self.agents, first + done as u64);
                     lab_range_into(
-                        game, agents, seats, self.seed, at, parallel, keep_below, rows,
+                        game,
+                        agents,
+                        seats,
+                        self.seed,
+                        at,
+                        parallel,
+                        keep_below,
+                        rows,
+                        Some(stop),
                     )
                 };
                 match &self.pool {
@@ -737,9 +948,11 @@ impl NativeRun {
                     None => run(false),
                 }
             });
+            if let Some(e) = interrupted {
+                return Err(e);
+            }
             kept.extend(part.map_err(to_py)?);
             done += count;
-            py.check_signals()?;
             let seconds = started.elapsed().as_secs_f64();
             if seconds < 0.1 {
                 let fits = (count as f64 * 0.1 / seconds.max(1e-6)) as usize;
@@ -764,7 +977,9 @@ pub fn seat_seed(seed: u64, index: u64, seat: usize, agent_seed: u64) -> u64 {
 }
 
 /// Plays whole games between native agents in Rust, on `threads` threads (all cores when None)
-/// with the GIL released; Ctrl-C stops between games.
+/// with the GIL released; Ctrl-C stops it within a search iteration (KeyboardInterrupt), or,
+/// with `keep_partial=True`, returns the games finished before it with `interrupted` set to
+/// the KeyboardInterrupt (None when the run finished).
 ///
 /// `seats[i, j]` is the index in `agents` of the agent playing seat (player) j of game i. Game
 /// i draws from random streams derived from (seed, i), so the results never depend on
@@ -785,7 +1000,8 @@ pub fn seat_seed(seed: u64, index: u64, seat: usize, agent_seed: u64) -> u64 {
 /// >>> out["returns"].shape, len(out["offsets"])
 /// ((2, 2), 3)
 #[pyfunction]
-#[pyo3(signature = (game, agents, seats, seed, threads = None, first = None))]
+#[pyo3(signature = (game, agents, seats, seed, threads = None, first = None, keep_partial = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn play_games<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -794,6 +1010,7 @@ pub fn play_games<'py>(
     seed: &Bound<'py, PyAny>,
     threads: Option<Bound<'py, PyAny>>,
     first: Option<Bound<'py, PyAny>>,
+    keep_partial: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     // A caller that runs a long match in parts (to show progress) passes the index of each
     // part's first game, so game i still draws from the streams of (seed, i).
@@ -802,9 +1019,13 @@ pub fn play_games<'py>(
         .transpose()?
         .unwrap_or(0);
     let run = NativeRun::new(py, game, agents, seats, seed, opt(&threads))?;
-    let (game, games, n) = (&run.game, run.games(), run.game.num_players());
+    let (game, n) = (&run.game, run.game.num_players());
     let started = Instant::now();
-    let records = run.play(py, first, Ok)?;
+    let (records, interrupted) = run.play(py, first, Ok)?;
+    if let (Some(e), false) = (&interrupted, keep_partial) {
+        return Err(e.clone_ref(py));
+    }
+    let games = records.len();
     let mut actions = Vec::new();
     let mut offsets = vec![0i64];
     let mut movers = Vec::new();
@@ -847,11 +1068,12 @@ pub fn play_games<'py>(
     }
     d.set_item("truncated", PyArray1::from_vec(py, truncated))?;
     d.set_item("seconds", started.elapsed().as_secs_f64())?;
+    d.set_item("interrupted", interrupted.map(|e| e.into_value(py)))?;
     Ok(d)
 }
 
 /// Plays `games` self-play games of `agent` (an MCTS) in Rust, in parallel with the GIL
-/// released; Ctrl-C stops between games.
+/// released; Ctrl-C stops it within a search iteration (KeyboardInterrupt).
 ///
 /// The first `temperature_moves` moves of each game are drawn in proportion to root visits, the
 /// rest are the agent's choice. Game i draws from streams derived from (seed, i). Returns a
@@ -896,11 +1118,20 @@ pub fn selfplay_games<'py>(
         t => Some(thread_pool(t).map_err(bad)?),
     };
     let start_chunk = pool.as_ref().map_or(1, |p| p.current_num_threads());
+    let mut cfg = cfg;
+    cap_config(&mut cfg, start_chunk);
     let tm = temperature_moves as usize;
-    let played = chunked(py, games, start_chunk, |first, count| match &pool {
-        Some(p) => p.install(|| selfplay_range(&game, &cfg, seed, first as u64, count, tm, true)),
-        None => selfplay_range(&game, &cfg, seed, first as u64, count, tm, false),
-    })?;
+    let run = |first: usize, count, parallel, stop: Option<&AtomicBool>| {
+        selfplay_range(&game, &cfg, seed, first as u64, count, tm, parallel, stop)
+    };
+    let (played, interrupted) =
+        chunked(py, games, start_chunk, |first, count, stop| match &pool {
+            Some(p) => p.install(|| run(first, count, true, Some(stop))),
+            None => run(first, count, false, Some(stop)),
+        })?;
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
     let state = game.new_state();
     let (planes, sites, na, n) = (
         state.observation_planes(),

@@ -11,77 +11,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::game::{PyGame, PyState};
+use super::interrupt::interruptible;
+use super::memory::check_memory;
 use super::{seed_arg, threads_arg, to_py, uint_arg, IllegalMoveError};
 use crate::games::Session;
 use crate::sim::batch::{fill, thread_pool, Batch};
 use crate::sim::vector::{StepOut, VectorEnv};
-
-/// Bytes of memory this process may still allocate, as far as the system says: the smallest of
-/// the kernel's estimate of available memory (`MemAvailable` in /proc/meminfo), the room left
-/// under a cgroup (v2) memory limit, and the room left under the address-space limit (`ulimit
-/// -v`, from /proc/self/limits and the process's `VmSize`). `None` where none of these can be
-/// read (systems other than Linux): there only a failed allocation (a MemoryError) refuses.
-fn available_memory() -> Option<u64> {
-    fn read(path: &str) -> Option<String> {
-        std::fs::read_to_string(path).ok()
-    }
-    fn kib_field(text: &str, key: &str) -> Option<u64> {
-        let line = text.lines().find(|l| l.starts_with(key))?;
-        let kib: u64 = line[key.len()..].split_whitespace().next()?.parse().ok()?;
-        Some(kib * 1024)
-    }
-    let mut limits = Vec::new();
-    if let Some(meminfo) = read("/proc/meminfo") {
-        limits.extend(kib_field(&meminfo, "MemAvailable:"));
-    }
-    if let (Some(max), Some(current)) = (
-        read("/sys/fs/cgroup/memory.max"),
-        read("/sys/fs/cgroup/memory.current"),
-    ) {
-        if let (Ok(max), Ok(current)) = (max.trim().parse::<u64>(), current.trim().parse::<u64>()) {
-            limits.push(max.saturating_sub(current));
-        }
-    }
-    if let (Some(proc_limits), Some(status)) =
-        (read("/proc/self/limits"), read("/proc/self/status"))
-    {
-        let soft = proc_limits
-            .lines()
-            .find(|l| l.starts_with("Max address space"))
-            .and_then(|l| l["Max address space".len()..].split_whitespace().next())
-            .and_then(|v| v.parse::<u64>().ok());
-        if let (Some(soft), Some(used)) = (soft, kib_field(&status, "VmSize:")) {
-            limits.push(soft.saturating_sub(used));
-        }
-    }
-    limits.into_iter().min()
-}
-
-/// Refuses, with a MemoryError naming the numbers, a request for `count` items of `bytes_each`
-/// bytes that does not fit in the memory available (see [`available_memory`]). What passes is
-/// then allocated with `try_reserve`, so a refusal the estimate missed is a MemoryError too,
-/// never an abort.
-fn check_memory(what: &str, count: usize, bytes_each: usize) -> PyResult<()> {
-    let available = available_memory();
-    let fits = match (count.checked_mul(bytes_each), available) {
-        (None, _) => false,
-        (Some(total), Some(avail)) => total as u64 <= avail,
-        (Some(_), None) => true,
-    };
-    if fits {
-        return Ok(());
-    }
-    let (avail_text, most) = match available {
-        Some(a) => (
-            format!("{:.1} GiB are available", a as f64 / f64::from(1u32 << 30)),
-            a / bytes_each as u64,
-        ),
-        None => ("that is more than memory can address".to_string(), 0),
-    };
-    Err(PyMemoryError::new_err(format!(
-        "{what} = {count} needs {bytes_each} bytes each and {avail_text}; at most {most} fit"
-    )))
-}
 
 fn alloc_error(what: &str, e: std::collections::TryReserveError) -> PyErr {
     PyMemoryError::new_err(format!("{what}: {e}"))
@@ -114,7 +49,8 @@ pub fn simulate_raw<'py>(
     } else {
         None
     };
-    let mut batch = Batch::try_new(&game, n_games).map_err(|e| alloc_error("n_games", e))?;
+    // Reserved now, written block by block: a huge run starts at once and stops between blocks.
+    let mut batch = Batch::try_reserved(&game, n_games).map_err(|e| alloc_error("n_games", e))?;
     let mut done = 0usize;
     // Blocks grow until one takes about a tenth of a second, so Ctrl-C and progress stay
     // responsive without slowing short runs.
@@ -123,13 +59,20 @@ pub fn simulate_raw<'py>(
     while done < n_games {
         let end = (done + block).min(n_games);
         let t0 = Instant::now();
-        let out = batch.slice(done, end);
-        py.detach(|| match &pool {
-            Some(pool) => pool.install(|| fill(&game, seed, done as u64, out, true)),
-            None => fill(&game, seed, done as u64, out, false),
+        let batch = &mut batch;
+        let ((), interrupted) = interruptible(py, |_stop| {
+            // A block takes about a tenth of a second: it always finishes.
+            batch.extend_to(end);
+            let out = batch.slice(done, end);
+            match &pool {
+                Some(pool) => pool.install(|| fill(&game, seed, done as u64, out, true)),
+                None => fill(&game, seed, done as u64, out, false),
+            }
         });
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
         done = end;
-        py.check_signals()?;
         if let Some(cb) = &progress {
             cb.call1((done, n_games))?;
         }

@@ -14,6 +14,16 @@
 //! tail and swapped to its front, which costs one random number per new node and keeps
 //! selection from scanning children that were never tried.
 //!
+//! GRAVE (Generalized RAVE, Cazenave 2015; [`Selection::Grave`]) keeps, beside the arena and
+//! index for index, all-moves-as-first statistics of every child: over the playouts through its
+//! parent, the summed return of the child's mover in those where that player placed on the
+//! child's site at any later point of the iteration ([`AMAF_BYTES`] a node). A child's mean is
+//! mixed with the AMAF mean of its action at the *reference*: the closest node on the path where
+//! the same player chooses and which has at least `grave_ref` playouts (a node's AMAF statistics
+//! are its chooser's, so only such a node can serve). Without a reference the choice is UCT's,
+//! drawing the same random numbers. MAST playouts ([`Playouts::Mast`]) play the better of two
+//! uniform draws by the mover's mean return so far.
+//!
 //! MCTS-Solver (Winands, Björnsson and Saito, 2008), two-player games only: a terminal node is
 //! proven won, drawn or lost for its mover; a node is proven won for the player to move there
 //! when one child is proven won for them, and proven otherwise once every child is proven (the
@@ -24,7 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::error::{Asked, Error, GameOver, Result};
-use crate::games::{each_state, returns_from_ranks_into, Game, Rules, State};
+use crate::games::{each_state, returns_from_ranks_into, Game, Rules, State, MAX_PLAYERS};
 use crate::rng::Rng;
 use crate::sim::batch::MAX_THREADS;
 
@@ -42,6 +52,9 @@ pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
 /// How many iterations run between two looks at the clock under a time budget.
 const CLOCK_EVERY: u64 = 8;
+
+/// Iterations slower than this have the clock read after each one (a read costs about 25 ns).
+const SLOW_ITERATION: std::time::Duration = std::time::Duration::from_micros(50);
 
 /// `Node::proof` of a node not (yet) proven.
 const OPEN: i8 = i8::MIN;
@@ -85,6 +98,145 @@ impl Node {
     }
 }
 
+/// How a node chooses the child to descend into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// UCB1 over each child's mean return.
+    Uct,
+    /// Generalized RAVE (Cazenave 2015): each child's mean is mixed with the all-moves-as-first
+    /// mean of its action, taken at the closest node on the path where the same player chooses
+    /// and which has enough playouts (see the module documentation).
+    Grave,
+}
+
+impl Selection {
+    /// The name used by Python and agent strings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Selection::Uct => "uct",
+            Selection::Grave => "grave",
+        }
+    }
+
+    /// The selection named `name`.
+    pub fn from_name(name: &str) -> Result<Selection> {
+        match name {
+            "uct" => Ok(Selection::Uct),
+            "grave" => Ok(Selection::Grave),
+            _ => Err(Error::InvalidOption(format!(
+                "MCTS selection must be one of uct, grave; got {name:?}"
+            ))),
+        }
+    }
+}
+
+/// How a new node is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Playouts {
+    /// Uniformly random actions, by the game's own sampler.
+    Random,
+    /// Move-Average Sampling (MAST, Finnsson and Björnsson 2008): every playout action is the
+    /// better, by its mean return so far for the player making it, of two uniformly drawn legal
+    /// actions.
+    Mast,
+}
+
+impl Playouts {
+    /// The name used by Python and agent strings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Playouts::Random => "random",
+            Playouts::Mast => "mast",
+        }
+    }
+
+    /// The playout policy named `name`.
+    pub fn from_name(name: &str) -> Result<Playouts> {
+        match name {
+            "random" => Ok(Playouts::Random),
+            "mast" => Ok(Playouts::Mast),
+            _ => Err(Error::InvalidOption(format!(
+                "MCTS playouts must be one of random, mast; got {name:?}"
+            ))),
+        }
+    }
+}
+
+/// A named configuration, resolved per game when a search starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// The strongest settings measured for the game at equal time per move (the strength
+    /// ladder and the duels in `docs/search.md`, "Stronger search", chose them).
+    Strong,
+}
+
+impl Preset {
+    /// The names of the presets.
+    pub const NAMES: &'static [&'static str] = &["strong"];
+
+    /// The name used by Python and agent strings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Strong => "strong",
+        }
+    }
+
+    /// The preset named `name`.
+    pub fn from_name(name: &str) -> Result<Preset> {
+        match name {
+            "strong" => Ok(Preset::Strong),
+            _ => Err(Error::InvalidOption(format!(
+                "MCTS preset must be one of {}; got {name:?}",
+                Preset::NAMES.join(", ")
+            ))),
+        }
+    }
+
+    /// The settings the preset gives `cfg` for the game named `game`: selection, c, grave_ref,
+    /// grave_bias and playouts; the budget, threads, seed and the rest stay as they are.
+    pub fn apply(self, game: &str, cfg: &MctsConfig) -> MctsConfig {
+        // From the equal-time duels of `docs/search.md` (0.1 s a move): GRAVE everywhere;
+        // MAST playouts where they won on top of it (Windflowers, Subsume); a little UCB
+        // exploration where it won (Faraday).
+        let (c, grave_ref, playouts) = match (self, game) {
+            (Preset::Strong, "faraday") => (0.3, DEFAULT_GRAVE_REF, Playouts::Random),
+            (Preset::Strong, "windflowers" | "subsume") => (0.0, DEFAULT_GRAVE_REF, Playouts::Mast),
+            (Preset::Strong, _) => (0.0, DEFAULT_GRAVE_REF, Playouts::Random),
+        };
+        MctsConfig {
+            selection: Selection::Grave,
+            c,
+            grave_ref,
+            grave_bias: DEFAULT_GRAVE_BIAS,
+            playouts,
+            preset: None,
+            ..cfg.clone()
+        }
+    }
+}
+
+/// The default `grave_ref`: a node needs this many playouts before its AMAF statistics are used.
+pub const DEFAULT_GRAVE_REF: u32 = 50;
+
+/// The exploration constant GRAVE gets when none is given: 0, as in Ludii's MC-GRAVE (the AMAF
+/// statistics of untried children do the exploring).
+pub const DEFAULT_GRAVE_C: f64 = 0.0;
+
+/// The default `grave_bias` of the β schedule.
+pub const DEFAULT_GRAVE_BIAS: f64 = 1e-6;
+
+/// Bytes of AMAF statistics per tree node, on top of [`NODE_BYTES`], when the selection is GRAVE.
+pub const AMAF_BYTES: usize = std::mem::size_of::<Amaf>();
+
+/// All-moves-as-first statistics of one child: over the playouts through its parent in which
+/// the child's mover played the child's action at some later point, the summed return of that
+/// mover. Kept beside the node arena, index for index, only when the selection is GRAVE.
+#[derive(Clone, Copy, Debug, Default)]
+struct Amaf {
+    value: f32,
+    visits: u32,
+}
+
 /// The settings of a search. Check them with [`MctsConfig::validate`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -105,6 +257,19 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// Keep the tree between consecutive searches of one game (see [`Mcts`]).
     pub reuse: bool,
+    /// How children are chosen.
+    pub selection: Selection,
+    /// GRAVE: the fewest playouts through a node for its AMAF statistics to be used by the
+    /// nodes below it; `u32::MAX` never uses them (GRAVE then plays as UCT).
+    pub grave_ref: u32,
+    /// GRAVE: the bias b of the β schedule β = m / (m + n + b·m·n), with n the child's
+    /// playouts and m its AMAF playouts.
+    pub grave_bias: f64,
+    /// How new nodes are evaluated.
+    pub playouts: Playouts,
+    /// A named configuration: when set, it decides `selection`, `c`, `grave_ref`, `grave_bias`
+    /// and `playouts` for each game searched (see [`Preset::apply`]), whatever they say here.
+    pub preset: Option<Preset>,
 }
 
 impl Default for MctsConfig {
@@ -118,6 +283,11 @@ impl Default for MctsConfig {
             seed: 0,
             max_nodes: DEFAULT_MAX_NODES,
             reuse: false,
+            selection: Selection::Uct,
+            grave_ref: DEFAULT_GRAVE_REF,
+            grave_bias: DEFAULT_GRAVE_BIAS,
+            playouts: Playouts::Random,
+            preset: None,
         }
     }
 }
@@ -160,6 +330,15 @@ impl MctsConfig {
                 self.threads
             ));
         }
+        if self.grave_ref == 0 {
+            return bad("MCTS grave_ref must be at least 1 playout (or infinite)".into());
+        }
+        if !(self.grave_bias.is_finite() && self.grave_bias >= 0.0) {
+            return bad(format!(
+                "MCTS grave_bias must be a finite number ≥ 0, got {}",
+                self.grave_bias
+            ));
+        }
         if self.max_nodes > u32::MAX as usize {
             return bad(format!(
                 "MCTS max_nodes must be at most {} (nodes are numbered by 32 bits), got {}",
@@ -177,6 +356,14 @@ impl MctsConfig {
             ));
         }
         Ok(())
+    }
+
+    /// The settings a search of the game named `game` runs with: the preset's, if one is set.
+    pub fn resolved(&self, game: &str) -> MctsConfig {
+        match self.preset {
+            Some(p) => p.apply(game, self),
+            None => self.clone(),
+        }
     }
 
     fn solver_for(&self, players: usize) -> bool {
@@ -273,6 +460,8 @@ impl SearchResult {
 #[derive(Clone, Debug, Default)]
 struct Tree {
     nodes: Vec<Node>,
+    /// GRAVE's statistics, one per node (empty for UCT).
+    amaf: Vec<Amaf>,
 }
 
 /// Scratch space of one search thread, reused across iterations.
@@ -281,15 +470,59 @@ struct Scratch {
     buf: Vec<u32>,
     ranks: Vec<f64>,
     returns: Vec<f64>,
+    /// The playout's actions with their players, when GRAVE or MAST needs them.
+    played: Vec<(u8, u16)>,
+    /// GRAVE: per player, a bit per site: the sites that player played below the node being
+    /// updated.
+    seen: Vec<u64>,
+    /// Words of `seen` per player.
+    words: usize,
+    /// GRAVE: the reference node's AMAF statistics by action, each valid when its stamp is
+    /// `now`.
+    dense: Vec<(u32, Amaf)>,
+    now: u32,
+    /// The node whose statistics `dense` holds in this iteration (`usize::MAX`: none).
+    dense_of: usize,
+    /// MAST: per (player, action), the summed return and count over this search's iterations.
+    mast: Vec<(f32, u32)>,
 }
 
 impl Scratch {
-    fn new(players: usize) -> Scratch {
+    fn new<R: Rules>(root: &R, lim: &Limits) -> Scratch {
+        let players = root.num_players();
+        let sites = root.board().num_sites();
+        let actions = root.num_actions();
+        let grave = lim.selection == Selection::Grave;
+        let words = sites.div_ceil(64);
         Scratch {
             path: Vec::with_capacity(64),
             buf: Vec::with_capacity(64),
             ranks: vec![0.0; players],
             returns: vec![0.0; players],
+            played: Vec::with_capacity(if lim.records() { 4 * actions } else { 0 }),
+            seen: vec![0; if grave { players * words } else { 0 }],
+            words,
+            dense: vec![(0, Amaf::default()); if grave { actions } else { 0 }],
+            now: 0,
+            dense_of: usize::MAX,
+            mast: vec![
+                (0.0, 0);
+                if lim.playouts == Playouts::Mast {
+                    players * actions
+                } else {
+                    0
+                }
+            ],
+        }
+    }
+
+    /// MAST's mean return of `action` for `player` (0 before it was ever played).
+    fn mast_mean(&self, player: usize, action: usize, actions: usize) -> f32 {
+        let (v, n) = self.mast[player * actions + action];
+        if n == 0 {
+            0.0
+        } else {
+            v / n as f32
         }
     }
 }
@@ -328,6 +561,17 @@ struct Limits<'a> {
     max_nodes: usize,
     c: f64,
     solver: bool,
+    selection: Selection,
+    grave_ref: u32,
+    grave_bias: f64,
+    playouts: Playouts,
+}
+
+impl Limits<'_> {
+    /// Whether iterations record their playouts' actions.
+    fn records(&self) -> bool {
+        self.selection == Selection::Grave || self.playouts == Playouts::Mast
+    }
 }
 
 impl Tree {
@@ -336,13 +580,26 @@ impl Tree {
         let p = state.current_player().unwrap_or(0) as u8;
         Tree {
             nodes: vec![Node::new(0, p)],
+            amaf: Vec::new(),
         }
     }
 
     /// Runs iterations until a budget is spent or the root is proven.
+    ///
+    /// The stop flag is read every iteration (one relaxed load). Under a time budget the clock
+    /// is read after every iteration while they are slower than [`SLOW_ITERATION`] (on a large
+    /// board one takes milliseconds, and a budget should not overshoot by eight of them), and
+    /// every [`CLOCK_EVERY`] iterations while they are quick.
     fn run<R: Rules>(&mut self, root: &R, lim: &Limits, rng: &mut Rng) -> ThreadOutcome {
-        let mut s = Scratch::new(root.num_players());
+        let mut s = Scratch::new(root, lim);
+        if lim.selection == Selection::Grave {
+            self.amaf.resize(self.nodes.len(), Amaf::default());
+        } else {
+            self.amaf = Vec::new();
+        }
         let mut done = 0u64;
+        let mut every = CLOCK_EVERY;
+        let mut last_clock = lim.deadline.map(|_| (Instant::now(), 0u64));
         loop {
             if self.nodes[0].proof != OPEN {
                 return ThreadOutcome {
@@ -356,18 +613,29 @@ impl Tree {
                     stopped: StoppedBy::Iterations,
                 };
             }
-            if done % CLOCK_EVERY == 0 {
-                if lim.deadline.is_some_and(|d| Instant::now() >= d) {
-                    return ThreadOutcome {
-                        iterations: done,
-                        stopped: StoppedBy::Time,
+            if lim.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                return ThreadOutcome {
+                    iterations: done,
+                    stopped: StoppedBy::Interrupted,
+                };
+            }
+            if let (Some(deadline), Some((last, last_done))) = (lim.deadline, last_clock) {
+                if done % every == 0 {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return ThreadOutcome {
+                            iterations: done,
+                            stopped: StoppedBy::Time,
+                        };
+                    }
+                    // Every iteration at first and while iterations are slow, else every few.
+                    let since = (done - last_done) as u32;
+                    every = if since == 0 || now - last > SLOW_ITERATION * since {
+                        1
+                    } else {
+                        CLOCK_EVERY
                     };
-                }
-                if lim.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
-                    return ThreadOutcome {
-                        iterations: done,
-                        stopped: StoppedBy::Interrupted,
-                    };
+                    last_clock = Some((now, done));
                 }
             }
             if !self.iterate(root, lim, rng, &mut s) {
@@ -387,10 +655,18 @@ impl Tree {
         if self.nodes.len() + s.buf.len() > max {
             return false;
         }
+        // A tree that cannot grow (memory refused) is full: the search ends as at the node
+        // limit, never with an allocation failure's abort.
+        if self.nodes.try_reserve(s.buf.len()).is_err() {
+            return false;
+        }
         let mover = state.current_player().unwrap_or(0) as u8;
         let first = self.nodes.len();
         self.nodes
             .extend(s.buf.iter().map(|&a| Node::new(a as u16, mover)));
+        if !self.amaf.is_empty() {
+            self.amaf.resize(self.nodes.len(), Amaf::default());
+        }
         let n = &mut self.nodes[node];
         n.first = first as u32;
         n.len = s.buf.len() as u16;
@@ -429,6 +705,156 @@ impl Tree {
         best
     }
 
+    /// Swaps the child at `i` of `node` to the front of its untried tail when it is untried,
+    /// counts it as tried, and returns where it now is.
+    fn mark_tried(&mut self, node: usize, i: usize) -> usize {
+        let parent = self.nodes[node];
+        let front = parent.first as usize + parent.tried as usize;
+        if i < front {
+            return i;
+        }
+        self.nodes.swap(i, front);
+        self.amaf.swap(i, front);
+        self.nodes[node].tried += 1;
+        front
+    }
+
+    /// GRAVE's choice among the children of `node`, whose chooser's closest ancestor (or
+    /// `node` itself) with at least `grave_ref` playouts is `reference`.
+    ///
+    /// A child's score is (1 − β)·mean + β·amaf + c·√(ln N / n), with β = m / (m + n + b·m·n),
+    /// n its playouts, m the AMAF playouts of its action at the reference and amaf their mean;
+    /// an untried child scores its AMAF mean alone. Untried children without AMAF statistics
+    /// (a pass, say, or a site never reached below the reference) come first, drawn at random.
+    fn select_grave(
+        &mut self,
+        node: usize,
+        reference: usize,
+        lim: &Limits,
+        rng: &mut Rng,
+        s: &mut Scratch,
+    ) -> usize {
+        let own = reference == node;
+        if !own && s.dense_of != reference {
+            s.now = s.now.wrapping_add(1);
+            if s.now == 0 {
+                s.dense.fill((0, Amaf::default()));
+                s.now = 1;
+            }
+            let r = self.nodes[reference].children();
+            for (n, am) in self.nodes[r.clone()].iter().zip(&self.amaf[r]) {
+                if let Some(d) = s.dense.get_mut(usize::from(n.action)) {
+                    *d = (s.now, *am);
+                }
+            }
+            s.dense_of = reference;
+        }
+        let parent = self.nodes[node];
+        let range = parent.children();
+        let k = lim.c * f64::from(parent.visits.max(1)).ln().sqrt();
+        let b = lim.grave_bias;
+        let mut best = 0;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut fresh = 0usize;
+        let mut fresh_pick = usize::MAX;
+        let kids = &self.nodes[range.clone()];
+        let stats = &self.amaf[range.clone()];
+        for (j, (ch, own_am)) in kids.iter().zip(stats).enumerate() {
+            if lim.solver && ch.proof == -1 {
+                continue;
+            }
+            let am = if own {
+                *own_am
+            } else {
+                match s.dense.get(usize::from(ch.action)) {
+                    Some(&(t, am)) if t == s.now => am,
+                    _ => Amaf::default(),
+                }
+            };
+            let m = f64::from(am.visits);
+            let score = if ch.visits == 0 {
+                if am.visits == 0 {
+                    fresh += 1;
+                    if rng.below(fresh) == 0 {
+                        fresh_pick = j;
+                    }
+                    continue;
+                }
+                f64::from(am.value) / m
+            } else {
+                // (1 − β)·v/n + β·a/m with β = m / D, D = m + n + b·m·n, is
+                // (v·(1 + b·m) + a) / D: one division.
+                let n = f64::from(ch.visits);
+                let mixed = (ch.value * (1.0 + b * m) + f64::from(am.value)) / (m + n + b * m * n);
+                if k > 0.0 {
+                    mixed + k / n.sqrt()
+                } else {
+                    mixed
+                }
+            };
+            if score > best_score {
+                best_score = score;
+                best = j;
+            }
+        }
+        let chosen = range.start
+            + if fresh_pick != usize::MAX {
+                fresh_pick
+            } else {
+                best
+            };
+        self.mark_tried(node, chosen)
+    }
+
+    /// GRAVE's update after an iteration: every child, along the path, whose action its mover
+    /// played later in the iteration (in the tree or the playout) adds the return to its AMAF
+    /// statistics. Only site actions (below `sites`) take AMAF statistics.
+    fn update_amaf(&mut self, s: &mut Scratch, sites: usize) {
+        let words = s.words;
+        s.seen.fill(0);
+        let mark = |seen: &mut [u64], p: u8, a: u16| {
+            let a = usize::from(a);
+            if a < sites {
+                seen[usize::from(p) * words + a / 64] |= 1 << (a % 64);
+            }
+        };
+        for &(p, a) in &s.played {
+            mark(&mut s.seen, p, a);
+        }
+        for d in (0..s.path.len().saturating_sub(1)).rev() {
+            let child = self.nodes[s.path[d + 1] as usize];
+            mark(&mut s.seen, child.mover, child.action);
+            let p = usize::from(child.mover);
+            let ret = s.returns[p] as f32;
+            let row = &s.seen[p * words..(p + 1) * words];
+            let range = self.nodes[s.path[d] as usize].children();
+            let kids = &self.nodes[range.clone()];
+            for (n, am) in kids.iter().zip(&mut self.amaf[range]) {
+                let a = usize::from(n.action);
+                if row.get(a / 64).is_some_and(|w| w >> (a % 64) & 1 == 1) {
+                    am.value += ret;
+                    am.visits += 1;
+                }
+            }
+        }
+    }
+
+    /// MAST's update after an iteration: every action of the tree path and the playout adds
+    /// the return of the player who made it.
+    fn update_mast(&self, s: &mut Scratch, actions: usize) {
+        for &i in &s.path[1..] {
+            let n = self.nodes[i as usize];
+            let e = &mut s.mast[usize::from(n.mover) * actions + usize::from(n.action)];
+            e.0 += s.returns[usize::from(n.mover)] as f32;
+            e.1 += 1;
+        }
+        for &(p, a) in &s.played {
+            let e = &mut s.mast[usize::from(p) * actions + usize::from(a)];
+            e.0 += s.returns[usize::from(p)] as f32;
+            e.1 += 1;
+        }
+    }
+
     /// One iteration; false (and nothing changed but the tree's scratch) when the node limit
     /// stopped it.
     fn iterate<R: Rules>(
@@ -441,6 +867,12 @@ impl Tree {
         let mut state = root.clone();
         s.path.clear();
         s.path.push(0);
+        s.played.clear();
+        s.dense_of = usize::MAX;
+        let grave = lim.selection == Selection::Grave;
+        // GRAVE: per player, the deepest node so far on the path where that player chooses and
+        // which has at least `grave_ref` playouts.
+        let mut refs = [usize::MAX; MAX_PLAYERS];
         let mut node = 0usize;
         let mut proven_leaf = false;
         loop {
@@ -460,7 +892,11 @@ impl Tree {
                 }
                 if node != 0 && n.visits == 0 {
                     // A new node: evaluate it by a playout.
-                    state.random_playout(rng, &mut s.buf);
+                    if lim.records() {
+                        recorded_playout(&mut state, rng, s, lim.playouts);
+                    } else {
+                        state.random_playout(rng, &mut s.buf);
+                    }
                     terminal_returns(&state, s);
                     break;
                 }
@@ -468,7 +904,18 @@ impl Tree {
                     return false;
                 }
             }
-            let child = self.select(node, lim, rng);
+            let child = if grave {
+                let chooser = usize::from(self.nodes[self.nodes[node].first as usize].mover);
+                if n.visits >= lim.grave_ref {
+                    refs[chooser] = node;
+                }
+                match refs[chooser] {
+                    usize::MAX => self.select(node, lim, rng),
+                    r => self.select_grave(node, r, lim, rng, s),
+                }
+            } else {
+                self.select(node, lim, rng)
+            };
             state.apply_unchecked(self.nodes[child].action as usize);
             s.path.push(child as u32);
             node = child;
@@ -488,6 +935,12 @@ impl Tree {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
             n.value += s.returns[n.mover as usize];
+        }
+        if grave {
+            self.update_amaf(s, root.board().num_sites());
+        }
+        if lim.playouts == Playouts::Mast {
+            self.update_mast(s, root.num_actions());
         }
         if proven_leaf {
             self.propagate_proof(s);
@@ -543,10 +996,15 @@ impl Tree {
         root.mover = mover;
         root.visits = root.children().map(|i| self.nodes[i].visits).sum();
         root.value = root.children().map(|i| self.nodes[i].value).sum();
+        let keep_amaf = !self.amaf.is_empty();
         let mut out = Tree {
             nodes: Vec::with_capacity(self.nodes.len()),
+            amaf: Vec::new(),
         };
         out.nodes.push(root);
+        if keep_amaf {
+            out.amaf.push(Amaf::default());
+        }
         // Breadth first: (old index, new index) of nodes whose children still need copying.
         let mut queue = std::collections::VecDeque::new();
         queue.push_back((node, 0usize));
@@ -560,10 +1018,34 @@ impl Tree {
             out.nodes[new].first = first as u32;
             for (k, i) in n.children().enumerate() {
                 out.nodes.push(self.nodes[i]);
+                if keep_amaf {
+                    out.amaf.push(self.amaf[i]);
+                }
                 queue.push_back((i, first + k));
             }
         }
         Some(out)
+    }
+}
+
+/// Plays the game out as [`Rules::random_playout`] would (uniformly, by the game's own
+/// sampler, drawing the same numbers) or by MAST, recording every action and its player in
+/// `s.played`.
+fn recorded_playout<R: Rules>(state: &mut R, rng: &mut Rng, s: &mut Scratch, playouts: Playouts) {
+    let actions = state.num_actions();
+    while let Some(p) = state.current_player() {
+        let Some(mut a) = state.random_action(rng, &mut s.buf) else {
+            break;
+        };
+        if playouts == Playouts::Mast {
+            if let Some(b) = state.random_action(rng, &mut s.buf) {
+                if s.mast_mean(p, b, actions) > s.mast_mean(p, a, actions) {
+                    a = b;
+                }
+            }
+        }
+        s.played.push((p as u8, a as u16));
+        state.apply_unchecked(a);
     }
 }
 
@@ -604,9 +1086,10 @@ fn search_typed<R: Rules>(
     trees: &mut [Tree],
     started: Instant,
     stop: Option<&AtomicBool>,
+    node_cap: usize,
 ) -> Result<SearchResult> {
     let k = trees.len();
-    let per_thread_nodes = cfg.max_nodes / k;
+    let per_thread_nodes = cfg.max_nodes.min(node_cap) / k;
     let legal = root.legal_actions();
     if legal.len() + 1 > per_thread_nodes {
         return Err(Error::InvalidOption(format!(
@@ -616,9 +1099,12 @@ fn search_typed<R: Rules>(
         )));
     }
     let total_iters = cfg.iterations.unwrap_or(u64::MAX);
-    let deadline = cfg
-        .time
-        .map(|t| started + std::time::Duration::from_secs_f64(t));
+    // A budget too far in the future for the clock (about 9.2e18 s or more) is no limit.
+    let deadline = cfg.time.and_then(|t| {
+        std::time::Duration::try_from_secs_f64(t)
+            .ok()
+            .and_then(|d| started.checked_add(d))
+    });
     let solver = cfg.solver_for(root.num_players());
     let seed = position_seed(root, cfg.seed);
     let limits = |t: usize| Limits {
@@ -632,6 +1118,10 @@ fn search_typed<R: Rules>(
         max_nodes: per_thread_nodes,
         c: cfg.c,
         solver,
+        selection: cfg.selection,
+        grave_ref: cfg.grave_ref,
+        grave_bias: cfg.grave_bias,
+        playouts: cfg.playouts,
     };
     let outcomes: Vec<ThreadOutcome> = if k == 1 {
         let mut rng = Rng::stream(seed, 0);
@@ -887,6 +1377,7 @@ impl Kept {
 pub struct Mcts {
     config: MctsConfig,
     kept: Option<Box<Kept>>,
+    node_cap: usize,
 }
 
 fn same_game(a: &Game, b: &Game) -> bool {
@@ -897,7 +1388,18 @@ impl Mcts {
     /// An agent with checked settings.
     pub fn new(config: MctsConfig) -> Result<Mcts> {
         config.validate()?;
-        Ok(Mcts { config, kept: None })
+        Ok(Mcts {
+            config,
+            kept: None,
+            node_cap: usize::MAX,
+        })
+    }
+
+    /// Caps the tree below `max_nodes` for the searches to come, at least
+    /// [`MIN_NODES_PER_THREAD`] per thread (the caller's estimate of the memory there is, say);
+    /// a search that reaches the cap stops as at the node limit (`StoppedBy::Nodes`).
+    pub fn cap_nodes(&mut self, cap: usize) {
+        self.node_cap = cap.max(MIN_NODES_PER_THREAD * self.config.threads);
     }
 
     /// The settings.
@@ -936,8 +1438,8 @@ impl Mcts {
                 .map(|_| each_state!(state, s => Tree::new(s)))
                 .collect();
         }
-        let res =
-            each_state!(state, s => search_typed(s, &self.config, &mut trees, started, stop))?;
+        let config = self.config.resolved(state.game_name());
+        let res = each_state!(state, s => search_typed(s, &config, &mut trees, started, stop, self.node_cap))?;
         if self.config.reuse {
             self.kept = Some(Box::new(Kept {
                 state: state.clone(),
@@ -946,5 +1448,141 @@ impl Mcts {
             }));
         }
         Ok(res)
+    }
+}
+
+#[cfg(test)]
+mod amaf_tests {
+    use super::*;
+
+    /// A tree by hand: the root (player 0 to move) with children on sites 0, 1, 2; the child on
+    /// 0 (player 1 to move there) with children on sites 1 and 2.
+    fn tree() -> Tree {
+        let mut nodes = vec![Node::new(0, 0)];
+        nodes[0].first = 1;
+        nodes[0].len = 3;
+        nodes.extend([0u16, 1, 2].map(|a| Node::new(a, 0)));
+        nodes[1].first = 4;
+        nodes[1].len = 2;
+        nodes.extend([1u16, 2].map(|a| Node::new(a, 1)));
+        let amaf = vec![Amaf::default(); nodes.len()];
+        Tree { nodes, amaf }
+    }
+
+    fn scratch(players: usize, sites: usize) -> Scratch {
+        let words = sites.div_ceil(64);
+        Scratch {
+            path: Vec::new(),
+            buf: Vec::new(),
+            ranks: vec![0.0; players],
+            returns: vec![0.0; players],
+            played: Vec::new(),
+            seen: vec![0; players * words],
+            words,
+            dense: Vec::new(),
+            now: 0,
+            dense_of: usize::MAX,
+            mast: vec![(0.0, 0); players * (sites + 1)],
+        }
+    }
+
+    #[test]
+    fn amaf_counts_each_later_action_of_the_chooser_once() {
+        let mut t = tree();
+        let mut s = scratch(2, 19);
+        // The iteration went root → site 0 (player 0) → site 1 (player 1), then the playout
+        // played player 0 on site 2, player 1 on site 0, player 0 on site 2 again (a
+        // replacement, say) and a pass (action 19, no AMAF statistics); player 0 won.
+        s.path = vec![0, 1, 4];
+        s.played = vec![(0, 2), (1, 0), (0, 2), (0, 19)];
+        s.returns = vec![1.0, -1.0];
+        t.update_amaf(&mut s, 19);
+        let got: Vec<(f32, u32)> = t.amaf.iter().map(|a| (a.value, a.visits)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (0.0, 0),  // the root: no statistics of its own
+                (1.0, 1),  // site 0 by player 0 at the root: played (in the tree)
+                (0.0, 0),  // site 1 by player 0: only player 1 played it
+                (1.0, 1),  // site 2 by player 0: played twice in the playout, counted once
+                (-1.0, 1), // site 1 by player 1 below the child: played, player 1 lost
+                (0.0, 0),  // site 2 by player 1: only player 0 played it
+            ]
+        );
+        // A second iteration through the root only: root → site 2, playout player 1 on 1.
+        s.path = vec![0, 3];
+        s.played = vec![(1, 1)];
+        s.returns = vec![-1.0, 1.0];
+        t.update_amaf(&mut s, 19);
+        assert_eq!((t.amaf[3].value, t.amaf[3].visits), (0.0, 2));
+        assert_eq!((t.amaf[2].value, t.amaf[2].visits), (0.0, 0));
+        assert_eq!((t.amaf[1].value, t.amaf[1].visits), (1.0, 1));
+    }
+
+    #[test]
+    fn grave_mixes_by_the_beta_schedule_and_ranks_untried_children_by_amaf() {
+        let mut t = tree();
+        let lim = Limits {
+            stop: None,
+            iterations: 1,
+            deadline: None,
+            max_nodes: 100,
+            c: 0.0,
+            solver: false,
+            selection: Selection::Grave,
+            grave_ref: 1,
+            grave_bias: 0.0,
+            playouts: Playouts::Random,
+        };
+        let mut s = scratch(2, 19);
+        s.dense = vec![(0, Amaf::default()); 20];
+        // Site 0: tried, mean 0.5 over 10, AMAF mean 0 over 30: β = 30 / 40, score 0.125.
+        // Site 1: tried, mean 0 over 10, AMAF mean 0.2 over 10: β = 1/2, score 0.1.
+        // Site 2: untried, AMAF mean 0.15 over 20: scores 0.15 and is chosen.
+        t.nodes[0].visits = 20;
+        t.nodes[0].tried = 2;
+        t.nodes[1].visits = 10;
+        t.nodes[1].value = 5.0;
+        t.nodes[2].visits = 10;
+        t.amaf[1] = Amaf {
+            value: 0.0,
+            visits: 30,
+        };
+        t.amaf[2] = Amaf {
+            value: 2.0,
+            visits: 10,
+        };
+        t.amaf[3] = Amaf {
+            value: 3.0,
+            visits: 20,
+        };
+        let mut rng = Rng::new(0);
+        assert_eq!(t.select_grave(0, 0, &lim, &mut rng, &mut s), 3);
+        assert_eq!(t.nodes[0].tried, 3);
+        // With a weaker AMAF mean for site 2 (0.1 < 0.125) site 0 wins.
+        let mut t2 = tree();
+        t2.nodes = t.nodes.clone();
+        t2.amaf = t.amaf.clone();
+        t2.nodes[0].tried = 2;
+        t2.amaf[3].value = 2.0;
+        assert_eq!(t2.select_grave(0, 0, &lim, &mut rng, &mut s), 1);
+        // A reference above (the mechanism only: the search takes as references only nodes
+        // where the same player chooses): the child on site 0 reads the AMAF
+        // statistics of sites 1 and 2 at the root's children instead of its own.
+        let mut t3 = tree();
+        t3.nodes[1].visits = 5;
+        t3.amaf[2] = Amaf {
+            value: -1.0,
+            visits: 4,
+        };
+        t3.amaf[3] = Amaf {
+            value: 2.0,
+            visits: 4,
+        };
+        assert_eq!(t3.select_grave(1, 0, &lim, &mut rng, &mut s), 4);
+        assert_eq!(
+            t3.nodes[4].action, 2,
+            "site 2 has the better AMAF mean at the root"
+        );
     }
 }

@@ -11,7 +11,10 @@
 pub mod mcts;
 pub mod play;
 
-pub use mcts::{Mcts, MctsConfig, SearchResult, StoppedBy, DEFAULT_C, DEFAULT_MAX_NODES};
+pub use mcts::{
+    Mcts, MctsConfig, Playouts, Preset, SearchResult, Selection, StoppedBy, DEFAULT_C,
+    DEFAULT_MAX_NODES,
+};
 pub use play::{play_games, selfplay_games, Agent, GameRecord, SelfPlayGame};
 
 #[cfg(test)]

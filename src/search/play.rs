@@ -4,6 +4,8 @@
 //! `(s, i)`: the agents' seeds and the self-play temperature draws. So a run gives the same
 //! games whatever the thread count and however it is cut into chunks.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use super::mcts::{Mcts, MctsConfig};
@@ -83,7 +85,13 @@ impl Seat {
     }
 
     /// The action and, for a search, its root value.
-    fn act(&mut self, state: &State, history: &[u32], buf: &mut Vec<u32>) -> Result<(u32, f32)> {
+    fn act(
+        &mut self,
+        state: &State,
+        history: &[u32],
+        buf: &mut Vec<u32>,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(u32, f32)> {
         match self {
             Seat::Random(rng) => {
                 let a = state.random_action(rng, buf).ok_or_else(|| GameOver {
@@ -93,7 +101,7 @@ impl Seat {
                 Ok((a as u32, f32::NAN))
             }
             Seat::Mcts(m) => {
-                let r = m.search(state, history)?;
+                let r = m.search_until(state, history, stop)?;
                 Ok((r.best, r.value as f32))
             }
         }
@@ -136,6 +144,20 @@ pub fn play_game(
     seed: u64,
     index: u64,
 ) -> Result<GameRecord> {
+    play_game_until(game, agents, seating, seed, index, None)
+}
+
+/// [`play_game`] that gives up once `stop` is set: its searches end within an iteration and
+/// the game within a move, its record then unfinished (a caller that sets `stop` discards
+/// the games in flight).
+pub fn play_game_until(
+    game: &Game,
+    agents: &[Agent],
+    seating: &[usize],
+    seed: u64,
+    index: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<GameRecord> {
     let gs = game_seed(seed, index);
     let mut seats: Vec<Seat> = seating
         .iter()
@@ -154,7 +176,10 @@ pub fn play_game(
     };
     let mut buf = Vec::new();
     while let Some(p) = state.current_player() {
-        let (a, v) = seats[p].act(&state, &rec.actions, &mut buf)?;
+        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            break;
+        }
+        let (a, v) = seats[p].act(&state, &rec.actions, &mut buf, stop)?;
         state.apply_unchecked(a as usize);
         rec.actions.push(a);
         rec.movers.push(p as i8);
@@ -177,10 +202,12 @@ pub fn play_range(
     first: u64,
     parallel: bool,
 ) -> Result<Vec<GameRecord>> {
-    play_range_map(game, agents, seats, seed, first, parallel, Ok)
+    play_range_map(game, agents, seats, seed, first, parallel, Ok, None)
 }
 
-/// [`play_range`] with `each` applied to every game's record on the thread that played it.
+/// [`play_range`] with `each` applied to every game's record on the thread that played it,
+/// giving up soon after `stop` is set (see [`play_game_until`]).
+#[allow(clippy::too_many_arguments)]
 pub fn play_range_map<T: Send>(
     game: &Game,
     agents: &[Agent],
@@ -189,16 +216,18 @@ pub fn play_range_map<T: Send>(
     first: u64,
     parallel: bool,
     each: impl Fn(GameRecord) -> Result<T> + Sync,
+    stop: Option<&AtomicBool>,
 ) -> Result<Vec<T>> {
     let count = check_run(game, agents, seats)?;
     let n = game.num_players();
     let one = |i: usize| {
-        each(play_game(
+        each(play_game_until(
             game,
             agents,
             &seats[i * n..(i + 1) * n],
             seed,
             first + i as u64,
+            stop,
         )?)
     };
     if parallel {
@@ -259,13 +288,15 @@ pub struct SelfPlayGame {
 }
 
 /// Plays self-play game `index` of a run with `seed`: the first `temperature_moves` moves are
-/// drawn in proportion to root visits, the rest are the agent's choice.
+/// drawn in proportion to root visits, the rest are the agent's choice. Once `stop` is set the
+/// game ends within a move, unfinished (the caller discards it).
 pub fn selfplay_game(
     game: &Game,
     cfg: &MctsConfig,
     seed: u64,
     index: u64,
     temperature_moves: usize,
+    stop: Option<&AtomicBool>,
 ) -> Result<SelfPlayGame> {
     let gs = game_seed(seed, index);
     let mut agent_cfg = cfg.clone();
@@ -283,7 +314,10 @@ pub fn selfplay_game(
         returns: Vec::new(),
     };
     while let Some(p) = state.current_player() {
-        let r = agent.search(&state, &g.actions)?;
+        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            break;
+        }
+        let r = agent.search_until(&state, &g.actions, stop)?;
         let o = g.observations.len();
         g.observations.resize(o + size, 0.0);
         state.write_observation(&mut g.observations[o..]);
@@ -320,7 +354,8 @@ fn sample_by_visits(actions: &[u32], visits: &[u64], rng: &mut Rng) -> Option<u3
 }
 
 /// Self-play games `first..first + count` of a run, in parallel on the current rayon pool when
-/// `parallel`.
+/// `parallel`, giving up soon after `stop` is set.
+#[allow(clippy::too_many_arguments)]
 pub fn selfplay_games(
     game: &Game,
     cfg: &MctsConfig,
@@ -329,9 +364,10 @@ pub fn selfplay_games(
     count: usize,
     temperature_moves: usize,
     parallel: bool,
+    stop: Option<&AtomicBool>,
 ) -> Result<Vec<SelfPlayGame>> {
     cfg.validate()?;
-    let one = |i: usize| selfplay_game(game, cfg, seed, first + i as u64, temperature_moves);
+    let one = |i: usize| selfplay_game(game, cfg, seed, first + i as u64, temperature_moves, stop);
     if parallel {
         (0..count).into_par_iter().map(one).collect()
     } else {

@@ -12,9 +12,12 @@
 //!  0   .  .  .
 //! ```
 
-use super::mcts::{search, Mcts, MctsConfig, StoppedBy, NODE_BYTES};
+use super::mcts::{
+    search, Mcts, MctsConfig, Playouts, Preset, Selection, StoppedBy, AMAF_BYTES, NODE_BYTES,
+};
 use super::play::{play_range, selfplay_games, Agent};
 use crate::error::Error;
+use crate::games::testing::{after, minimax, near_terminal_positions};
 use crate::games::{Game, OptionValue, Rules, State};
 use crate::rng::Rng;
 
@@ -34,12 +37,6 @@ fn position(g: &Game, actions: &[u32]) -> State {
     s
 }
 
-fn after(s: &State, a: u32) -> State {
-    let mut t = s.clone();
-    t.apply_unchecked(a as usize);
-    t
-}
-
 /// The moves that end the game at once with the mover ranked first alone.
 fn immediate_wins(s: &State) -> Vec<u32> {
     let p = s.current_player().expect("running");
@@ -51,28 +48,6 @@ fn immediate_wins(s: &State) -> Vec<u32> {
                 .is_some_and(|r| r[p] > 0.0 && r.iter().filter(|&&x| x >= r[p]).count() == 1)
         })
         .collect()
-}
-
-/// Exhaustive minimax for two players: player 0's return under best play, or `None` past the
-/// node budget.
-fn minimax(s: &State, budget: &mut i64) -> Option<f64> {
-    *budget -= 1;
-    if *budget < 0 {
-        return None;
-    }
-    let Some(p) = s.current_player() else {
-        return Some(s.returns().expect("over")[0]);
-    };
-    let mut best: Option<f64> = None;
-    for a in s.legal_actions() {
-        let v = minimax(&after(s, a), budget)?;
-        best = Some(match best {
-            None => v,
-            Some(b) if p == 0 => b.max(v),
-            Some(b) => b.min(v),
-        });
-    }
-    best
 }
 
 /// The mover's minimax value of each legal action.
@@ -287,39 +262,6 @@ fn keeps_the_won_ending() {
         assert!(keep.contains(&r.best), "{} {actions:?}", g.name());
         assert_eq!(r.proven, Some(1), "{} {actions:?}", g.name());
     }
-}
-
-/// Positions near the end of random games, small enough for exhaustive minimax.
-fn near_terminal_positions(g: &Game, games: u64, per_game: usize) -> Vec<State> {
-    let mut out = Vec::new();
-    for seed in 0..games {
-        let mut rng = Rng::new(seed);
-        let mut line = vec![g.new_state()];
-        let mut buf = Vec::new();
-        loop {
-            let s = line.last().expect("non-empty").clone();
-            let Some(a) = s.random_action(&mut rng, &mut buf) else {
-                break;
-            };
-            line.push(after(&s, a as u32));
-        }
-        line.pop();
-        // From the end backwards, while the tree stays small.
-        let mut taken = 0;
-        for s in line.iter().rev() {
-            if taken == per_game {
-                break;
-            }
-            if minimax(s, &mut 3000).is_none() {
-                break;
-            }
-            if s.legal_actions().len() >= 2 {
-                out.push(s.clone());
-                taken += 1;
-            }
-        }
-    }
-    out
 }
 
 #[test]
@@ -566,8 +508,8 @@ fn match_results_do_not_depend_on_threads() {
 fn selfplay_is_consistent_and_reproducible() {
     let g = game("subsume", &[("size", 3i64.into())]);
     let cfg = mcts(50, 0);
-    let a = selfplay_games(&g, &cfg, 4, 0, 3, 3, false).expect("valid");
-    let b = selfplay_games(&g, &cfg, 4, 0, 3, 3, false).expect("valid");
+    let a = selfplay_games(&g, &cfg, 4, 0, 3, 3, false, None).expect("valid");
+    let b = selfplay_games(&g, &cfg, 4, 0, 3, 3, false, None).expect("valid");
     assert_eq!(a, b);
     let s = g.new_state();
     let size = s.observation_planes() * s.board().num_sites();
@@ -628,4 +570,183 @@ fn a_stop_flag_ends_the_search() {
         .expect("searchable");
     assert_eq!(r.stopped_by, StoppedBy::Interrupted);
     assert_eq!(r.iterations, 0);
+}
+
+fn grave(iterations: u64, seed: u64) -> MctsConfig {
+    MctsConfig {
+        selection: Selection::Grave,
+        ..mcts(iterations, seed)
+    }
+}
+
+/// A position a few random moves in, for `name` with its default options (and the players).
+fn opening(name: &str, players: Option<i64>, moves: usize, seed: u64) -> State {
+    let g = match players {
+        Some(p) => game(name, &[("players", p.into())]),
+        None => game(name, &[]),
+    };
+    let mut s = g.new_state();
+    let mut rng = Rng::new(seed);
+    for _ in 0..moves {
+        if let Some(a) = s.random_action(&mut rng, &mut Vec::new()) {
+            s.apply_unchecked(a);
+        }
+    }
+    s
+}
+
+#[test]
+fn amaf_statistics_take_8_bytes_a_node() {
+    assert_eq!(AMAF_BYTES, 8);
+}
+
+#[test]
+fn grave_without_a_reference_searches_exactly_as_uct() {
+    // With an infinite grave_ref no node is ever a reference: GRAVE records its playouts and
+    // keeps AMAF statistics, but every choice is UCT's, drawing the same random numbers.
+    for name in crate::games::GAME_NAMES {
+        for moves in [0, 5] {
+            let s = opening(name, None, moves, 3);
+            let uct = search(&s, &mcts(1500, 4)).expect("searchable");
+            let cfg = MctsConfig {
+                grave_ref: u32::MAX,
+                ..grave(1500, 4)
+            };
+            let g = search(&s, &cfg).expect("searchable");
+            assert!(same_search(&uct, &g), "{name} after {moves} moves");
+        }
+    }
+    let s = opening("windflowers", Some(3), 4, 1);
+    let uct = search(&s, &mcts(800, 2)).expect("searchable");
+    let g = search(
+        &s,
+        &MctsConfig {
+            grave_ref: u32::MAX,
+            ..grave(800, 2)
+        },
+    )
+    .expect("searchable");
+    assert!(same_search(&uct, &g), "three players");
+}
+
+#[test]
+fn grave_and_mast_are_reproducible_for_any_thread_count() {
+    for name in crate::games::GAME_NAMES {
+        let s = opening(name, None, 4, 8);
+        for playouts in [Playouts::Random, Playouts::Mast] {
+            for selection in [Selection::Uct, Selection::Grave] {
+                for threads in [1, 2, 3] {
+                    let cfg = MctsConfig {
+                        threads,
+                        selection,
+                        playouts,
+                        ..mcts(900, 6)
+                    };
+                    let a = search(&s, &cfg).expect("searchable");
+                    let b = search(&s, &cfg).expect("searchable");
+                    let what = format!("{name} {selection:?} {playouts:?} threads {threads}");
+                    assert!(same_search(&a, &b), "{what}");
+                    assert_eq!(a.iterations, 900, "{what}");
+                    assert_eq!(a.visits.iter().sum::<u64>(), 900, "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn grave_reuses_its_tree_with_the_amaf_statistics() {
+    let g = game("smallholder", &[]);
+    let cfg = MctsConfig {
+        reuse: true,
+        ..grave(1500, 5)
+    };
+    let mut agent = Mcts::new(cfg).expect("valid");
+    let mut s = g.new_state();
+    let first = agent.search(&s, &[]).expect("searchable");
+    for &a in &first.pv[..2] {
+        s.apply_unchecked(a as usize);
+    }
+    let second = agent.search(&s, &first.pv[..2]).expect("searchable");
+    assert!(second.visits.iter().sum::<u64>() > 1500);
+    assert!(s.is_legal(second.best as usize));
+}
+
+#[test]
+fn grave_and_mast_take_wins_and_find_defences_like_uct() {
+    // The MCTS-Solver works whatever the selection: a won position is proven and its win
+    // played, in every game (the hand-made positions of `takes_a_win_at_once`).
+    let g = game("smallholder", &[("board", "hex3".into())]);
+    let s = position(&g, &[16, 13, 7, 4, 5, 0, 11, 10, 18, 9]);
+    for playouts in [Playouts::Random, Playouts::Mast] {
+        let cfg = MctsConfig {
+            playouts,
+            ..grave(3000, 1)
+        };
+        let r = search(&s, &cfg).expect("searchable");
+        assert_eq!(r.best, 2, "{playouts:?}");
+        assert_eq!(r.proven, Some(1), "{playouts:?}");
+    }
+}
+
+#[test]
+fn bad_grave_settings_are_refused() {
+    for (cfg, needle) in [
+        (
+            MctsConfig {
+                grave_ref: 0,
+                ..grave(10, 0)
+            },
+            "grave_ref",
+        ),
+        (
+            MctsConfig {
+                grave_bias: -1.0,
+                ..grave(10, 0)
+            },
+            "grave_bias",
+        ),
+        (
+            MctsConfig {
+                grave_bias: f64::NAN,
+                ..grave(10, 0)
+            },
+            "grave_bias",
+        ),
+    ] {
+        match Mcts::new(cfg) {
+            Err(Error::InvalidOption(m)) => assert!(m.contains(needle), "{m}"),
+            other => panic!("expected InvalidOption for {needle}, got {other:?}"),
+        }
+    }
+    for (name, what) in [
+        (Selection::from_name("rave").map(|_| ()), "uct, grave"),
+        (Playouts::from_name("nst").map(|_| ()), "random, mast"),
+        (Preset::from_name("weak").map(|_| ()), "strong"),
+    ] {
+        match name {
+            Err(Error::InvalidOption(m)) => assert!(m.contains(what), "{m}"),
+            other => panic!("expected InvalidOption naming {what}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_strong_preset_is_grave_for_every_game() {
+    let cfg = MctsConfig {
+        preset: Some(Preset::Strong),
+        ..mcts(100, 0)
+    };
+    for name in crate::games::GAME_NAMES {
+        let r = cfg.resolved(name);
+        assert_eq!(r.selection, Selection::Grave, "{name}");
+        assert_eq!(r.preset, None);
+        assert_eq!(r.iterations, Some(100));
+        r.validate().expect("valid preset");
+    }
+    // A search with the preset is the search with the resolved settings.
+    let s = opening("faraday", None, 0, 0);
+    let a = search(&s, &cfg).expect("searchable");
+    let b = search(&s, &cfg.resolved("faraday")).expect("searchable");
+    assert!(same_search(&a, &b));
 }

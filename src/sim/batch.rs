@@ -139,6 +139,43 @@ impl Batch {
         })
     }
 
+    /// Room for `n` games reserved (address space only: nothing is written yet) and none
+    /// filled; [`Batch::extend_to`] then grows it block by block, so that a huge run touches
+    /// its memory as it goes and can stop between blocks. An error when the room cannot be
+    /// reserved.
+    pub fn try_reserved(game: &Game, n: usize) -> Result<Batch, TryReserveError> {
+        let p = game.num_players();
+        let room = |k: usize| -> Result<Vec<f64>, TryReserveError> {
+            let mut v = Vec::new();
+            v.try_reserve_exact(k)?;
+            Ok(v)
+        };
+        let mut lengths = Vec::new();
+        lengths.try_reserve_exact(n)?;
+        let mut truncated = Vec::new();
+        truncated.try_reserve_exact(n)?;
+        Ok(Batch {
+            num_games: n,
+            num_players: p,
+            returns: room(n * p)?,
+            ranks: room(n * p)?,
+            scores: room(n * p)?,
+            lengths,
+            truncated,
+        })
+    }
+
+    /// Zero-filled results for the games up to `to` (at most `num_games`) of a batch from
+    /// [`Batch::try_reserved`]; nothing is allocated beyond the room reserved.
+    pub fn extend_to(&mut self, to: usize) {
+        let (to, p) = (to.min(self.num_games), self.num_players);
+        self.returns.resize(to * p, 0.0);
+        self.ranks.resize(to * p, 0.0);
+        self.scores.resize(to * p, 0.0);
+        self.lengths.resize(to, 0);
+        self.truncated.resize(to, false);
+    }
+
     /// Bytes of result buffers per game of `game`.
     pub fn bytes_per_game(game: &Game) -> usize {
         3 * std::mem::size_of::<f64>() * game.num_players()

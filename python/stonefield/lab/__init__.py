@@ -84,12 +84,20 @@ balance the Wilson intervals of the two extreme seats (exact with two players, N
 interval for a difference with more), so that a balance of 1 keeps a real interval. Intervals of
 shares stay within [0, 1]. No bootstrap: every interval is a
 closed formula, so the metrics of 100,000 games take about a millisecond.
+
+Results file
+------------
+``out=`` is kept as a small database would keep it (:mod:`stonefield.lab.results`): locked for
+the whole run (a second run on it raises :class:`ResultsFileBusyError` naming the holder), an
+interrupted last line repaired or cut before anything is appended, every line checked (a
+:class:`~stonefield.RecordError` names the bad one), and no game counted twice.
 """
 
 from __future__ import annotations
 
 from ._lab import Lab, evaluate
 from .metrics import Metric
+from .results import ResultsFileBusyError
 from .skill import SkillTrace, plot_skill_traces, skill_trace
 from .studies import STUDIES, study
 
@@ -97,6 +105,7 @@ __all__ = [
     "STUDIES",
     "Lab",
     "Metric",
+    "ResultsFileBusyError",
     "SkillTrace",
     "evaluate",
     "plot_skill_traces",

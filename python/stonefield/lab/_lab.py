@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import math
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,12 +17,14 @@ from .._seeds import seated
 from ..agents import agent_string
 from . import metrics as M
 from .brief import Brief
+from .results import ResultsFile
 from .run import (
     Plan,
     ProgressFn,
     execute,
     gather,
     make_plan,
+    open_results,
     print_progress,
     records,
     seating,
@@ -61,9 +63,9 @@ class Lab:
         >>> lab = sf.lab.evaluate("subsume", fixed={"size": 3}, agents=sf.MCTS(iterations=8),
         ...                       games=2)
         >>> lab.agents_label()
-        'mcts:iterations=8 in every seat'
+        'mcts:iterations=8,seed=0 in every seat'
         """
-        names = [a.split("#", 1)[0] for a in self.plan.header()["agents"]]
+        names = list(self.plan.header()["agents"])
         if len(set(names)) == 1:
             return f"{names[0]} in every seat"
         return ", ".join(f"seat {p}: {n}" for p, n in enumerate(names))
@@ -384,14 +386,16 @@ def evaluate(
         report = progress
     else:
         report = None
-    entries = execute(plan, out, backend, address, chunk, threads, report, cpus_per_task)
-    lab = Lab(plan, entries)
-    if plan.kingmaking and any(v.game.num_players >= 3 for v in plan.variants):
-        _add_kingmaking(lab, out)
+    # The file stays locked for the whole run, king-making verdicts included.
+    with open_results(plan, out) if out is not None else contextlib.nullcontext() as results:
+        entries = execute(plan, results, backend, address, chunk, threads, report, cpus_per_task)
+        lab = Lab(plan, entries)
+        if plan.kingmaking and any(v.game.num_players >= 3 for v in plan.variants):
+            _add_kingmaking(lab, results)
     return lab
 
 
-def _add_kingmaking(lab: Lab, out: str | None) -> None:
+def _add_kingmaking(lab: Lab, out: ResultsFile | None) -> None:
     plan = lab.plan
     judged = {e["variant"] for e in lab.entries if e.get("kind") == "kingmaking"}
     for v in plan.variants:
@@ -402,21 +406,18 @@ def _add_kingmaking(lab: Lab, out: str | None) -> None:
         entry = {"kind": "kingmaking", "variant": v.index, "games": games}
         lab.entries.append(entry)
         if out is not None:
-            with open(out, "a", encoding="utf-8") as f:
-                f.write(json.dumps(entry, separators=(",", ":")) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
+            out.append(entry)
     lab._metrics = None
 
 
 def _notebook_progress() -> ProgressFn | None:
     """A tqdm.auto bar when running inside a notebook with tqdm installed, else None."""
     try:
-        from IPython import get_ipython  # type: ignore[import-not-found]
+        from IPython import get_ipython  # type: ignore[import-not-found, unused-ignore]
 
         if get_ipython() is None or "IPKernelApp" not in get_ipython().config:
             return None
-        from tqdm.auto import tqdm  # type: ignore[import-untyped]
+        from tqdm.auto import tqdm  # type: ignore[import-untyped, unused-ignore]
     except Exception:
         return None
     bar: Any = None

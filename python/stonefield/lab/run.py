@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import math
-import os
 import socket
 import sys
 import time
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -19,12 +16,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from .._core import Game, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError
+from .._actions import is_action_id
+from .._core import Game, IllegalMoveError, InvalidOptionError, StonefieldError
 from .._seeds import seated
 from ..agents import agent_string, is_native, parse_agent
-
-#: Format tag of the first line of a results file.
-FORMAT = "stonefield-lab/2"
+from .results import FORMAT, ResultsFile
 
 #: Columns of the per-game facts kept in the results file.
 COLUMNS = (
@@ -123,11 +119,13 @@ class Plan:
 
 
 def _seed_suffix(agent: Any) -> str:
-    # agent_string leaves out a zero seed; the results file must tell agents apart exactly.
+    # agent_string leaves out a zero seed; the results file must tell agents apart exactly,
+    # so the seed is added as one more setting of the agent string (``mcts:iterations=50,seed=0``).
     seed = getattr(agent, "seed", None)
-    if not isinstance(seed, int) or "seed=" in agent_string(agent):
+    text = agent_string(agent)
+    if not isinstance(seed, int) or "seed=" in text:
         return ""
-    return f"#seed={seed}"
+    return f"{',' if ':' in text else ':'}seed={seed}"
 
 
 def _jsonable(value: Any) -> Any:
@@ -289,6 +287,8 @@ def _play_python(
                     f" of {game.name}: {type(e).__name__}: {e}"
                 ) from e
             try:
+                if not is_action_id(action):
+                    raise TypeError(f"an action is an integer, not {type(action).__name__}")
                 state.apply(int(action))
             except (StonefieldError, TypeError, ValueError) as e:
                 raise IllegalMoveError(
@@ -361,58 +361,19 @@ def decode_stats(stats: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def read_results(path: str, header: dict[str, Any]) -> list[dict[str, Any]]:
-    """The lines of an existing results file after checking its header against ``header``.
-
-    A truncated last line (an interrupted write) is dropped with a warning; a file written by
-    other arguments is refused.
-    """
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    entries: list[dict[str, Any]] = []
-    for i, line in enumerate(lines):
-        try:
-            entries.append(json.loads(line))
-        except json.JSONDecodeError:
-            if i == len(lines) - 1 and not text.endswith("\n"):
-                warnings.warn(
-                    f"{path}: the last line is incomplete (an interrupted run); it is ignored"
-                    " and its games are played again",
-                    RuntimeWarning,
-                    stacklevel=3,
-                )
-                _truncate_to(path, len("\n".join(lines[:i])) + (1 if i else 0))
-                break
-            raise RecordError(f"{path}: line {i + 1} is not valid JSON") from None
-    if not entries:
-        return []
-    found = entries[0]
-    if found.get("format") != FORMAT:
-        if str(found.get("format", "")).startswith("stonefield-lab/"):
-            raise RecordError(
-                f"{path} was written by another version of the lab (format"
-                f" {found['format']!r}, this one reads {FORMAT!r}); run into a new file"
-            )
-        raise RecordError(f"{path} is not a stonefield lab results file")
-    if found != header:
-        diffs = [
-            f"{k}: {found.get(k)!r} in the file, {header.get(k)!r} now"
-            for k in header
-            if found.get(k) != header.get(k)
-        ]
-        raise InvalidOptionError(
-            f"{path} holds results of other arguments ({'; '.join(diffs)}); give the same"
-            " arguments to resume it, or another file"
-        )
-    return entries[1:]
-
-
-def _truncate_to(path: str, size: int) -> None:
-    with open(path, "r+b") as f:
-        f.truncate(size)
+def open_results(plan: Plan, path: str) -> ResultsFile:
+    """Opens and locks the results file ``path`` for a run of ``plan``: repaired, checked line
+    by line against the plan (see :mod:`stonefield.lab.results`), with the header written when
+    the file holds none. A file written by other arguments is refused."""
+    totals = {"games": plan.games, "skill": plan.skill}
+    return ResultsFile(
+        path,
+        plan.header(),
+        variants=len(plan.variants),
+        totals=totals,
+        columns=COLUMNS,
+        dtypes=_DTYPES,
+    )
 
 
 def missing_chunks(plan: Plan, done: list[dict[str, Any]], chunk_size: int) -> list[Chunk]:
@@ -520,7 +481,7 @@ RAY_RETRIES = 3
 
 def execute(
     plan: Plan,
-    out: str | None,
+    out: ResultsFile | None,
     backend: str,
     address: str | None,
     chunk_size: int | None,
@@ -528,17 +489,10 @@ def execute(
     progress: ProgressFn | None,
     cpus_per_task: int = 1,
 ) -> list[dict[str, Any]]:
-    """Plays every missing chunk, appending each finished one to ``out``; returns all chunk
-    entries (old and new). Ctrl-C stops after writing the chunks that have finished."""
-    header = plan.header()
-    done: list[dict[str, Any]] = []
-    if out is not None and os.path.exists(out) and os.path.getsize(out) > 0:
-        done = read_results(out, header)
-    elif out is not None:
-        parent = os.path.dirname(os.path.abspath(out))
-        os.makedirs(parent, exist_ok=True)
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(json.dumps(header, separators=(",", ":")) + "\n")
+    """Plays every missing chunk, appending each finished one to ``out`` (opened by
+    :func:`open_results`); returns all chunk entries (old and new). Ctrl-C stops after writing
+    the chunks that have finished."""
+    done: list[dict[str, Any]] = list(out.entries) if out is not None else []
     if chunk_size is None:
         searching = any(not isinstance(a, _core.RandomAgent) for a in plan.agents)
         chunk_size = 32 if searching or plan.skill else 100_000
@@ -549,7 +503,6 @@ def execute(
     todo = missing_chunks(plan, done, chunk_size)
     total = sum(c.count for c in todo)
 
-    sink = open(out, "a", encoding="utf-8") if out is not None else None
     finished = 0
     started = time.monotonic()
 
@@ -565,11 +518,8 @@ def execute(
         nonlocal finished
         entry = encode_chunk(chunk, plan.seed, cols)
         done.append(entry)
-        if sink is not None:
-            line = json.dumps(_listed(entry), separators=(",", ":"))
-            sink.write(line + "\n")
-            sink.flush()
-            os.fsync(sink.fileno())
+        if out is not None:
+            out.append(_listed(entry))
         finished += chunk.count
         if progress is not None:
             progress(finished, total, time.monotonic() - started)
@@ -577,58 +527,54 @@ def execute(
     def agents_for(chunk: Chunk) -> list[Any]:
         return skill_agents(plan) if chunk.kind == "skill" else plan.agents
 
-    try:
-        if backend == "local":
-            for chunk in todo:
-                v = plan.variants[chunk.variant]
-                seats = seating(plan, v, chunk.kind, chunk.first, chunk.count)
-                cols = run_chunk(
-                    v.game,
-                    agents_for(chunk),
-                    seats,
-                    plan.seed,
-                    chunk.first,
-                    threads,
-                    v.label,
-                    keep_below(chunk),
-                )
-                record(chunk, cols)
-        elif backend == "ray":
-            ray = ray_init(address)
-            # A chunk whose node or worker dies is run again elsewhere: Ray retries system
-            # failures (never an error the task raises itself), and a chunk is recorded once,
-            # when its one result arrives, so a rerun neither loses nor doubles games.
-            task = ray.remote(num_cpus=cpus_per_task, max_retries=RAY_RETRIES)(_ray_task)
-            pending = {}
-            for chunk in todo:
-                v = plan.variants[chunk.variant]
-                seats = seating(plan, v, chunk.kind, chunk.first, chunk.count)
-                ref = task.remote(
-                    plan.game,
-                    v.options,
-                    agents_for(chunk),
-                    seats,
-                    plan.seed,
-                    chunk.first,
-                    v.label,
-                    keep_below(chunk),
-                )
-                pending[ref] = chunk
-            try:
-                while pending:
-                    ready, _ = ray.wait(list(pending), num_returns=1)
-                    for ref in ready:
-                        chunk = pending.pop(ref)
-                        record(chunk, ray.get(ref))
-            except BaseException:
-                for ref in pending:
-                    ray.cancel(ref, force=True)
-                raise
-        else:
-            raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
-    finally:
-        if sink is not None:
-            sink.close()
+    if backend == "local":
+        for chunk in todo:
+            v = plan.variants[chunk.variant]
+            seats = seating(plan, v, chunk.kind, chunk.first, chunk.count)
+            cols = run_chunk(
+                v.game,
+                agents_for(chunk),
+                seats,
+                plan.seed,
+                chunk.first,
+                threads,
+                v.label,
+                keep_below(chunk),
+            )
+            record(chunk, cols)
+    elif backend == "ray":
+        ray = ray_init(address)
+        # A chunk whose node or worker dies is run again elsewhere: Ray retries system
+        # failures (never an error the task raises itself), and a chunk is recorded once,
+        # when its one result arrives, so a rerun neither loses nor doubles games.
+        task = ray.remote(num_cpus=cpus_per_task, max_retries=RAY_RETRIES)(_ray_task)
+        pending = {}
+        for chunk in todo:
+            v = plan.variants[chunk.variant]
+            seats = seating(plan, v, chunk.kind, chunk.first, chunk.count)
+            ref = task.remote(
+                plan.game,
+                v.options,
+                agents_for(chunk),
+                seats,
+                plan.seed,
+                chunk.first,
+                v.label,
+                keep_below(chunk),
+            )
+            pending[ref] = chunk
+        try:
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    chunk = pending.pop(ref)
+                    record(chunk, ray.get(ref))
+        except BaseException:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            raise
+    else:
+        raise InvalidOptionError(f"backend must be 'local' or 'ray', got {backend!r}")
     return done
 
 
@@ -662,8 +608,9 @@ def records(entries: list[dict[str, Any]], variant: int) -> dict[int, dict[str, 
 
 
 def print_progress(done: int, total: int, seconds: float) -> None:
-    """The command line's progress bar, with an estimate of the time left."""
-    if total == 0:
+    """The command line's progress bar, with an estimate of the time left; drawn only when
+    stderr is a terminal (a redirected stderr gets no ``\\r`` frames)."""
+    if total == 0 or not sys.stderr.isatty():
         return
     frac = done / total
     left = seconds / frac - seconds if frac > 0 else float("nan")

@@ -326,7 +326,9 @@ def study(
         seed: The run's seed.
         out: The results file (resumable).
         report: A directory to write the report into.
-        backend, address, progress: As for :func:`~stonefield.lab.evaluate`.
+        backend: As for :func:`~stonefield.lab.evaluate`.
+        address: As for :func:`~stonefield.lab.evaluate`.
+        progress: As for :func:`~stonefield.lab.evaluate`.
 
     >>> lab = study("subsume-sizes", games=4, iterations=0)
     >>> len(lab.rows())

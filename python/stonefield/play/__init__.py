@@ -3,7 +3,7 @@
 A small local web server (Starlette under uvicorn, the ``stonefield[play]`` extra) serves a page
 that shows the board as stonefield's SVG, plays human moves by clicks, lets agents (random, MCTS)
 move without blocking the page while their search is drawn live, and saves, loads and steps
-through game records. The page talks to a JSON API that scripts can use too (see the README).
+through game records. The page talks to a JSON API that scripts can use too (see docs/play.md).
 
 This subpackage imports Starlette only when used, so ``import stonefield`` stays light.
 
@@ -21,6 +21,8 @@ import webbrowser
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
+
+from . import _agents
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -97,8 +99,27 @@ def serve(
         webbrowser.open(url)
     # On a loopback address only this machine's own names may be used to reach the server.
     hosts = [shown, "127.0.0.1", "localhost", "[::1]"] if _is_loopback(host) else None
-    config = uvicorn.Config(create_app(allowed_hosts=hosts), log_level="warning", lifespan="off")
-    uvicorn.Server(config).run(sockets=[sock])
+    config = uvicorn.Config(
+        create_app(allowed_hosts=hosts),
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=1,
+    )
+    _server_class()(config).run(sockets=[sock])
+
+
+def _server_class() -> type[Any]:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which on Ctrl-C also stops the agents' searches (they run in
+        worker threads, which signals never reach), so that it stops within a second or so."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            _agents.shut_down()
+            super().handle_exit(sig, frame)
+
+    return Server
 
 
 def _is_loopback(host: str) -> bool:

@@ -9,6 +9,7 @@ the machine for long.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,9 @@ MAX_THREADS = 4
 #: How many snapshots of a search the page sees: the search runs at budgets b/8, b/4, b/2, b
 #: (same seed), and each finished run is shown; the last one picks the move.
 _SNAPSHOTS = 4
+
+#: Set when the server shuts down: agents stop searching (see :func:`shut_down`).
+SHUTTING_DOWN = threading.Event()
 
 #: Called with a snapshot of the search (see :func:`snapshot`) while an agent thinks.
 Publish = Callable[[dict[str, Any]], None]
@@ -147,6 +151,13 @@ def available_kinds() -> list[str]:
     return ["human", "random", "mcts"]
 
 
+def shut_down() -> None:
+    """Stops every agent's thinking: no new search starts, and those running stop at once
+    (``_core.cancel_native_calls``; their requests get 503). Called when the server stops."""
+    SHUTTING_DOWN.set()
+    _core.cancel_native_calls()
+
+
 def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
     """The agent's action for the player to move; ``state`` is not changed.
 
@@ -164,6 +175,8 @@ def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
     best = -1
     deadline = time.monotonic() + MAX_SECONDS
     for budget in budgets:
+        if SHUTTING_DOWN.is_set():
+            raise KeyboardInterrupt("the server is shutting down")
         left = deadline - time.monotonic()
         if left <= 0 and best >= 0:
             break

@@ -2,12 +2,13 @@
 
 Every route answers JSON (errors as ``{"error": message}``) except the page and its two static
 files, which are read from the package once, when the application is made: no request ever
-touches the file system. See the README's "Playing in the browser" section for the routes.
+touches the file system. See docs/play.md for the routes.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
@@ -52,6 +53,38 @@ class HTTPError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class _JSONErrors:
+    """Answers any exception that escapes a route with a JSON 500 (``{"error": ...}``) inside
+    the security headers, and logs it; never Starlette's plain-text page."""
+
+    def __init__(self, app: _ASGI) -> None:
+        self.app = app
+
+    async def __call__(self, scope: _Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as e:
+            if started:
+                raise
+            logging.getLogger("stonefield.play").exception("unhandled error in %s", scope["path"])
+            response = JSONResponse(
+                {"error": f"internal error ({type(e).__name__}); the server goes on"},
+                status_code=500,
+            )
+            await response(scope, receive, send)
 
 
 class _SecurityHeaders:
@@ -109,6 +142,8 @@ def create_app(
     chooser: Chooser = choose or _agents.choose
     # Searches run one per core at most; more wait their turn rather than slow every game.
     searches = anyio.CapacityLimiter(os.cpu_count() or 1)
+    # Random agents take microseconds: they never wait behind other games' searches.
+    quick = anyio.CapacityLimiter(8)
     files = resources.files(__package__) / "static"
     page = (files / "index.html").read_bytes()
     static = {name: (files / name).read_bytes() for name in _STATIC}
@@ -275,11 +310,15 @@ def create_app(
             session.thinking = snap  # one assignment: readers see the old or the new snapshot
 
         try:
+            limiter = searches if seat.kind == "mcts" else quick
             action = await anyio.to_thread.run_sync(
-                chooser, seat, position, seed, publish, limiter=searches
+                chooser, seat, position, seed, publish, limiter=limiter
             )
             analysis = session.thinking if seat.kind == "mcts" else None
             session.play(int(action))
+        except KeyboardInterrupt:
+            # The server is shutting down and stopped the search (cancel_native_calls).
+            raise HTTPError(503, "the server is shutting down") from None
         except Exception as e:
             # Nothing was applied: the agent only ever saw a copy.
             raise HTTPError(500, f"the {seat.label} agent failed: {e}") from None
@@ -349,6 +388,8 @@ def create_app(
             SeatError: error_response,
         },
     )
+    # Added innermost first: the JSON 500 comes out through the host check and the headers.
+    app.add_middleware(_JSONErrors)
     if allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     app.add_middleware(_SecurityHeaders)
@@ -382,8 +423,11 @@ async def read_json(request: Request, optional: bool = False) -> dict[str, Any]:
         return {}
     try:
         body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise HTTPError(400, f"the body is not valid JSON: {e}") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        # JSONDecodeError, and integers past Python's digit limit (a ValueError).
+        raise HTTPError(400, f"the body is not valid JSON: {str(e)[:200]}") from None
+    except RecursionError:
+        raise HTTPError(400, "the body is not valid JSON: nested too deeply") from None
     if not isinstance(body, dict):
         raise HTTPError(400, "the body is a JSON object")
     return body

@@ -31,17 +31,6 @@ impl Measure for State {
         true
     }
 
-    /// The offer actions left and the phase: the choice to accept keeps board and mover but
-    /// ends the pie.
-    fn position_phase(&self) -> u8 {
-        let phase: u8 = match self.phase {
-            Phase::Offer { .. } => 0,
-            Phase::Choice => 1,
-            Phase::Placement => 2,
-        };
-        phase | self.phase.offer_actions_left() << 2
-    }
-
     /// Each player's score as [`State::score_values`] counts it (the special scorings'
     /// products over [`Measure::heuristic_scale`]'s sites² / 4), the fills in `scratch`.
     fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
@@ -62,8 +51,7 @@ impl Measure for State {
 
     /// The same draws as [`Rules::random_action`]; the largest groups are kept by union-find
     /// as stones arrive (nothing is ever removed, and a swap only exchanges the owners of the
-    /// groups), and position keys by XOR of per-stone hashes, instead of a flood fill and a pass
-    /// over the board at every position.
+    /// groups), instead of a flood fill at every position.
     fn random_game_observed<O: Observer>(
         &mut self,
         rngs: &mut [Rng],
@@ -73,32 +61,23 @@ impl Measure for State {
     ) {
         let cfg = self.cfg.clone();
         let n = self.cells.len();
-        let stone_key =
-            |site: usize, colour: usize| crate::games::mix64((site * 2 + colour) as u64 + 1);
         let mut groups = UnionFind::new(n);
         let mut largest = [0usize; 2];
-        let mut board_key = 0u64;
         // A stone of colour c has just been put on `site`.
-        let mut add = |cells: &[i8], largest: &mut [usize; 2], key: &mut u64, site, c: usize| {
+        let mut add = |cells: &[i8], largest: &mut [usize; 2], site, c: usize| {
             let size = join_stone(&mut groups, &cfg.board, cfg.group, cells, site);
             largest[c] = largest[c].max(size);
-            *key ^= stone_key(site, c);
         };
         for site in 0..n {
             if self.cells[site] > 0 {
                 let c = self.cells[site] as usize - 1;
-                add(&self.cells, &mut largest, &mut board_key, site, c);
+                add(&self.cells, &mut largest, site, c);
             }
         }
         let special = cfg.scoring.is_special();
-        let key_of = |board_key: u64, state: &State| {
-            crate::games::mix64(
-                board_key ^ state.position_tag().wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            )
-        };
         // Nothing is removed: the number of stones is a level that never decreases.
         let level = |state: &State| Some(state.stones[0] + state.stones[1]);
-        obs.position(key_of(board_key, self), level(self), &self.cells);
+        obs.position(self.key(), level(self), &self.cells);
         while let Some(p) = self.current_player() {
             let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
                 break;
@@ -122,15 +101,12 @@ impl Measure for State {
             let swap = self.phase == Phase::Choice && a == 2 * n + 2;
             self.apply_unchecked(a);
             if let Some((site, c)) = placed {
-                add(&self.cells, &mut largest, &mut board_key, site, c);
+                add(&self.cells, &mut largest, site, c);
             }
             if swap {
                 largest.swap(0, 1);
-                board_key = (0..n)
-                    .filter(|&s| self.cells[s] > 0)
-                    .fold(0, |h, s| h ^ stone_key(s, self.cells[s] as usize - 1));
             }
-            obs.position(key_of(board_key, self), level(self), &self.cells);
+            obs.position(self.key(), level(self), &self.cells);
         }
     }
 

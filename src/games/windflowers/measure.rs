@@ -25,16 +25,6 @@ impl Measure for State {
         each_width!(&self.core, pos => pos.legal(self.turn.to_move).count() + 1)
     }
 
-    #[inline]
-    fn position_key(&self) -> u64 {
-        let tag = if self.turn.over {
-            255
-        } else {
-            self.turn.to_move as u64
-        };
-        each_width!(&self.core, pos => pos.key(tag))
-    }
-
     /// Stones are replaced, never removed.
     fn sites_stay_occupied(&self) -> bool {
         true
@@ -70,8 +60,8 @@ impl Measure for State {
             // the position just written.
             let mut k = pos.stones;
             let mut level: u32 = k.iter().sum();
-            let tag = if turn.over { 255 } else { turn.to_move as u64 };
-            obs.position(pos.key(tag), Some(level), &pos.cells.as_flattened()[..sites]);
+            let key = |pos: &Pos<_>, turn: &Turn| pos.zkey ^ zobrist::turn(turn.key_number(cfg));
+            obs.position(key(pos, turn), Some(level), &pos.cells.as_flattened()[..sites]);
             while !turn.over {
                 let p = turn.to_move;
                 let (drawn, count) = pos.draw_counted(p, &mut rngs[p]);
@@ -96,8 +86,7 @@ impl Measure for State {
                     }
                 }
                 turn.advance(cfg, drawn.is_some());
-                let tag = if turn.over { 255 } else { turn.to_move as u64 };
-                obs.position(pos.key(tag), Some(level), &pos.cells.as_flattened()[..sites]);
+                obs.position(key(pos, turn), Some(level), &pos.cells.as_flattened()[..sites]);
             }
         });
     }

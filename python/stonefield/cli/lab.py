@@ -8,34 +8,43 @@ import sys
 from typing import Any
 
 from .._core import StonefieldError, games
-from ..cli import _MAX_SEED, _MAX_THREADS, _int_in, _option_arg
+from ._common import (
+    GAME_HELP,
+    MAX_SEED,
+    MAX_THREADS,
+    did_you_mean,
+    fail,
+    int_in,
+    option_arg,
+    suggest_option,
+)
 
 
 def _pair(text: str, many: bool) -> tuple[str, Any]:
     """argparse type: ``KEY=VALUE`` (or ``KEY=V1,V2,...`` when ``many``), each value read as
-    every game option of the command line is (:func:`stonefield.cli._option_arg`)."""
+    every game option of the command line is (:func:`stonefield.cli._common.option_arg`)."""
     key, eq, value = text.partition("=")
     if not eq or not key or not value:
         form = "KEY=V1,V2,..." if many else "KEY=VALUE"
         raise argparse.ArgumentTypeError(f"expected {form}, got {text!r}")
-    pairs = [_option_arg(f"{key}={v}") for v in (value.split(",") if many else [value])]
+    pairs = [option_arg(f"{key}={v}") for v in (value.split(",") if many else [value])]
     values = [v for _, v in pairs]
     return pairs[0][0], values if many else values[0]
 
 
-def add_lab_command(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Adds ``lab`` to the subcommands."""
-    from .studies import STUDIES
+    from ..lab.studies import STUDIES
 
     p = sub.add_parser(
         "lab",
         help="evaluate rule variants by self-play (metrics, report, Ray)",
         description="Plays every variant of a grid with the given agents and prints one row"
-        " per variant with every metric and its 95%% interval. `stonefield lab GAME --vary"
+        " per variant with every metric and its 95% interval. `stonefield lab GAME --vary"
         " KEY=V1,V2 ...` runs a grid; `stonefield lab study NAME` (or --study NAME) runs a"
         f" ready-made study: {', '.join(STUDIES)}.",
     )
-    p.add_argument("target", nargs="?", help="a game id, or 'study'")
+    p.add_argument("target", nargs="?", help=f"a {GAME_HELP}; or 'study'")
     p.add_argument("name", nargs="?", help="the study name after 'study'")
     p.add_argument("--study", help="a study name")
     p.add_argument(
@@ -67,17 +76,17 @@ def add_lab_command(sub: Any) -> None:
         "-n",
         dest="lab_games",
         metavar="N",
-        type=_int_in(1, None, "games"),
+        type=int_in(1, None, "games"),
         default=None,
         help="games per variant",
     )
-    p.add_argument("--seed", type=_int_in(0, _MAX_SEED, "seed"), default=0, help="the run's seed")
+    p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), default=0, help="the run's seed")
     p.add_argument("--iterations", type=int, default=None, help="studies: MCTS iterations")
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--address", default=None, help="Ray address (host:port or auto)")
     p.add_argument(
         "--threads",
-        type=_int_in(1, _MAX_THREADS, "threads"),
+        type=int_in(1, MAX_THREADS, "threads"),
         default=None,
         help="local threads (default: all)",
     )
@@ -89,21 +98,20 @@ def add_lab_command(sub: Any) -> None:
     p.add_argument("--report", default=None, help="directory for report.md/.html and plots")
     p.add_argument("--csv", default=None, help="write the table as CSV")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=_cmd_lab, parser=p, threads=None)
+    p.set_defaults(func=run)
 
 
-def _cmd_lab(args: argparse.Namespace) -> int:
-    from ._lab import evaluate
-    from .studies import study
+def run(args: argparse.Namespace) -> int:
+    from ..lab._lab import evaluate
+    from ..lab.studies import STUDIES, study
 
-    parser: argparse.ArgumentParser = args.parser
     study_name = args.study
     if args.target == "study":
         if args.name is None:
-            parser.error("give the study's name: stonefield lab study NAME")
+            fail("give the study's name: stonefield lab study NAME")
         study_name = args.name
     elif args.name is not None:
-        parser.error(f"unexpected argument {args.name!r}")
+        fail(f"unexpected argument {args.name!r}")
     try:
         if study_name is not None:
             lab = study(
@@ -118,9 +126,12 @@ def _cmd_lab(args: argparse.Namespace) -> int:
             )
         else:
             if args.target is None:
-                parser.error("give a game id or 'study NAME'")
+                fail("give a game id or 'study NAME'")
             if args.target not in games():
-                parser.error(f"unknown game {args.target!r}; games: {', '.join(games())}")
+                fail(
+                    f"unknown game {args.target!r}{did_you_mean(args.target, games())};"
+                    f" games: {', '.join(games())}"
+                )
             agents: Any = args.agent or None
             if agents is not None and len(agents) == 1:
                 agents = agents[0]
@@ -142,8 +153,13 @@ def _cmd_lab(args: argparse.Namespace) -> int:
                 progress=not args.quiet,
             )
     except (StonefieldError, ConnectionError, ImportError) as e:
-        print(f"stonefield lab: {e}", file=sys.stderr)
-        return 2
+        message = str(e)
+        if study_name is not None and study_name not in STUDIES:
+            message += did_you_mean(study_name, STUDIES)
+        elif study_name is None and args.target in games():
+            named = {**{k: v[0] for k, v in args.vary if v}, **dict(args.option)}
+            message += suggest_option(args.target, named)
+        fail(message)
     except KeyboardInterrupt:
         print("stonefield lab: interrupted; finished chunks are kept", file=sys.stderr)
         return 130

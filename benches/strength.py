@@ -1,0 +1,233 @@
+"""The strength ladder: round-robin matches between search configurations, rated by Elo.
+
+Run: ``python benches/strength.py [--time S | --iterations N] [--games G] [--agents A,B,...]
+[--board KEY ...] [--out DIR] [--threads T]``. Every pair of agents plays ``G`` games (seats
+alternating) on each configuration chosen by ``--board`` (``default`` is each game's default
+options; ``large`` one larger board per game, listed in ``LARGE``). Agents search one thread each;
+``--threads`` games run at once (each agent thinks only on its own turn, so with one game per
+core the side not to move is idle). The Elo ratings are one Bradley-Terry fit over all games of a
+configuration (draws count half), anchored at UCT = 0, with 95 % intervals from the fit's
+curvature. The report goes to ``DIR/README.md`` (Markdown) and ``DIR/ladder.json``; without
+``--out`` it is printed.
+
+Equal time per move is what users get; equal iterations (``--iterations``) shows the gain per
+iteration apart from the cost per iteration, which ``--speed`` measures (iterations per second of
+each agent on each configuration's opening position).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import stonefield as sf
+
+#: The agents of the ladder, by name: MCTS settings (None: a uniformly random agent).
+AGENTS: dict[str, dict[str, Any] | None] = {
+    "random": None,
+    "uct": {},
+    "uct+mast": {"playouts": "mast"},
+    "grave": {"selection": "grave", "c": 0.0},
+    "grave+mast": {"selection": "grave", "c": 0.0, "playouts": "mast"},
+    "strong": {"preset": "strong"},
+}
+
+#: One larger board per game.
+LARGE: dict[str, dict[str, Any]] = {
+    "smallholder": {"board": "hex5"},
+    "windflowers": {"size": 6},
+    "faraday": {"order": 8},
+    "subsume": {"size": 8},
+}
+
+
+def make_agent(name: str, budget: dict[str, Any], seed: int) -> Any:
+    settings = AGENTS[name]
+    if settings is None:
+        return sf.RandomAgent(seed=seed)
+    return sf.MCTS(**budget, **settings, seed=seed)
+
+
+def bradley_terry(
+    agents: list[str], results: list[tuple[int, int, float, int]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Elo ratings and their 95 % half-widths from ``(i, j, score of i, games)`` results.
+
+    Maximises the Bradley-Terry likelihood (scores as fractional wins) by Newton's method with
+    agent ``uct`` (or the first agent) fixed at 0; the half-widths come from the inverse of the
+    observed information. An agent that won or lost every game has an unbounded rating: its
+    estimate is capped at ±800 Elo from the anchor and its half-width is infinite.
+    """
+    k = len(agents)
+    anchor = agents.index("uct") if "uct" in agents else 0
+    free = [a for a in range(k) if a != anchor]
+    theta = np.zeros(k)
+    cap = 800 * math.log(10) / 400
+    for _ in range(100):
+        grad = np.zeros(k)
+        hess = np.zeros((k, k))
+        for i, j, s, n in results:
+            p = 1 / (1 + math.exp(theta[j] - theta[i]))
+            grad[i] += s - n * p
+            grad[j] -= s - n * p
+            w = n * p * (1 - p)
+            hess[i, i] += w
+            hess[j, j] += w
+            hess[i, j] -= w
+            hess[j, i] -= w
+        h = hess[np.ix_(free, free)] + 1e-9 * np.eye(len(free))
+        step = np.linalg.solve(h, grad[free])
+        theta[free] = np.clip(theta[free] + step, -cap, cap)
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    cov = np.linalg.pinv(hess[np.ix_(free, free)])
+    half = np.zeros(k)
+    for f, a in enumerate(free):
+        saturated = abs(theta[a]) >= cap - 1e-6
+        half[a] = math.inf if saturated else 1.96 * math.sqrt(max(cov[f, f], 0.0))
+    scale = 400 / math.log(10)
+    return theta * scale, half * scale
+
+
+def speed(game: sf.Game, name: str, iterations: int) -> float:
+    settings = AGENTS[name]
+    if settings is None:
+        return math.nan
+    agent = sf.MCTS(iterations=iterations, **settings)
+    state = game.new_state()
+    best = math.inf
+    for _ in range(3):
+        t = time.perf_counter()
+        agent.analyse(state)
+        best = min(best, time.perf_counter() - t)
+    return iterations / best
+
+
+def ladder(
+    game_name: str,
+    options: dict[str, Any],
+    agents: list[str],
+    budget: dict[str, Any],
+    games: int,
+    threads: int | None,
+    seed: int,
+) -> dict[str, Any]:
+    game = sf.make(game_name, **options)
+    results: list[tuple[int, int, float, int]] = []
+    pairs: list[dict[str, Any]] = []
+    for (i, a), (j, b) in itertools.combinations(enumerate(agents), 2):
+        m = sf.match(
+            game,
+            [make_agent(a, budget, seed), make_agent(b, budget, seed + 1)],
+            games=games,
+            seed=seed,
+            threads=threads,
+        )
+        s = float(m.score[0]) * games
+        results.append((i, j, s, games))
+        pairs.append(
+            {
+                "a": a,
+                "b": b,
+                "games": games,
+                "score": float(m.score[0]),
+                "ci": [float(x) for x in m.score_ci[0]],
+            }
+        )
+        print(f"  {game_name} {options}: {a} vs {b}: {m.score[0]:.3f}", file=sys.stderr)
+    elo, half = bradley_terry(agents, results)
+    return {
+        "game": game_name,
+        "options": options,
+        "pairs": pairs,
+        "elo": {a: [float(e), float(h)] for a, e, h in zip(agents, elo, half)},
+    }
+
+
+def _fmt_elo(e: float, h: float) -> str:
+    if math.isinf(h):
+        return f"{e:+.0f} (unbounded)"
+    return f"{e:+.0f} ± {h:.0f}"
+
+
+def report(runs: list[dict[str, Any]], header: str) -> str:
+    lines = [header, ""]
+    for r in runs:
+        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "default options"
+        lines += [f"### {r['game']} ({opts})", "", "| agent | Elo (95 %) |", "|---|---|"]
+        ranked = sorted(r["elo"].items(), key=lambda kv: -kv[1][0])
+        lines += [f"| {a} | {_fmt_elo(e, h)} |" for a, (e, h) in ranked]
+        lines += [
+            "",
+            "| pairing | games | score of the first | 95 % interval |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {p['a']} – {p['b']} | {p['games']} | {p['score']:.3f} | "
+            f"{p['ci'][0]:.3f} – {p['ci'][1]:.3f} |"
+            for p in r["pairs"]
+        ]
+        if "speed" in r:
+            lines += ["", "| agent | iterations/s (opening, best of 3) |", "|---|---|"]
+            lines += [f"| {a} | {v:,.0f} |" for a, v in r["speed"].items() if not math.isnan(v)]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--time", type=float, default=None, help="seconds per move")
+    p.add_argument("--iterations", type=int, default=None, help="iterations per move")
+    p.add_argument("--games", type=int, default=20, help="games per pairing")
+    p.add_argument("--agents", default="random,uct,grave,uct+mast,strong")
+    p.add_argument("--board", action="append", choices=["default", "large"], default=None)
+    p.add_argument("--game", action="append", default=None, help="games (default: all)")
+    p.add_argument("--threads", type=int, default=None, help="games played at once")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--speed", action="store_true", help="also measure iterations per second")
+    p.add_argument("--out", default=None, help="directory for README.md and ladder.json")
+    args = p.parse_args(argv)
+    if (args.time is None) == (args.iterations is None):
+        p.error("give exactly one of --time and --iterations")
+    budget = {"time": args.time} if args.time else {"iterations": args.iterations}
+    agents = args.agents.split(",")
+    unknown = [a for a in agents if a not in AGENTS]
+    if unknown:
+        p.error(f"unknown agents {unknown}; agents are {', '.join(AGENTS)}")
+    runs = []
+    started = time.perf_counter()
+    for name in args.game or sf.games():
+        for board in args.board or ["default"]:
+            options = {} if board == "default" else LARGE[name]
+            r = ladder(name, options, agents, budget, args.games, args.threads, args.seed)
+            if args.speed:
+                game = sf.make(name, **options)
+                r["speed"] = {a: speed(game, a, 20_000) for a in agents}
+            runs.append(r)
+    wall = time.perf_counter() - started
+    what = f"{args.time} s a move" if args.time else f"{args.iterations} iterations a move"
+    header = (
+        f"## Ladder at {what}, {args.games} games per pairing\n\n"
+        f"Command: `python benches/strength.py {' '.join(argv or sys.argv[1:])}` "
+        f"({wall / 60:.0f} min of wall time)."
+    )
+    text = report(runs, header)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        tag = f"time-{args.time}" if args.time else f"iterations-{args.iterations}"
+        (out / f"ladder-{tag}.md").write_text(text + "\n")
+        (out / f"ladder-{tag}.json").write_text(json.dumps(runs, indent=1) + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""MkDocs hooks: parts of pages made from the package itself at build time.
+
+- ``<!-- cli-reference -->`` becomes every command's ``--help``, from the argparse parsers of
+  :mod:`stonefield.cli`, so the reference cannot drift from the command line;
+- ``<!-- picture: GAME -->`` becomes a position of that game drawn by ``State.to_svg`` (the
+  positions of docs/pictures.py).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+_HERE = Path(__file__).resolve().parent
+_PICTURE = re.compile(r"<!-- picture: (\w+) -->")
+
+
+def _pictures() -> Any:
+    spec = importlib.util.spec_from_file_location("docs_pictures", _HERE / "pictures.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def cli_reference() -> str:
+    """Every command's help as markdown: one section per command."""
+    from stonefield.cli import build_parser
+
+    # argparse wraps help text to the terminal's width; fix it so the page is the same anywhere.
+    os.environ["COLUMNS"] = "100"
+    parser, commands = build_parser()
+    out = ["### stonefield", "", "```text", parser.format_help().rstrip(), "```", ""]
+    for name, command in commands.items():
+        out += [f"### stonefield {name}", "", "```text", command.format_help().rstrip(), "```", ""]
+    return "\n".join(out)
+
+
+def picture(game: str) -> str:
+    """The docs' position of ``game`` as inline SVG, with its caption."""
+    pictures = _pictures()
+    for _file, name, options, moves, seed in pictures.PICTURES:
+        if name == game:
+            state = pictures.position(name, options, moves, seed)
+            opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
+            svg = state.to_svg(size=360)
+            return (
+                f'<figure markdown="span">\n{svg}\n<figcaption>{game} ({opts}) after'
+                f" {len(state.history)} random actions, drawn by <code>State.to_svg</code>"
+                "</figcaption>\n</figure>"
+            )
+    raise ValueError(f"docs/pictures.py has no position of {game!r}")
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if "<!-- cli-reference -->" in markdown:
+        markdown = markdown.replace("<!-- cli-reference -->", cli_reference())
+    return _PICTURE.sub(lambda m: picture(m.group(1)), markdown)

@@ -1,0 +1,201 @@
+"""What every command of the ``stonefield`` command line shares: argument types, the one error
+format (``stonefield CMD: error: ...`` after the command's usage line, exit status 2), "did you
+mean" suggestions, game options and the progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import math
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NoReturn
+
+from .. import _core
+
+
+class UsageError(Exception):
+    """A bad argument found after parsing; reported as argparse reports its own errors: the
+    command's usage line, ``stonefield CMD: error: MESSAGE``, exit status 2."""
+
+
+#: Largest seed: seeds are unsigned 64-bit integers.
+MAX_SEED = 2**64 - 1
+#: Largest thread count (as the extension allows).
+MAX_THREADS = 256
+#: Largest picture size of ``render`` (as :data:`stonefield.render.MAX_SIZE`).
+MAX_SIZE = 100_000
+
+
+def fail(message: str) -> NoReturn:
+    """Stops the command with a usage error (see :class:`UsageError`)."""
+    raise UsageError(message)
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """``" (did you mean 'x'?)"`` for the closest candidate to a misspelt ``word``, else ``""``.
+
+    >>> did_you_mean("windflower", ["smallholder", "windflowers"])
+    " (did you mean 'windflowers'?)"
+    >>> did_you_mean("chess", ["smallholder", "windflowers"])
+    ''
+    """
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def game_id(text: str) -> str:
+    """argparse type: a game id of :func:`stonefield.games`."""
+    if text in _core.games():
+        return text
+    raise argparse.ArgumentTypeError(
+        f"unknown game {text!r}{did_you_mean(text, _core.games())};"
+        f" games: {', '.join(_core.games())}"
+    )
+
+
+def int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
+    """argparse type: an integer from ``low`` to ``high`` (no upper bound when None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be an integer, got {text!r}") from None
+        if high is None and value < low:
+            raise argparse.ArgumentTypeError(f"{what} must be at least {low}, got {text}")
+        if high is not None and not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, got {text}")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
+def seconds(text: str) -> float:
+    """argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds must be a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"seconds must be a positive number, got {text}")
+    return value
+
+
+def parse_options(items: Sequence[str]) -> dict[str, Any]:
+    """``key=value`` pairs, read by the same rule as the Rust core (``_core.parse_option``):
+    ``-`` in keys read as ``_``; values ``true``/``false`` in any case, integers, else strings."""
+    out: dict[str, Any] = {}
+    for item in items:
+        try:
+            key, value = _core.parse_option(item)
+        except _core.StonefieldError as e:
+            raise UsageError(str(e)) from None
+        out[key] = value
+    return out
+
+
+def option_arg(text: str) -> tuple[str, Any]:
+    """argparse type: one ``KEY=VALUE`` game option, read as :func:`parse_options` reads it."""
+    key, eq, _ = text.partition("=")
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"expected a game option as KEY=VALUE, got {text!r}")
+    try:
+        return _core.parse_option(text)
+    except _core.StonefieldError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def suggest_option(game: str, options: dict[str, Any]) -> str:
+    """A "did you mean" for the first option name or choice value of ``options`` that
+    ``game`` does not have (``""`` when every name is known or nothing is close)."""
+    from ..options import option_spec
+
+    if game not in _core.games():
+        return did_you_mean(game, _core.games())
+    spec = {o["name"]: o for o in option_spec(game)}
+    for key, value in options.items():
+        if key not in spec:
+            return did_you_mean(key, spec)
+        values = spec[key]["values"]
+        if values is not None and isinstance(value, str):
+            names = [v["name"] for v in values]
+            if value not in names:
+                return did_you_mean(value, names)
+    return ""
+
+
+def make_game(name: str, options: dict[str, Any]) -> _core.Game:
+    """``sf.make(name, **options)``, a mistake reported as a usage error with a suggestion."""
+    try:
+        return _core.make(name, **options)
+    except _core.StonefieldError as e:
+        raise UsageError(f"{e}{suggest_option(name, options)}") from e
+
+
+def options_help() -> str:
+    """Every game's options with their allowed values and defaults, from the declarations."""
+    from ..options import option_spec
+
+    lines = ["game options (key=value, default in brackets):"]
+    for game in _core.games():
+        lines.append(f"  {game}:")
+        for o in option_spec(game):
+            if o["kind"] == "choice":
+                allowed = "|".join(v["name"] for v in o["values"] or [])
+            elif o["kind"] == "int":
+                allowed = f"{o['min']}..{o['max']}"
+            else:
+                allowed = "true|false"
+            default = "by board" if o["default"] is None else str(o["default"]).lower()
+            lines.append(f"    {o['name']}={allowed} [{default}]")
+    return "\n".join(lines)
+
+
+class Progress:
+    """A progress bar on stderr for runs longer than a second, drawn only when stderr is a
+    terminal (a redirected stderr gets no ``\\r`` frames)."""
+
+    def __init__(self, enabled: bool, stream: Any = None) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = enabled and callable(isatty) and bool(isatty())
+        self.start = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        if not self.enabled or (elapsed < 1.0 and not self.shown):
+            return
+        self.shown = True
+        width = 30
+        filled = int(width * done / max(total, 1))
+        rate = done / elapsed if elapsed > 0 else 0.0
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {rate:,.0f}/s "
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.shown = False
+
+
+def add_option_flag(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--option KEY=VALUE`` (repeatable), collected as ``(key, value)`` pairs in ``options``."""
+    parser.add_argument(
+        "--option",
+        dest="options",
+        type=option_arg,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=help,
+    )
+
+
+#: The help text of a game id argument.
+GAME_HELP = "game id: " + ", ".join(_core.games())

@@ -1,0 +1,138 @@
+"""The ``stonefield solve`` command: perfect-play values of positions and whole state graphs.
+
+Registered by :mod:`stonefield.cli` through :func:`add_parser`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .. import _core
+from ._common import int_in, seconds
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """argparse type: one ``KEY=VALUE`` game option."""
+    key, eq, _ = text.partition("=")
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"expected a game option as KEY=VALUE, got {text!r}")
+    try:
+        return _core.parse_option(text)
+    except _core.StonefieldError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def add_parser(sub: Any) -> None:
+    """Adds ``solve`` to the subcommands."""
+    p = sub.add_parser(
+        "solve",
+        help="perfect-play value of a position, or the whole state graph of a small board",
+        description="Solves the start (or a record's last position) exactly: the value, every "
+        "first action's outcome, one perfect line, nodes and time. With --graph, enumerates "
+        "every reachable position instead: positions, edges, longest game, a cycle or none, "
+        "and the value where known. Ctrl-C stops either with what it has.",
+    )
+    p.add_argument("game", choices=_core.games(), help="game id")
+    p.add_argument(
+        "--option",
+        dest="options",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeatable), e.g. --option size=3",
+    )
+    p.add_argument("--record", metavar="FILE", help="a game record (JSON); its last position")
+    p.add_argument("--nodes", type=int_in(1, None, "nodes"), default=None, help="node budget")
+    p.add_argument("--time", type=seconds, default=None, help="time budget in seconds")
+    p.add_argument(
+        "--threads", type=int_in(1, None, "threads"), default=None, help="search threads"
+    )
+    p.add_argument("--margin", action="store_true", help="also the best final score difference")
+    p.add_argument("--graph", action="store_true", help="the whole state graph instead")
+    p.add_argument(
+        "--max-positions",
+        type=int_in(1, None, "max-positions"),
+        default=None,
+        help="--graph: stop after these",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_cmd_solve, parser=p, threads_default=None)
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    parser: argparse.ArgumentParser = args.parser
+    try:
+        game = _core.make(args.game, **dict(args.options))
+    except _core.StonefieldError as e:
+        parser.error(str(e))
+    if args.graph:
+        g = _core.state_graph(game, max_positions=args.max_positions)
+        out: dict[str, Any] = {
+            "positions": g.positions,
+            "edges": g.edges,
+            "longest": g.longest,
+            "cycle": g.cycle,
+            "value": g.values,
+            "complete": g.complete,
+            "stopped_by": g.stopped_by,
+            "seconds": g.seconds,
+        }
+        if args.json:
+            print(json.dumps(out))
+        else:
+            for k, v in out.items():
+                print(f"{k:11} {'none' if v is None else v}")
+        return 130 if g.stopped_by == "interrupted" else 0
+    if args.record:
+        from ..records import load
+
+        try:
+            state = load(args.record)
+        except (OSError, _core.StonefieldError) as e:
+            parser.error(str(e))
+        if state.game.name != args.game:
+            parser.error(f"the record is a game of {state.game.name}, not {args.game}")
+    else:
+        state = game.new_state()
+    try:
+        res = _core.solve(
+            state, max_nodes=args.nodes, time=args.time, threads=args.threads, margin=args.margin
+        )
+    except _core.StonefieldError as e:
+        parser.error(str(e))
+    outcomes = [None if o == _core.SolveResult.NOT_PROVEN else int(o) for o in res.outcomes]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "value": res.value,
+                    "margin": res.margin,
+                    "actions": [int(a) for a in res.actions],
+                    "outcomes": outcomes,
+                    "best": res.best,
+                    "pv": res.pv,
+                    "nodes": res.nodes,
+                    "seconds": res.seconds,
+                    "stopped_by": res.stopped_by,
+                }
+            )
+        )
+    else:
+        words = {1: "win", 0: "draw", -1: "loss", None: "not proven"}
+        print(f"value       {words[res.value]} for player {state.current_player} to move")
+        if res.margin is not None:
+            print(f"margin      {res.margin:+d}")
+        print(f"best        {res.best}")
+        print("outcomes    " + ", ".join(f"{a}:{words[o]}" for a, o in zip(res.actions, outcomes)))
+        print(f"line        {res.pv}")
+        rate = res.nodes / max(res.seconds, 1e-9)
+        print(f"nodes       {res.nodes} in {res.seconds:.2f} s ({rate / 1e6:.2f} M/s)")
+        print(f"stopped by  {res.stopped_by}")
+    if res.stopped_by == "interrupted":
+        print("stonefield: interrupted", file=sys.stderr)
+        return 130
+    return 0

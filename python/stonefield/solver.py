@@ -1,0 +1,85 @@
+"""``sf.Solver``: an agent that plays perfectly where the solver finishes within its budget."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from . import _core
+
+
+class _Agent(Protocol):
+    def act(self, state: _core.State) -> int: ...
+
+
+class Solver:
+    """An agent that plays a best action when ``sf.solve`` proves the position within budget,
+    and its fallback's action otherwise.
+
+    A proven winning action is played even when the rest of the position is not solved; with
+    every action proven, the lowest of ``best`` is played (so the agent is deterministic).
+
+    Args:
+        max_nodes: the solver's node budget per move (None: no limit).
+        time: the solver's time budget per move in seconds (None: no limit).
+        fallback: the agent for positions not solved in time (default
+            ``sf.MCTS(iterations=1000, seed=0)``); any object with ``act(state)``.
+        threads: the solver's threads.
+        table_mb: the solver's table size in MiB.
+
+    >>> import stonefield as sf
+    >>> agent = sf.Solver(max_nodes=100_000)
+    >>> state = sf.make("smallholder", board="hex232323").new_state()
+    >>> agent.act(state)
+    1
+    """
+
+    def __init__(
+        self,
+        max_nodes: int | None = None,
+        time: float | None = None,
+        fallback: _Agent | None = None,
+        threads: int | None = None,
+        table_mb: int | None = None,
+    ) -> None:
+        if max_nodes is None and time is None:
+            raise _core.InvalidOptionError(
+                "Solver needs a budget: max_nodes (≥ 1) and/or time (seconds > 0)"
+            )
+        if max_nodes is not None and (
+            isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
+        ):
+            raise _core.InvalidOptionError(
+                f"max_nodes must be a whole number ≥ 1, got {max_nodes!r}"
+            )
+        if time is not None and (
+            isinstance(time, bool)
+            or not isinstance(time, (int, float))
+            or not time > 0
+            or time == float("inf")
+        ):
+            raise _core.InvalidOptionError(f"time must be a finite number > 0, got {time!r}")
+        self.max_nodes = max_nodes
+        self.time = time
+        self.threads = threads
+        self.table_mb = table_mb
+        self.fallback: _Agent = (
+            fallback if fallback is not None else _core.MCTS(iterations=1000, seed=0)
+        )
+        self.last: _core.SolveResult | None = None
+
+    def act(self, state: _core.State) -> int:
+        """A best action for the player to move (state is not changed)."""
+        res = _core.solve(
+            state,
+            max_nodes=self.max_nodes,
+            time=self.time,
+            threads=self.threads,
+            table_mb=self.table_mb,
+        )
+        self.last = res
+        if res.best:
+            return int(min(res.best))
+        return int(self.fallback.act(state))
+
+    def __repr__(self) -> str:
+        return f"Solver(max_nodes={self.max_nodes}, time={self.time}, fallback={self.fallback!r})"

@@ -1,0 +1,440 @@
+//! `solve`, `SolveResult`, `state_graph` and `StateGraph`: the exact-analysis layer for Python.
+//!
+//! Long calls go through the extension's one interruptible runner ([`interruptible`]); on
+//! Ctrl-C the work is told to stop and returns what it has, marked "interrupted".
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::game::{PyGame, PyState};
+use super::search::{bad, bool_arg, describe, opt, real_arg};
+use super::{setting_arg, threads_arg, to_py};
+use crate::games::{each_state, Rules};
+use crate::solve::{self as core, GraphStop, SolveOptions, StoppedBy};
+
+/// Runs `work` through the extension's one interruptible runner
+/// ([`super::interrupt::interruptible`]): on Ctrl-C or `cancel_native_calls` the work's stop
+/// flag is raised and the KeyboardInterrupt swallowed, because a solve or a state graph that is
+/// stopped ends cleanly and reports it (`stopped_by="interrupted"`) with what it has.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> T + Send,
+) -> PyResult<T> {
+    let (result, _interrupted) = super::interrupt::interruptible(py, work);
+    Ok(result)
+}
+
+/// The outcome of a root action that was not proven.
+const NOT_PROVEN: i8 = i8::MIN;
+
+/// The perfect-play analysis of a position (see `stonefield.solve`).
+///
+/// Attributes:
+///     value: +1 / 0 / −1, the outcome for the player to move under perfect play, or None if
+///         the search stopped first (a proven winning move decides it even then).
+///     margin: with margin=True, the best final score difference (mover − other) both players
+///         can force; else None.
+///     actions: int64, every legal root action, ascending.
+///     outcomes: int8 per action, the mover's outcome after it under perfect play, or
+///         SolveResult.NOT_PROVEN (−128) where the search stopped first.
+///     best: the actions that keep the best outcome (all of them).
+///     pv: one perfect line to the end of the game (empty unless solved).
+///     nodes, seconds: the work done.
+///     stopped_by: "solved", "nodes", "time" or "interrupted".
+///     table_entries, table_bytes: the transposition table's filled entries and size.
+///
+/// >>> import pickle, stonefield as sf
+/// >>> res = sf.solve(sf.make("windflowers", size=3, max_moves=4).new_state())
+/// >>> res.value, res.stopped_by, len(res.actions)
+/// (0, 'solved', 15)
+/// >>> pickle.loads(pickle.dumps(res)).best == res.best
+/// True
+#[pyclass(
+    name = "SolveResult",
+    module = "stonefield",
+    frozen,
+    skip_from_py_object
+)]
+#[derive(Clone)]
+pub struct PySolveResult {
+    #[pyo3(get)]
+    value: Option<i32>,
+    #[pyo3(get)]
+    margin: Option<i32>,
+    actions: Vec<i64>,
+    outcomes: Vec<i8>,
+    #[pyo3(get)]
+    best: Vec<u32>,
+    #[pyo3(get)]
+    pv: Vec<u32>,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    stopped_by: String,
+    #[pyo3(get)]
+    table_entries: usize,
+    #[pyo3(get)]
+    table_bytes: usize,
+}
+
+#[pymethods]
+impl PySolveResult {
+    #[classattr]
+    const NOT_PROVEN: i8 = NOT_PROVEN;
+
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        value: Option<i32>,
+        margin: Option<i32>,
+        actions: Vec<i64>,
+        outcomes: Vec<i8>,
+        best: Vec<u32>,
+        pv: Vec<u32>,
+        nodes: u64,
+        seconds: f64,
+        stopped_by: String,
+        table_entries: usize,
+        table_bytes: usize,
+    ) -> Self {
+        PySolveResult {
+            value,
+            margin,
+            actions,
+            outcomes,
+            best,
+            pv,
+            nodes,
+            seconds,
+            stopped_by,
+            table_entries,
+            table_bytes,
+        }
+    }
+
+    #[getter]
+    fn actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        PyArray1::from_slice(py, &self.actions)
+    }
+
+    #[getter]
+    fn outcomes<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        PyArray1::from_slice(py, &self.outcomes)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let s = slf.get();
+        let args = (
+            s.value,
+            s.margin,
+            s.actions.clone(),
+            s.outcomes.clone(),
+            s.best.clone(),
+            s.pv.clone(),
+            s.nodes,
+            s.seconds,
+            s.stopped_by.clone(),
+            s.table_entries,
+            s.table_bytes,
+        );
+        (py.get_type::<PySolveResult>(), args).into_pyobject(py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SolveResult(value={}, best={:?}, nodes={}, seconds={:.3}, stopped_by={:?})",
+            self.value.map_or("None".into(), |v| v.to_string()),
+            self.best,
+            self.nodes,
+            self.seconds,
+            self.stopped_by
+        )
+    }
+}
+
+/// A budget argument: a count ≥ 1, or None.
+fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    v.map(|v| setting_arg(v, "max_nodes", 1, u64::MAX))
+        .transpose()
+}
+
+/// Solves a two-player position exactly: negamax alpha-beta with a transposition table keyed
+/// by the position key (`State.key()`), the GIL released; Ctrl-C stops it with what it has.
+///
+/// Args:
+///     state: the position (not over) of a two-player game; for three or four players use
+///         state_graph.
+///     max_nodes: stop after about this many nodes (≥ 1), or None.
+///     time: stop after this many seconds (> 0), or None.
+///     threads: search threads (the root's actions are shared out; the result is the same for
+///         any count), default 1.
+///     margin: also find the best final score difference (games with scores).
+///     table_mb: the table's size in MiB (≥ 1); default an eighth of the available memory
+///         (16 MiB to 1 GiB). Entries are 16 bytes; the newest result replaces the slot's.
+///
+/// Returns:
+///     SolveResult. When a budget stops the search, every root outcome proven so far is kept.
+///
+/// >>> import stonefield as sf
+/// >>> res = sf.solve(sf.make("smallholder", board="hex232323").new_state())
+/// >>> res.value, res.best, res.stopped_by
+/// (1, [1, 7, 9], 'solved')
+/// >>> int(res.outcomes[0])    # opening on site 0 throws the win away
+/// -1
+#[pyfunction]
+#[pyo3(signature = (state, max_nodes = None, time = None, threads = None, margin = None,
+                    table_mb = None))]
+pub fn solve(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    max_nodes: Option<Bound<'_, PyAny>>,
+    time: Option<Bound<'_, PyAny>>,
+    threads: Option<Bound<'_, PyAny>>,
+    margin: Option<Bound<'_, PyAny>>,
+    table_mb: Option<Bound<'_, PyAny>>,
+) -> PyResult<PySolveResult> {
+    let st = state.cast::<PyState>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "solve needs a stonefield.State, got {}",
+            describe(state)
+        ))
+    })?;
+    let root = st.borrow().session.state().clone();
+    let max_nodes = nodes_arg(opt(&max_nodes))?;
+    let time = opt(&time)
+        .map(|v| real_arg("time", v, 0.0, true))
+        .transpose()?
+        .map(Duration::from_secs_f64);
+    let threads = threads_arg(opt(&threads))?.unwrap_or(1);
+    let margin = opt(&margin)
+        .map(|v| bool_arg("margin", v))
+        .transpose()?
+        .unwrap_or(false);
+    let table_bytes = match opt(&table_mb) {
+        Some(v) => setting_arg(v, "table_mb", 1, 1 << 20)? as usize * (1 << 20),
+        None => core::default_table_bytes(),
+    };
+    if margin && !root.game().has_scores() {
+        return Err(bad(format!(
+            "solve: margin=True needs a game with scores (windflowers, faraday), not {}",
+            root.game_name()
+        )));
+    }
+    core::alphabeta::check_solvable(&root).map_err(to_py)?;
+    let opts = SolveOptions {
+        max_nodes,
+        time,
+        threads,
+        margin: false,
+        table_bytes,
+        max_moves: core::max_moves(&root.game()),
+    };
+    let result = interruptible(py, |stop| {
+        each_state!(&root, s => {
+            let r = core::solve(s, &opts, Some(stop))?;
+            let m = if margin && r.stopped_by == StoppedBy::Solved {
+                let left = SolveOptions {
+                    margin: true,
+                    max_nodes: opts.max_nodes.map(|n| n.saturating_sub(r.nodes).max(1)),
+                    ..opts.clone()
+                };
+                Some(core::solve(s, &left, Some(stop))?)
+            } else {
+                None
+            };
+            Ok::<_, crate::error::Error>((r, m))
+        })
+    })?;
+    let (r, m) = result.map_err(to_py)?;
+    let stopped_by = m.as_ref().map_or(r.stopped_by, |m| m.stopped_by);
+    Ok(PySolveResult {
+        value: r.value,
+        margin: m.as_ref().and_then(|m| m.value),
+        actions: r.actions.iter().map(|&a| i64::from(a)).collect(),
+        outcomes: r
+            .outcomes
+            .iter()
+            .map(|o| o.map_or(NOT_PROVEN, |v| v as i8))
+            .collect(),
+        best: r.best,
+        pv: r.pv,
+        nodes: r.nodes + m.as_ref().map_or(0, |m| m.nodes),
+        seconds: r.seconds + m.as_ref().map_or(0.0, |m| m.seconds),
+        stopped_by: stopped_by.name().to_string(),
+        table_entries: r
+            .table_entries
+            .max(m.as_ref().map_or(0, |m| m.table_entries)),
+        table_bytes: r.table_bytes,
+    })
+}
+
+/// The whole state graph of a game (see `stonefield.state_graph`).
+///
+/// Attributes:
+///     positions: distinct positions reachable from the start (each told apart by its full
+///         contents: board and turn state).
+///     edges: (position, action) pairs.
+///     longest: the longest game in actions, when the graph is complete and has no cycle.
+///     cycle: None, or actions from the start that return to a position already on the line.
+///     values: two players, complete and no cycle: the start's perfect-play value for player 0
+///         (+1 / 0 / −1); else None.
+///     complete: whether every position was enumerated.
+///     stopped_by: "complete", "max_positions", "memory" or "interrupted".
+///     seconds, table_bytes: time taken and the position table's size (8 bytes a slot).
+///
+/// >>> import pickle, stonefield as sf
+/// >>> g = sf.state_graph(sf.make("smallholder", board="hex232323"))
+/// >>> g.complete, g.cycle is None, g.values
+/// (True, True, 1)
+/// >>> pickle.loads(pickle.dumps(g)).positions == g.positions
+/// True
+#[pyclass(
+    name = "StateGraph",
+    module = "stonefield",
+    frozen,
+    skip_from_py_object
+)]
+#[derive(Clone)]
+pub struct PyStateGraph {
+    #[pyo3(get)]
+    positions: u64,
+    #[pyo3(get)]
+    edges: u64,
+    #[pyo3(get)]
+    longest: Option<u64>,
+    #[pyo3(get)]
+    cycle: Option<Vec<u32>>,
+    #[pyo3(get)]
+    values: Option<i8>,
+    #[pyo3(get)]
+    stopped_by: String,
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    table_bytes: usize,
+}
+
+#[pymethods]
+impl PyStateGraph {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        positions: u64,
+        edges: u64,
+        longest: Option<u64>,
+        cycle: Option<Vec<u32>>,
+        values: Option<i8>,
+        stopped_by: String,
+        seconds: f64,
+        table_bytes: usize,
+    ) -> Self {
+        PyStateGraph {
+            positions,
+            edges,
+            longest,
+            cycle,
+            values,
+            stopped_by,
+            seconds,
+            table_bytes,
+        }
+    }
+
+    #[getter]
+    fn complete(&self) -> bool {
+        self.stopped_by == GraphStop::Complete.name()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let s = slf.get();
+        let args = (
+            s.positions,
+            s.edges,
+            s.longest,
+            s.cycle.clone(),
+            s.values,
+            s.stopped_by.clone(),
+            s.seconds,
+            s.table_bytes,
+        );
+        (py.get_type::<PyStateGraph>(), args).into_pyobject(py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "StateGraph(positions={}, edges={}, longest={}, cycle={}, values={}, stopped_by={:?})",
+            self.positions,
+            self.edges,
+            self.longest.map_or("None".to_string(), |l| l.to_string()),
+            self.cycle
+                .as_ref()
+                .map_or("None".to_string(), |c| format!("{} actions", c.len())),
+            self.values.map_or("None".to_string(), |v| v.to_string()),
+            self.stopped_by
+        )
+    }
+}
+
+/// Enumerates every position reachable from the start of `game`, for any number of players,
+/// the GIL released; Ctrl-C stops it with a partial result.
+///
+/// The move cap plays no part (positions carry no move count): the graph is the game's own, so a
+/// cycle found is a real one, and its absence on a complete graph proves that no game on that
+/// board and player count can repeat a position.
+///
+/// Args:
+///     game: a Game.
+///     max_positions: stop (with a partial result, stopped_by "max_positions") after this many
+///         positions (≥ 1), or None.
+///     max_mb: the most memory the position table may take, in MiB (≥ 1); default half the
+///         available memory. Reaching it stops with stopped_by "memory".
+///
+/// >>> import stonefield as sf
+/// >>> g = sf.state_graph(sf.make("windflowers", size=3), max_positions=1000)
+/// >>> g.complete, g.stopped_by, g.positions
+/// (False, 'max_positions', 1000)
+#[pyfunction]
+#[pyo3(signature = (game, max_positions = None, max_mb = None))]
+pub fn state_graph(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    max_positions: Option<Bound<'_, PyAny>>,
+    max_mb: Option<Bound<'_, PyAny>>,
+) -> PyResult<PyStateGraph> {
+    let g = game.cast::<PyGame>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "state_graph needs a stonefield.Game, got {}",
+            describe(game)
+        ))
+    })?;
+    let g = g.get().game.clone();
+    let max_positions = opt(&max_positions)
+        .map(|v| setting_arg(v, "max_positions", 1, u64::MAX))
+        .transpose()?;
+    let max_bytes = match opt(&max_mb) {
+        Some(v) => setting_arg(v, "max_mb", 1, 1 << 30)? as usize * (1 << 20),
+        None => core::available_memory() / 2,
+    };
+    let r = interruptible(py, |stop| {
+        core::state_graph(&g, max_positions, max_bytes, Some(stop))
+    })?
+    .map_err(to_py)?;
+    Ok(PyStateGraph {
+        positions: r.positions,
+        edges: r.edges,
+        longest: r.longest,
+        cycle: r.cycle,
+        values: r.value,
+        stopped_by: r.stopped_by.name().to_string(),
+        seconds: r.seconds,
+        table_bytes: r.table_bytes,
+    })
+}

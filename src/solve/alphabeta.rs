@@ -1,0 +1,531 @@
+//! Exact values of two-player positions: negamax alpha-beta over [`Rules`], with the shared
+//! transposition table of [`super::table`].
+//!
+//! * **Values.** The outcome for the player to move (+1 win, 0 draw, −1 loss, from the game's
+//!   `returns()`, so a truncation by the move cap is a draw), or with `margin` the final score
+//!   difference (mover − other, from `scores()`; 0 for a truncated game).
+//! * **Turns.** A child whose mover is the same player (Faraday's runs of placements, skipped
+//!   turns) keeps the sign; a child with the other player to move negates it.
+//! * **The move cap.** Keys leave the move count out, but a position with fewer moves left may
+//!   have another value. Every entry says whether its value rests on any line that reached the
+//!   cap: if none did, it holds whenever at least as many moves are left as its longest line
+//!   used; otherwise only for exactly the same number of moves left. With the cap the game tree
+//!   is finite, so a position repeated on the current line is simply searched again with fewer
+//!   moves left: results stay exact without any repetition rule.
+//! * **Partial results.** The root's actions are solved one by one, each exactly, so when a
+//!   budget (nodes, time, an interrupt) stops the search every root outcome already proven is
+//!   kept, and a proven win decides the root's value even before the others are known.
+//! * **Threads.** Root actions are handed out to the threads in turn; the threads share the
+//!   table. Every stored value is exact for its bound, so results (values, outcomes, best
+//!   actions, the principal line) are the same for any thread count; only node counts differ.
+//! * **Ordering.** The table's best action first, then the others by a history score (actions
+//!   that caused cut-offs before, weighted by the depth left), ties by action.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::table::{Bound, Entry, Table, NO_MOVE, UNLIMITED};
+use crate::error::{Asked, Error, GameOver, Result};
+use crate::games::Rules;
+
+/// Why a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoppedBy {
+    /// Every root action is proven.
+    Solved,
+    /// The node budget ran out.
+    Nodes,
+    /// The time budget ran out.
+    Time,
+    /// The caller's stop flag was raised (Ctrl-C).
+    Interrupted,
+}
+
+impl StoppedBy {
+    /// The name Python's `SolveResult.stopped_by` gives.
+    pub fn name(self) -> &'static str {
+        match self {
+            StoppedBy::Solved => "solved",
+            StoppedBy::Nodes => "nodes",
+            StoppedBy::Time => "time",
+            StoppedBy::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// What to search for and how long.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Stop after about this many nodes (checked every 1,024 nodes per thread).
+    pub max_nodes: Option<u64>,
+    /// Stop after this long.
+    pub time: Option<Duration>,
+    /// Search threads (1 or more).
+    pub threads: usize,
+    /// Find the best final score difference instead of the outcome.
+    pub margin: bool,
+    /// Bytes for the transposition table.
+    pub table_bytes: usize,
+    /// The game's move cap, `None` for games that have none.
+    pub max_moves: Option<usize>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            max_nodes: None,
+            time: None,
+            threads: 1,
+            margin: false,
+            table_bytes: 64 << 20,
+            max_moves: None,
+        }
+    }
+}
+
+/// A solved (or partly solved) position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveResult {
+    /// The value for the player to move, `None` if not proven.
+    pub value: Option<i32>,
+    /// Every legal root action, ascending.
+    pub actions: Vec<u32>,
+    /// The value of each root action for the root's mover, `None` where not proven.
+    pub outcomes: Vec<Option<i32>>,
+    /// The actions that keep the best value (empty unless the value is proven).
+    pub best: Vec<u32>,
+    /// One perfect line to the end of the game (empty unless solved).
+    pub pv: Vec<u32>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub stopped_by: StoppedBy,
+    /// Entries in the table and the bytes it takes.
+    pub table_entries: usize,
+    pub table_bytes: usize,
+}
+
+/// A budget shared by every thread of one search.
+pub struct Budget<'a> {
+    max_nodes: Option<u64>,
+    deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
+    nodes: AtomicU64,
+    /// 0 while running, else `StoppedBy as u8 + 1`.
+    reason: AtomicU8,
+}
+
+impl<'a> Budget<'a> {
+    /// A budget of `max_nodes` nodes and `time`, also stopped when `stop` is raised.
+    pub fn new(
+        max_nodes: Option<u64>,
+        time: Option<Duration>,
+        stop: Option<&'a AtomicBool>,
+    ) -> Self {
+        Budget {
+            max_nodes,
+            deadline: time.map(|t| Instant::now() + t),
+            stop,
+            nodes: AtomicU64::new(0),
+            reason: AtomicU8::new(0),
+        }
+    }
+
+    fn halt(&self, why: StoppedBy) {
+        let _ =
+            self.reason
+                .compare_exchange(0, why as u8 + 1, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// Adds `n` nodes and checks every limit; false once the search must stop.
+    fn charge(&self, n: u64) -> bool {
+        let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
+        if self.max_nodes.is_some_and(|m| total >= m) {
+            self.halt(StoppedBy::Nodes);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.halt(StoppedBy::Time);
+        }
+        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.halt(StoppedBy::Interrupted);
+        }
+        !self.stopped()
+    }
+
+    fn stopped(&self) -> bool {
+        self.reason.load(Ordering::Relaxed) != 0
+    }
+
+    fn why(&self) -> StoppedBy {
+        match self.reason.load(Ordering::Relaxed) {
+            0 | 1 => StoppedBy::Solved,
+            2 => StoppedBy::Nodes,
+            3 => StoppedBy::Time,
+            _ => StoppedBy::Interrupted,
+        }
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// What a subtree's value rests on: the longest line it looked at and whether any line reached
+/// the move cap.
+#[derive(Clone, Copy, Debug, Default)]
+struct Reach {
+    depth: u32,
+    capped: bool,
+}
+
+impl Reach {
+    fn join(&mut self, child: Reach) {
+        self.depth = self.depth.max(child.depth + 1);
+        self.capped |= child.capped;
+    }
+}
+
+/// Stored root outcomes are offset to keep them apart from the "unproven" marker.
+const OFFSET: i64 = 1 << 32;
+
+/// Values beyond every real one (scores stay far inside ±10⁴).
+const INF: i32 = 30_000;
+
+/// One thread's search.
+struct Searcher<'a, R: Rules> {
+    table: &'a Table,
+    budget: &'a Budget<'a>,
+    margin: bool,
+    cap: Option<usize>,
+    /// Legal-action buffers, one per ply.
+    bufs: Vec<Vec<u32>>,
+    history: Vec<u32>,
+    /// Nodes not yet charged to the budget.
+    pending: u64,
+    _game: std::marker::PhantomData<R>,
+}
+
+impl<'a, R: Rules> Searcher<'a, R> {
+    fn new(table: &'a Table, budget: &'a Budget<'a>, opts: &SolveOptions, actions: usize) -> Self {
+        Searcher {
+            table,
+            budget,
+            margin: opts.margin,
+            cap: opts.max_moves,
+            bufs: Vec::new(),
+            history: vec![0; actions],
+            pending: 0,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Moves left before the cap (`UNLIMITED` without one).
+    fn left(&self, s: &R) -> u32 {
+        match self.cap {
+            Some(c) => (c.saturating_sub(s.move_count()) as u32).min(UNLIMITED - 1),
+            None => UNLIMITED,
+        }
+    }
+
+    /// The value of a finished game for `player`.
+    fn terminal(&self, s: &R, player: usize) -> (i32, Reach) {
+        let reach = Reach {
+            depth: 0,
+            capped: s.truncated(),
+        };
+        if self.margin {
+            if s.truncated() {
+                return (0, reach);
+            }
+            let sc = s.scores().unwrap_or_default();
+            let mine = sc.get(player).copied().unwrap_or(0.0);
+            let theirs = sc.get(1 - player).copied().unwrap_or(0.0);
+            return ((mine - theirs).round() as i32, reach);
+        }
+        let u = s.returns().map_or(0.0, |r| r[player]);
+        (u.round() as i32, reach)
+    }
+
+    /// The value of `child` (just reached from a position of `mover`) for `mover`, searched
+    /// within (alpha, beta) of `mover`'s values. `None` once the budget stopped the search.
+    fn child_value(
+        &mut self,
+        child: &R,
+        mover: usize,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<(i32, Reach)> {
+        match child.current_player() {
+            None => Some(self.terminal(child, mover)),
+            Some(p) if p == mover => self.search(child, alpha, beta, ply),
+            Some(_) => self.search(child, -beta, -alpha, ply).map(|(v, r)| (-v, r)),
+        }
+    }
+
+    /// Negamax with fail-soft bounds: the value of the running position `s` for its mover, exact
+    /// when strictly inside (alpha, beta), else a bound on the failing side.
+    fn search(&mut self, s: &R, mut alpha: i32, beta: i32, ply: usize) -> Option<(i32, Reach)> {
+        self.pending += 1;
+        if self.pending >= 1024 {
+            let n = std::mem::take(&mut self.pending);
+            if !self.budget.charge(n) {
+                return None;
+            }
+        }
+        let mover = s.current_player()?;
+        let left = self.left(s);
+        let key = s.key();
+        let mut first = NO_MOVE;
+        if let Some(e) = self.table.probe(key) {
+            if e.usable(left) {
+                let reach = Reach {
+                    depth: if e.cap_free { e.moves } else { 0 },
+                    capped: !e.cap_free,
+                };
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if cut {
+                    return Some((e.value, reach));
+                }
+            }
+            first = e.best;
+        }
+        let alpha0 = alpha;
+        if self.bufs.len() <= ply {
+            self.bufs.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.bufs[ply]);
+        s.legal_actions_into(&mut moves);
+        // The table's move first, then by history (stable: ties keep ascending actions).
+        let history = &self.history;
+        moves.sort_by_key(|&a| {
+            (
+                a != first,
+                std::cmp::Reverse(history.get(a as usize).copied().unwrap_or(0)),
+            )
+        });
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut reach = Reach::default();
+        let mut aborted = false;
+        let top = if self.margin { INF } else { 1 };
+        for &a in &moves {
+            let mut child = s.clone();
+            child.apply_unchecked(a as usize);
+            let Some((v, r)) = self.child_value(&child, mover, alpha, beta, ply + 1) else {
+                aborted = true;
+                break;
+            };
+            reach.join(r);
+            if v > best {
+                best = v;
+                best_move = a;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta || best >= top {
+                if let Some(h) = self.history.get_mut(a as usize) {
+                    *h = h.saturating_add(1 + left.min(64));
+                }
+                break;
+            }
+        }
+        self.bufs[ply] = moves;
+        if aborted {
+            return None;
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta || best >= top {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        // A win (the largest outcome) and an upper bound of a loss are exact whatever the
+        // window.
+        let extreme = best == 1 || (best == -1 && bound == Bound::Upper);
+        let bound = if !self.margin && extreme {
+            Bound::Exact
+        } else {
+            bound
+        };
+        let e = Entry {
+            value: best,
+            bound,
+            cap_free: !reach.capped,
+            moves: if reach.capped { left } else { reach.depth },
+            best: best_move,
+        };
+        self.table.store(key, e);
+        Some((best, reach))
+    }
+
+    /// The exact value of `child` for `mover`.
+    fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
+        let (lo, hi) = if self.margin { (-INF, INF) } else { (-2, 2) };
+        self.child_value(child, mover, lo, hi, 1).map(|(v, _)| v)
+    }
+
+    fn flush(&mut self) {
+        let n = std::mem::take(&mut self.pending);
+        self.budget.charge(n);
+    }
+}
+
+/// Checks that `state` can be solved: two players and not over.
+pub fn check_solvable<R: Rules>(state: &R) -> Result<()> {
+    if state.num_players() != 2 {
+        return Err(Error::InvalidOption(format!(
+            "{}: solve handles two-player games only (this one has {} players); use \
+             state_graph for whole-graph analysis of games with more players",
+            state.game_name(),
+            state.num_players()
+        )));
+    }
+    if state.is_terminal() {
+        return Err(GameOver {
+            game: state.game_name(),
+            asked: Asked::Solve,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Solves `root` (two players, not over) within the options' budgets. `stop`, when raised,
+/// interrupts the search (Ctrl-C).
+pub fn solve<R: Rules>(
+    root: &R,
+    opts: &SolveOptions,
+    stop: Option<&AtomicBool>,
+) -> Result<SolveResult> {
+    check_solvable(root)?;
+    if opts.threads == 0 {
+        return Err(Error::InvalidOption(
+            "solve: threads must be at least 1".to_string(),
+        ));
+    }
+    let start = Instant::now();
+    let table = Table::new(opts.table_bytes);
+    let budget = Budget::new(opts.max_nodes, opts.time, stop);
+    let mover = root.current_player().unwrap_or(0);
+    let actions = root.legal_actions();
+    let outcomes: Vec<AtomicU64> = actions.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
+    let next = AtomicUsize::new(0);
+    let work = |_: usize| {
+        let mut s = Searcher::<R>::new(&table, &budget, opts, root.num_actions());
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= actions.len() || budget.stopped() {
+                break;
+            }
+            let mut child = root.clone();
+            child.apply_unchecked(actions[i] as usize);
+            match s.exact(&child, mover) {
+                Some(v) => outcomes[i].store((i64::from(v) + OFFSET) as u64, Ordering::Relaxed),
+                None => break,
+            }
+        }
+        s.flush();
+    };
+    let threads = opts.threads.min(actions.len()).max(1);
+    if threads == 1 {
+        work(0);
+    } else {
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let work = &work;
+                scope.spawn(move || work(t));
+            }
+        });
+    }
+    let outcomes: Vec<Option<i32>> = outcomes
+        .iter()
+        .map(|o| {
+            let v = o.load(Ordering::Relaxed);
+            (v != u64::MAX).then_some((v as i64 - OFFSET) as i32)
+        })
+        .collect();
+    let all = outcomes.iter().all(Option::is_some);
+    let top = outcomes.iter().flatten().copied().max();
+    // A proven win is the best there is, even with other actions unproven.
+    let value = if all {
+        top
+    } else {
+        top.filter(|&v| !opts.margin && v == 1)
+    };
+    let best: Vec<u32> = match value {
+        Some(v) => actions
+            .iter()
+            .zip(&outcomes)
+            .filter(|(_, o)| **o == Some(v))
+            .map(|(&a, _)| a)
+            .collect(),
+        None => Vec::new(),
+    };
+    let stopped_by = if all { StoppedBy::Solved } else { budget.why() };
+    let mut pv = Vec::new();
+    if all {
+        let mut s = Searcher::<R>::new(&table, &budget, opts, root.num_actions());
+        pv = principal_line(&mut s, root, value.unwrap_or(0));
+        s.flush();
+    }
+    Ok(SolveResult {
+        value,
+        actions,
+        outcomes,
+        best,
+        pv,
+        nodes: budget.nodes(),
+        seconds: start.elapsed().as_secs_f64(),
+        stopped_by,
+        table_entries: table.filled(),
+        table_bytes: table.bytes(),
+    })
+}
+
+/// One perfect line from `root`, whose value is `value`: at each position the lowest action
+/// whose exact value equals the position's (found again through the table, so cheap), to the
+/// end of the game. Cut short if the budget stops it.
+fn principal_line<R: Rules>(s: &mut Searcher<'_, R>, root: &R, value: i32) -> Vec<u32> {
+    let mut line = Vec::new();
+    let mut pos = root.clone();
+    let mut v = value;
+    let mut buf = Vec::new();
+    while let Some(mover) = pos.current_player() {
+        pos.legal_actions_into(&mut buf);
+        let mut found = None;
+        for &a in &buf {
+            let mut child = pos.clone();
+            child.apply_unchecked(a as usize);
+            match s.exact(&child, mover) {
+                Some(cv) if cv == v => {
+                    found = Some((a, child));
+                    break;
+                }
+                Some(_) => {}
+                None => return line,
+            }
+        }
+        let Some((a, child)) = found else {
+            return line;
+        };
+        line.push(a);
+        // The child's value for its own mover.
+        if let Some(p) = child.current_player() {
+            if p != mover {
+                v = -v;
+            }
+        }
+        pos = child;
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests;

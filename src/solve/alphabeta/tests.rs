@@ -1,0 +1,271 @@
+//! The solver against exhaustive minimax, across threads, budgets and bad input.
+
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::games::testing::{after, minimax, near_terminal_positions};
+use crate::games::{Game, OptionValue, State};
+use crate::solve::graph::{enumerate, GameGraph};
+
+fn game(name: &str, options: &[(&str, OptionValue)]) -> Game {
+    let options: Vec<(String, OptionValue)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    Game::make(name, &options).expect("valid options")
+}
+
+fn opts(g: &Game) -> SolveOptions {
+    SolveOptions {
+        table_bytes: 1 << 20,
+        max_moves: crate::solve::max_moves(g),
+        ..SolveOptions::default()
+    }
+}
+
+/// Small boards of every game, with options that change the rules.
+fn small_games() -> Vec<Game> {
+    let mut v = vec![
+        game("smallholder", &[("board", "hex3".into())]),
+        game(
+            "smallholder",
+            &[("board", "hex232323".into()), ("ruleset", "stymie".into())],
+        ),
+        game(
+            "smallholder",
+            &[
+                ("board", "hex3".into()),
+                ("ruleset", "hull_setbacks".into()),
+            ],
+        ),
+        game("subsume", &[("size", 3i64.into())]),
+        game("faraday", &[("order", 3i64.into())]),
+        game(
+            "faraday",
+            &[
+                ("order", 3i64.into()),
+                ("surplus_charge", true.into()),
+                ("grid", "square_omni".into()),
+            ],
+        ),
+        game(
+            "faraday",
+            &[("order", 3i64.into()), ("scoring", "special".into())],
+        ),
+    ];
+    for grid in ["trisquare", "square", "hex"] {
+        v.push(game(
+            "windflowers",
+            &[("size", 3i64.into()), ("grid", grid.into())],
+        ));
+    }
+    v.push(game(
+        "windflowers",
+        &[
+            ("size", 3i64.into()),
+            ("scoring", "largest_group".into()),
+            ("tiebreak", "cascade".into()),
+            ("last_placer_breaks_ties", true.into()),
+        ],
+    ));
+    v
+}
+
+/// The value and every root outcome equal exhaustive minimax, positions near the end of random
+/// games of every game.
+#[test]
+fn values_equal_exhaustive_minimax() {
+    let mut checked = 0;
+    for g in small_games() {
+        for s in near_terminal_positions(&g, 6, 3) {
+            let p = s.current_player().expect("running");
+            let sign = if p == 0 { 1.0 } else { -1.0 };
+            let r = solve(&s, &opts(&g), None).expect("solvable");
+            assert_eq!(r.stopped_by, StoppedBy::Solved);
+            let mm = minimax(&s, &mut 1_000_000).expect("small") * sign;
+            assert_eq!(r.value, Some(mm as i32), "{} {:?}", g.name(), s.cells());
+            for (&a, o) in r.actions.iter().zip(&r.outcomes) {
+                let v = minimax(&after(&s, a), &mut 1_000_000).expect("small") * sign;
+                assert_eq!(*o, Some(v as i32), "{} action {a}", g.name());
+            }
+            let best: Vec<u32> = r
+                .actions
+                .iter()
+                .zip(&r.outcomes)
+                .filter(|(_, o)| **o == r.value)
+                .map(|(&a, _)| a)
+                .collect();
+            assert_eq!(r.best, best);
+            // The line is legal, ends the game and gives the mover the value.
+            let mut t = s.clone();
+            for &a in &r.pv {
+                t.apply(i64::from(a)).expect("legal line");
+            }
+            assert!(t.is_terminal());
+            assert_eq!(
+                t.returns().expect("over")[p] as i32,
+                r.value.expect("solved")
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked}");
+}
+
+/// The move cap is honoured: the same position with fewer moves left can have another value.
+#[test]
+fn truncation_is_exact() {
+    for cap in 1..=5i64 {
+        let g = game(
+            "windflowers",
+            &[("size", 3i64.into()), ("max_moves", cap.into())],
+        );
+        let s = g.new_state();
+        let r = solve(&s, &opts(&g), None).expect("solvable");
+        let mm = minimax(&s, &mut 10_000_000).expect("small");
+        assert_eq!(r.value, Some(mm as i32), "cap {cap}");
+    }
+}
+
+#[test]
+fn any_thread_count_gives_the_same_result() {
+    for g in small_games() {
+        for s in near_terminal_positions(&g, 2, 2) {
+            let one = solve(&s, &opts(&g), None).expect("solvable");
+            let three = solve(
+                &s,
+                &SolveOptions {
+                    threads: 3,
+                    ..opts(&g)
+                },
+                None,
+            )
+            .expect("ok");
+            assert_eq!(
+                (&one.value, &one.outcomes, &one.best, &one.pv),
+                (&three.value, &three.outcomes, &three.best, &three.pv)
+            );
+        }
+    }
+}
+
+/// Margins: the best final score difference, checked against an exhaustive search of it.
+#[test]
+fn margins_equal_exhaustive_search() {
+    fn best_margin(s: &State, mover: usize) -> i32 {
+        match s.current_player() {
+            None => {
+                if s.truncated() {
+                    return 0;
+                }
+                let sc = s.scores().expect("scores");
+                (sc[mover] - sc[1 - mover]) as i32
+            }
+            Some(p) => {
+                let vals = s
+                    .legal_actions()
+                    .into_iter()
+                    .map(|a| best_margin(&after(s, a), mover));
+                if p == mover {
+                    vals.max().expect("moves")
+                } else {
+                    vals.min().expect("moves")
+                }
+            }
+        }
+    }
+    for g in small_games().into_iter().filter(|g| g.has_scores()) {
+        for s in near_terminal_positions(&g, 3, 2) {
+            let m = SolveOptions {
+                margin: true,
+                ..opts(&g)
+            };
+            let r = solve(&s, &m, None).expect("solvable");
+            let p = s.current_player().expect("running");
+            assert_eq!(r.value, Some(best_margin(&s, p)), "{}", g.name());
+        }
+    }
+}
+
+#[test]
+fn budgets_stop_cleanly_and_keep_what_is_proven() {
+    let g = game("windflowers", &[("size", 3i64.into())]);
+    let s = g.new_state();
+    let few = SolveOptions {
+        max_nodes: Some(5_000),
+        ..opts(&g)
+    };
+    let r = solve(&s, &few, None).expect("runs");
+    assert_eq!(r.stopped_by, StoppedBy::Nodes);
+    assert!(r.outcomes.iter().any(Option::is_none));
+    assert!(r.pv.is_empty());
+    let stop = AtomicBool::new(true);
+    let r = solve(&s, &opts(&g), Some(&stop)).expect("runs");
+    assert_eq!(r.stopped_by, StoppedBy::Interrupted);
+    let quick = SolveOptions {
+        time: Some(Duration::from_millis(30)),
+        ..opts(&g)
+    };
+    let r = solve(&s, &quick, None).expect("runs");
+    assert!(matches!(r.stopped_by, StoppedBy::Time | StoppedBy::Solved));
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let g = game(
+        "windflowers",
+        &[("size", 3i64.into()), ("players", 3i64.into())],
+    );
+    let err = solve(&g.new_state(), &opts(&g), None).unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidOption(ref m) if m.contains("state_graph")),
+        "{err}"
+    );
+    let g = game("smallholder", &[("board", "hex3".into())]);
+    let mut s = g.new_state();
+    let mut rng = crate::rng::Rng::new(1);
+    let mut buf = Vec::new();
+    while let Some(a) = s.random_action(&mut rng, &mut buf) {
+        s.apply_unchecked(a);
+    }
+    assert!(matches!(
+        solve(&s, &opts(&g), None),
+        Err(Error::GameOver(_))
+    ));
+    let zero = SolveOptions {
+        threads: 0,
+        ..opts(&g)
+    };
+    assert!(solve(&g.new_state(), &zero, None).is_err());
+}
+
+/// Alpha-beta and the state graph's retrograde analysis agree, from positions whose whole graph
+/// is small.
+#[test]
+fn alpha_beta_equals_retrograde_values() {
+    let mut compared = 0;
+    for g in small_games() {
+        for s in near_terminal_positions(&g, 4, 3) {
+            each_state_value(&g, &s, &mut compared);
+        }
+    }
+    assert!(compared > 30, "{compared}");
+}
+
+fn each_state_value(g: &Game, s: &State, compared: &mut usize) {
+    crate::games::each_state!(s, inner => {
+        let graph = GameGraph::new(inner).expect("small board");
+        let whole = enumerate(&graph, inner, Some(1_000_000), 1 << 30, None).expect("enumerates");
+        if whole.cycle.is_some() {
+            return;
+        }
+        let r = solve(inner, &opts(g), None).expect("solvable");
+        // Both are the mover's.
+        let mine = whole.value.map(i32::from);
+        // The graph has no move cap: compare where the cap is out of reach.
+        if whole.longest.is_some_and(|l| l as usize + inner.move_count() < crate::solve::max_moves(g).unwrap_or(usize::MAX)) {
+            assert_eq!(r.value, mine, "{}", g.name());
+            *compared += 1;
+        }
+    })
+}

@@ -1,0 +1,44 @@
+//! Exact analysis: the values of two-player positions under perfect play ([`alphabeta`]) and
+//! whole state graphs of small boards for any number of players ([`graph`]), both keyed by the
+//! games' position key ([`crate::games::Rules::key`]).
+//!
+//! This layer sits on the games, beside the search: it plays no random games and needs no
+//! agents.
+
+pub mod alphabeta;
+pub mod graph;
+pub mod table;
+
+pub use alphabeta::{solve, Budget, SolveOptions, SolveResult, StoppedBy};
+pub use graph::{enumerate, state_graph, Explore, GameGraph, GraphStop, StateGraph};
+
+use crate::games::Game;
+
+/// The game's move cap, for games that have one (the `max_moves` option).
+pub fn max_moves(game: &Game) -> Option<usize> {
+    game.options()
+        .iter()
+        .find_map(|(k, v)| match (k.as_str(), v) {
+            ("max_moves", crate::games::OptionValue::Int(m)) => usize::try_from(*m).ok(),
+            _ => None,
+        })
+}
+
+/// Memory the system reports available (`MemAvailable` of `/proc/meminfo`), or 2 GiB where it
+/// cannot be read.
+pub fn available_memory() -> usize {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<usize>().ok())
+        })
+        .map_or(2 << 30, |kb| kb * 1024)
+}
+
+/// The default table size: an eighth of the available memory, between 16 MiB and 1 GiB.
+pub fn default_table_bytes() -> usize {
+    (available_memory() / 8).clamp(16 << 20, 1 << 30)
+}

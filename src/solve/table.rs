@@ -1,0 +1,186 @@
+//! The transposition table: a fixed array of 16-byte entries shared by every search thread.
+//!
+//! An entry is two words, `check = key ^ data` and `data`. A probe reads both and accepts the
+//! entry only when `check ^ data` equals the probed key, so an entry torn by two threads writing
+//! at once (one word from each) fails the check instead of being misread (lock-free hashing in
+//! the manner of Hyatt and Mann). The full 64-bit key is compared, not only the bits that chose
+//! the slot: a wrong answer needs two different positions with the same 64-bit key, with odds
+//! about n²/2⁶⁵ over n distinct positions searched (below 10⁻⁶ for n = 6·10⁶); the state graph
+//! (`super::graph`), which compares positions in full, cross-checks the solved boards.
+//!
+//! `data` holds, from the low bits: the value (16 bits, two's complement), the bound kind
+//! (2 bits), whether the value is free of the move cap (1 bit), the moves the value is good for
+//! (24 bits, see [`Entry::usable`]) and the best action (16 bits). The replacement rule is
+//! "always replace": the newest result is the one the search is most likely to ask for again.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored value says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value.
+    Exact,
+    /// The true value is at least this.
+    Lower,
+    /// The true value is at most this.
+    Upper,
+}
+
+/// No best action stored.
+pub const NO_MOVE: u32 = 0xFFFF;
+/// The moves-left field's largest value, used for games without a move cap.
+pub const UNLIMITED: u32 = (1 << 24) - 1;
+
+/// One stored result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub value: i32,
+    pub bound: Bound,
+    /// The value was found without any line reaching the move cap.
+    pub cap_free: bool,
+    /// With `cap_free`, the longest line the value rests on (it holds whenever at least that
+    /// many moves are left); otherwise the exact number of moves that were left.
+    pub moves: u32,
+    pub best: u32,
+}
+
+impl Entry {
+    /// Whether the entry holds for a position with `left` moves before the cap.
+    #[inline]
+    pub fn usable(&self, left: u32) -> bool {
+        if self.cap_free {
+            left >= self.moves
+        } else {
+            left == self.moves
+        }
+    }
+
+    fn pack(&self) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        u64::from(self.value as i16 as u16)
+            | bound << 16
+            | u64::from(self.cap_free) << 18
+            | u64::from(self.moves.min(UNLIMITED)) << 19
+            | u64::from(self.best.min(NO_MOVE)) << 43
+    }
+
+    fn unpack(d: u64) -> Option<Entry> {
+        let bound = match (d >> 16) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        Some(Entry {
+            value: i32::from(d as u16 as i16),
+            bound,
+            cap_free: (d >> 18) & 1 == 1,
+            moves: ((d >> 19) & u64::from(UNLIMITED)) as u32,
+            best: ((d >> 43) & 0xFFFF) as u32,
+        })
+    }
+}
+
+/// Bytes per entry.
+pub const ENTRY_BYTES: usize = 16;
+
+/// The table.
+pub struct Table {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of the largest power of two of entries that fits in `bytes` (at least 1024).
+    pub fn new(bytes: usize) -> Table {
+        let want = (bytes / ENTRY_BYTES).max(1024);
+        let len = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() / 2
+        };
+        let slots = (0..len)
+            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+            .collect();
+        Table {
+            slots,
+            mask: len - 1,
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Always false: a table has at least 1024 entries.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Bytes the entries take.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * ENTRY_BYTES
+    }
+
+    /// The entry stored for `key`, if any (checked against the full key).
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = &self.slots[key as usize & self.mask];
+        let check = slot[0].load(Ordering::Relaxed);
+        let data = slot[1].load(Ordering::Relaxed);
+        if check ^ data != key {
+            return None;
+        }
+        Entry::unpack(data)
+    }
+
+    /// Stores `e` for `key`, replacing whatever the slot held.
+    #[inline]
+    pub fn store(&self, key: u64, e: Entry) {
+        let slot = &self.slots[key as usize & self.mask];
+        let data = e.pack();
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Entries in use (a full scan).
+    pub fn filled(&self) -> usize {
+        self.slots
+            .iter()
+            .filter(|s| s[1].load(Ordering::Relaxed) != 0)
+            .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_and_other_keys_miss() {
+        let t = Table::new(1 << 16);
+        let e = Entry {
+            value: -37,
+            bound: Bound::Lower,
+            cap_free: true,
+            moves: 140,
+            best: 14,
+        };
+        t.store(0xDEAD_BEEF_0000_0001, e);
+        assert_eq!(t.probe(0xDEAD_BEEF_0000_0001), Some(e));
+        // Same slot, different key: the full-key check refuses it.
+        assert_eq!(t.probe(0xDEAD_BEEF_0000_0001 ^ 1 << 40), None);
+        assert!(e.usable(140) && e.usable(200) && !e.usable(139));
+        let exact = Entry {
+            cap_free: false,
+            ..e
+        };
+        assert!(exact.usable(140) && !exact.usable(141));
+        assert_eq!(t.len() * ENTRY_BYTES, t.bytes());
+    }
+}
