@@ -28,9 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import count_arg, game_arg, seed_arg, threads_arg
 from ._core import Game, RecordError, StonefieldError
 from .agents import parse_agent
-from .matches import _count_arg, _game_arg, _seed_arg, _threads_arg
 from .records import to_record
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SelfPlayData", "selfplay"]
@@ -387,7 +387,7 @@ def selfplay(
         InvalidOptionError: a bad count, seed or agent string.
         TypeError: the agent is not an MCTS, or an argument has the wrong type.
     """
-    game = _game_arg(game, options)
+    game = game_arg(game, options)
     if isinstance(agent, str):
         agent = parse_agent(agent)
     if not isinstance(agent, _core.MCTS):
@@ -395,9 +395,9 @@ def selfplay(
             f"self-play takes a stonefield.MCTS (its visit counts are the policies), got"
             f" {type(agent).__name__}"
         )
-    games = _count_arg("games", games, 1)
-    seed = _seed_arg(seed)
-    temperature_moves = _count_arg("temperature_moves", temperature_moves, 0)
-    threads = _threads_arg(threads)
+    games = count_arg("games", games, 1)
+    seed = seed_arg(seed)
+    temperature_moves = count_arg("temperature_moves", temperature_moves, 0)
+    threads = threads_arg(threads)
     raw = _core.selfplay_games(game, agent, games, seed, temperature_moves, threads=threads)
     return SelfPlayData(game=game, **{k: raw[k] for k in _ARRAYS})

@@ -29,8 +29,8 @@ def add_parser(sub: Any) -> None:
         "--opponent",
         default=None,
         metavar="AGENT",
-        help="the other seats: random, mcts or mcts:iterations=N (default: the strong search,"
-        " mcts:preset=strong, 10,000 iterations a move)",
+        help="the other seats: an agent string (random, mcts:iterations=N, mcts:preset=strong, ...;"
+        " default: the strong search, mcts:preset=strong, 10,000 iterations a move)",
     )
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first")
     p.add_argument(
