@@ -437,3 +437,24 @@ def test_edge_numbers_name_each_rows_ends(server: Server, browser: WebDriver) ->
     click_site(browser, 5)
     wait_idle(browser, changed_from=page["version"])
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .edge-number")) == 8
+
+
+def test_the_strong_search_is_the_default_opponent(server: Server, browser: WebDriver) -> None:
+    browser.get(server.base + "/")
+    WebDriverWait(browser, 10).until(lambda d: read(d)["state"] == "setup")
+    seat = browser.find_element(By.CSS_SELECTOR, "#seats [name=seat1]")
+    assert seat.get_attribute("value") == "strong"
+    budget = browser.find_element(By.CSS_SELECTOR, "#seats [name=budget1]")
+    budget.clear()
+    budget.send_keys("300")
+    browser.find_element(By.ID, "new-game").click()
+    wait_idle(browser)
+    players = served(browser)["players"]
+    assert players[1]["preset"] == "strong" and players[1]["iterations"] == 300
+    assert "strong MCTS 300" in browser.find_element(By.ID, "players").text
+    # The address carries the seat, and opening it again gives the same seats.
+    seats = parse_qs(urlsplit(browser.current_url).query)["seats"]
+    assert seats == ["human,mcts:preset=strong,iterations=300"]
+    browser.get(browser.current_url)
+    wait_idle(browser)
+    assert served(browser)["players"] == players

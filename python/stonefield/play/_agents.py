@@ -69,8 +69,10 @@ class Seat:
     @property
     def label(self) -> str:
         if self.kind == "mcts":
-            extra = "".join(f", {k}={v}" for k, v in self.settings)
-            return f"MCTS {self.iterations:,}{extra}"
+            shown = dict(self.settings)
+            name = "strong MCTS" if shown.pop("preset", None) == "strong" else "MCTS"
+            extra = "".join(f", {k}={v}" for k, v in shown.items())
+            return f"{name} {self.iterations:,}{extra}"
         return self.kind
 
     def to_json(self) -> dict[str, Any]:
@@ -119,7 +121,10 @@ class Seat:
         settings = tuple(
             (k, getattr(agent, k))
             for k in MCTS_SETTINGS
-            if k not in ("iterations", "time") and getattr(agent, k) != getattr(default, k)
+            if k not in ("iterations", "time")
+            # A preset leaves the settings it decides unset (None): they are not the seat's own.
+            and getattr(agent, k) is not None
+            and getattr(agent, k) != getattr(default, k)
         )
         if agent.time is not None:
             settings += (("time", agent.time),)

@@ -165,11 +165,8 @@ def _proof_for(player: int, state: _core.State, mover: int | None, proof: int | 
 
 def _solve(state: _core.State) -> int | None:
     """The exact value for the mover when the solver proves it within :data:`SOLVER_NODES`."""
-    solve = getattr(_core, "solve", None)
-    if solve is None:
-        return None
     try:
-        result = solve(state, max_nodes=SOLVER_NODES, threads=1, table_mb=8)
+        result = _core.solve(state, max_nodes=SOLVER_NODES, threads=1, table_mb=8)
     except _core.StonefieldError:
         return None
     value = result.value

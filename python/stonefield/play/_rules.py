@@ -197,10 +197,8 @@ def _names(sites: list[int], game: _core.Game) -> str:
 
 
 def _name(game: _core.Game, action: int) -> str:
-    """The action's name in the core's notation (a site number until the games name their
-    actions)."""
-    namer = getattr(game, "action_name", None)
-    return str(namer(action)) if namer is not None else str(action)
+    """The action's name in the core's notation."""
+    return str(game.action_name(action))
 
 
 def _placement_diagrams(game: _core.Game, what: str) -> list[dict[str, str]]:
@@ -228,7 +226,7 @@ def _change_diagrams(game: _core.Game, want: str, before: str, after: str) -> li
         return []
     state, action = found
     p = state.current_player or 0
-    site = game.action_site(action) if hasattr(game, "action_site") else action
+    site = game.action_site(action)
     played = state.copy()
     played.apply(action)
     removed, turned = _changes(state, action)
@@ -236,7 +234,7 @@ def _change_diagrams(game: _core.Game, want: str, before: str, after: str) -> li
     fill = {"mover": _NAMES[p], "site": _name(game, action), "sites": _names(touched, game)}
     return [
         {
-            "svg": _marked(_svg(state, last_move=False), ring=[int(site)]),
+            "svg": _marked(_svg(state, last_move=False), ring=[] if site is None else [site]),
             "caption": before.format(**fill),
         },
         {"svg": _marked(_svg(played), ring=touched), "caption": after.format(**fill)},

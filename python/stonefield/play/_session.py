@@ -326,53 +326,25 @@ def action_label(game: _core.Game, state: _core.State, action: int) -> str:
 
 def _site_of(game: _core.Game, action: int) -> int | None:
     """The site an action plays on or marks (``Game.action_site``), or None."""
-    marker = getattr(game, "action_site", None)
-    if marker is not None:
-        site = marker(action)
-        return None if site is None else int(site)
-    n = game.num_sites
-    if action < n:
-        return action
-    if game.name == "faraday" and action < 2 * n:
-        return action - n
-    return None
+    site = game.action_site(action)
+    return None if site is None else int(site)
 
 
 def action_name(game: _core.Game, action: int) -> str:
-    """The action's name in the core's notation (``Game.parse_action`` reads it back).
+    """The action's name in the core's notation (``Game.action_name``; ``Game.parse_action``
+    reads it back).
 
     >>> import stonefield as sf
-    >>> action_name(sf.make("windflowers", grid="square", size=3), 16)
-    'pass'
+    >>> g = sf.make("faraday", order=3)
+    >>> action_name(g, 19 + 5), action_name(g, 40)
+    ('second 5', 'swap')
     """
-    namer = getattr(game, "action_name", None)
-    if namer is not None:
-        return str(namer(action))
-    # Until the core names its actions (issue 19): its names, written out here.
-    n = game.num_sites
-    if action < n:
-        return str(action)
-    if game.name == "faraday":
-        if action < 2 * n:
-            return f"second {action - n}"
-        return {2 * n: "pass", 2 * n + 1: "accept", 2 * n + 2: "swap"}[action]
-    return "pass"
+    return str(game.action_name(action))
 
 
 def parse_action(game: _core.Game, text: str) -> int:
     """The action ``text`` names in the core's notation (``Game.parse_action``)."""
-    parser = getattr(game, "parse_action", None)
-    if parser is not None:
-        return int(parser(text))
-    wanted = text.strip().lower()
-    for a in range(game.num_actions):
-        if action_name(game, a) == wanted:
-            return a
-    words = ", pass, …" if game.num_actions > game.num_sites else ""
-    raise _core.IllegalMoveError(
-        f'{game.name}: no action is named "{text}"; actions are named a site number '
-        f"0..{game.num_sites}{words}"
-    )
+    return int(game.parse_action(text))
 
 
 class SessionStore:
