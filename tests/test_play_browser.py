@@ -601,7 +601,7 @@ def write_screenshots(outdir: Path) -> None:
     with Server() as server:
         driver = chromium(outdir, width=1200, height=860)
         try:
-            thinker = "mcts:iterations=200000"
+            thinker = "mcts:preset=strong,iterations=50000"
             for game, times in play_defaults(driver, server.base, outdir, thinker).items():
                 print(f"{game}: {outdir / f'play-{game}.png'}; click to board {_ms(times)}")
             write_review(driver, server.base, outdir / "play-review.png")
