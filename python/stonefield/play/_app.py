@@ -31,7 +31,7 @@ from . import _agents, _coach, default_opponent
 from ._agents import Seat, SeatError
 from ._options import option_spec
 from ._rules import rules
-from ._session import Session, SessionError, SessionStore, parse_action
+from ._session import Session, SessionError, SessionStore, action_name, parse_action
 
 #: The largest request body accepted (a record of a long game fits many times over).
 MAX_BODY = 1 << 20
@@ -381,7 +381,7 @@ def create_app(
         session = session_of(request)
         body = await read_json(request, optional=True)
         idle(session)
-        iterations = budget(body, _coach.REVIEW_ITERATIONS)
+        iterations = budget(body, _coach.REVIEW_ITERATIONS, _coach.REVIEW_MAX_ITERATIONS)
         line = list(session.line)
         session.busy = True
         try:
@@ -428,7 +428,7 @@ def create_app(
         record = to_record(full)
         # Beside the actions, the moves in the notation the page shows (readers ignore extra
         # keys), and a resignation, which the engine's result does not know of.
-        record["moves"] = [m["name"] for m in session.describe()["moves"]]
+        record["moves"] = [action_name(session.game, a) for a in session.line]
         if session.resigned is not None:
             record["resigned"] = {"player": session.resigned, "reason": session.resign_reason}
         text = dumps(record)
@@ -555,13 +555,13 @@ def as_int(value: Any, name: str) -> int:
     return value
 
 
-def budget(body: dict[str, Any], default: int) -> int:
-    """A request's ``iterations`` (1..MAX_ITERATIONS), or ``default``."""
+def budget(body: dict[str, Any], default: int, most: int = _agents.MAX_ITERATIONS) -> int:
+    """A request's ``iterations`` (1..``most``), or ``default``."""
     if "iterations" not in body:
         return default
     iterations = as_int(body["iterations"], "iterations")
-    if not 1 <= iterations <= _agents.MAX_ITERATIONS:
-        raise HTTPError(400, f'"iterations" is 1..{_agents.MAX_ITERATIONS}, got {iterations}')
+    if not 1 <= iterations <= most:
+        raise HTTPError(400, f'"iterations" is 1..{most}, got {iterations}')
     return iterations
 
 

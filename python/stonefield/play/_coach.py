@@ -8,6 +8,7 @@ position was thrown away.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .. import _core
@@ -18,8 +19,13 @@ from ._session import _site_of, action_label, action_name
 HINT_ITERATIONS = 20_000
 #: The review's budget for each position of the game.
 REVIEW_ITERATIONS = 2_000
+#: The largest budget a review request may ask for each position.
+REVIEW_MAX_ITERATIONS = 20_000
 #: A review searches at most this many positions (longer games are reviewed up to there).
 REVIEW_MAX_POSITIONS = 400
+#: A review stops after this many seconds in all (the positions searched by then are reviewed),
+#: so that one request cannot hold the server's searches for long.
+REVIEW_SECONDS = 60.0
 #: The solver's node budget for each position of a review; only positions it proves count.
 SOLVER_NODES = 100_000
 #: The review asks the solver only on boards of at most this many sites (the boards it solves,
@@ -76,7 +82,8 @@ def review(
     where the solver proved the mover was winning before the move and not after it.
 
     Positions are searched with seed ``seed + step``; a game longer than
-    :data:`REVIEW_MAX_POSITIONS` is reviewed up to there.
+    :data:`REVIEW_MAX_POSITIONS`, or one not searched within :data:`REVIEW_SECONDS`, is reviewed
+    up to there (``complete`` is false).
     """
     state = game.new_state()
     players = game.num_players
@@ -84,7 +91,11 @@ def review(
     proofs: list[int | None] = []
     positions = min(len(line), REVIEW_MAX_POSITIONS)
     small = game.num_sites <= SOLVER_MAX_SITES
+    deadline = time.monotonic() + REVIEW_SECONDS
     for step in range(positions + 1):
+        if step > 0 and time.monotonic() > deadline:
+            positions = step - 1  # the moves reviewed: those whose both sides were searched
+            break
         if state.is_terminal():
             values.append((None, 0.0))
             proofs.append(None)
