@@ -23,24 +23,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from . import _agents
+from ._agents import default_opponent
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
 __all__ = ["create_app", "default_opponent", "play_url", "serve"]
-
-#: The opponent of ``stonefield play GAME`` and the page's form when none is named.
-STRONG_OPPONENT = "mcts:preset=strong"
-
-
-def default_opponent() -> str:
-    """The opponent when none is named: the strong search (``mcts:preset=strong``, 10,000
-    iterations a move) where seats can name it, else plain MCTS (``mcts``)."""
-    try:
-        _agents.Seat.parse(STRONG_OPPONENT)
-    except _agents.SeatError:
-        return "mcts"
-    return STRONG_OPPONENT
 
 
 def create_app(max_sessions: int = 64, allowed_hosts: Sequence[str] | None = None) -> Starlette:

@@ -147,6 +147,24 @@ def _agent_string(spec: dict[str, Any]) -> Any:
     return kind + (":" + ",".join(items) if items else "")
 
 
+#: The opponent of ``stonefield play GAME`` and the page's form when none is named.
+STRONG_OPPONENT = "mcts:preset=strong"
+
+
+def default_opponent() -> str:
+    """The opponent when none is named: the strong search (``mcts:preset=strong``, 10,000
+    iterations a move) where seats can name it, else plain MCTS (``mcts``).
+
+    >>> default_opponent()
+    'mcts:preset=strong'
+    """
+    try:
+        Seat.parse(STRONG_OPPONENT)
+    except SeatError:
+        return "mcts"
+    return STRONG_OPPONENT
+
+
 def available_kinds() -> list[str]:
     """The seat kinds a request may name.
 

@@ -27,7 +27,7 @@ from starlette.routing import Route
 from .. import _core
 from ..records import dumps, from_record, to_record
 from ..render import to_svg
-from . import _agents, _coach, default_opponent
+from . import _agents, _coach
 from ._agents import Seat, SeatError
 from ._options import option_spec
 from ._rules import rules
@@ -181,7 +181,7 @@ def create_app(
                     for g in _core.games()
                 ],
                 "agents": _agents.available_kinds(),
-                "strong": default_opponent() != "mcts",
+                "strong": _agents.default_opponent() != "mcts",
                 "limits": {
                     "max_iterations": _agents.MAX_ITERATIONS,
                     "default_iterations": _agents.DEFAULT_ITERATIONS,

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from .. import _core
-from ._session import _site_of, action_label, action_name
+from ._session import action_label, action_name, action_site
 
 #: The hint's iteration budget when none is asked for: it answers within about a second on
 #: every game's default board (see docs/play.md for the measured times).
@@ -58,7 +58,7 @@ def hint(state: _core.State, iterations: int, seed: int) -> dict[str, Any]:
         "action": best,
         "name": action_name(game, best),
         "label": action_label(game, state, best),
-        "site": _site_of(game, best),
+        "site": action_site(game, best),
         "value": float(result.value),
         "proven": None if result.proven is None else int(result.proven),
         "iterations": int(result.iterations),

@@ -178,7 +178,7 @@ class Session:
         after_state = state.copy()
         after_state.apply(action)
         after = after_state.board.tolist()
-        site = _site_of(game, action)
+        site = action_site(game, action)
         scores_before, scores_after = state.scores(), after_state.scores()
         removed = [s for s in range(n) if before[s] and not after[s] and s != site]
         turned = [
@@ -324,7 +324,7 @@ def action_label(game: _core.Game, state: _core.State, action: int) -> str:
     return name
 
 
-def _site_of(game: _core.Game, action: int) -> int | None:
+def action_site(game: _core.Game, action: int) -> int | None:
     """The site an action plays on or marks (``Game.action_site``), or None."""
     site = game.action_site(action)
     return None if site is None else int(site)
