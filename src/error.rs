@@ -13,6 +13,8 @@ pub enum Error {
     GameOver(String),
     /// A malformed or inconsistent serialized game or state.
     Record(String),
+    /// A search's evaluator (a network, say) returned what the search cannot use, or failed.
+    Evaluator(String),
 }
 
 impl fmt::Display for Error {
@@ -21,7 +23,8 @@ impl fmt::Display for Error {
             Error::InvalidOption(m)
             | Error::IllegalMove(m)
             | Error::GameOver(m)
-            | Error::Record(m) => f.write_str(m),
+            | Error::Record(m)
+            | Error::Evaluator(m) => f.write_str(m),
         }
     }
 }

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from ._core import (
     MCTS,
+    PUCT,
+    EvaluatorError,
     Game,
     GameOverError,
     IllegalMoveError,
@@ -52,6 +54,7 @@ from .strategies import MirrorAgent, RestrictedAgent
 from .text import board_text
 
 __all__ = [
+    "EvaluatorError",
     "Game",
     "GameOverError",
     "IllegalMoveError",
@@ -60,6 +63,7 @@ __all__ = [
     "Match",
     "MatchInterrupted",
     "MirrorAgent",
+    "PUCT",
     "RandomAgent",
     "RecordError",
     "RestrictedAgent",

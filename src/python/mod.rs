@@ -10,6 +10,7 @@ mod game;
 pub(crate) mod interrupt;
 mod lab;
 pub(crate) mod memory;
+mod puct;
 mod search;
 mod sim;
 mod solve;
@@ -52,6 +53,13 @@ create_exception!(
     StonefieldError,
     "A malformed or inconsistent game record or serialized state."
 );
+create_exception!(
+    stonefield,
+    EvaluatorError,
+    StonefieldError,
+    "A search's evaluator returned arrays of the wrong shape or dtype, NaN, negative priors or \
+     values outside [-1, 1]."
+);
 
 /// Maps a core error to its exception class.
 pub(crate) fn to_py(e: Error) -> PyErr {
@@ -60,6 +68,7 @@ pub(crate) fn to_py(e: Error) -> PyErr {
         Error::IllegalMove(m) => IllegalMoveError::new_err(m),
         Error::GameOver(m) => GameOverError::new_err(m),
         Error::Record(m) => RecordError::new_err(m),
+        Error::Evaluator(m) => EvaluatorError::new_err(m),
     }
 }
 
@@ -273,6 +282,8 @@ mod _core {
     #[pymodule_export]
     use super::lab::{lab_play, lab_stats, lab_summary};
     #[pymodule_export]
+    use super::puct::{puct_selfplay_games, PyPuct};
+    #[pymodule_export]
     use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
@@ -280,7 +291,8 @@ mod _core {
     use super::solve::{solve, state_graph, PySolveResult, PyStateGraph};
     #[pymodule_export]
     use super::{
-        GameOverError, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError,
+        EvaluatorError, GameOverError, IllegalMoveError, InvalidOptionError, RecordError,
+        StonefieldError,
     };
 
     #[allow(non_upper_case_globals)]

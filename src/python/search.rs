@@ -81,7 +81,7 @@ pub(crate) fn opt<'a, 'py>(v: &'a Option<Bound<'py, PyAny>>) -> Option<&'a Bound
 }
 
 /// The state argument of `act` and `analyse`.
-fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32>)> {
+pub(crate) fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32>)> {
     let s = state.cast::<PyState>().map_err(|_| {
         PyTypeError::new_err(format!(
             "agents act on a stonefield.State, got {}",
@@ -629,7 +629,7 @@ impl PyRandomAgent {
 /// True
 #[pyclass(name = "SearchResult", module = "stonefield", frozen)]
 pub struct PySearchResult {
-    result: SearchResult,
+    pub(crate) result: SearchResult,
 }
 
 #[pymethods]
@@ -711,7 +711,7 @@ impl PySearchResult {
 }
 
 /// The game argument: a Game, or a game id.
-fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Game> {
+pub(crate) fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Game> {
     if let Ok(g) = game.cast::<PyGame>() {
         return Ok(g.get().game.clone());
     }
@@ -746,7 +746,7 @@ pub(crate) type Partial<T> = (Vec<T>, Option<PyErr>);
 /// (`stop` set on Ctrl-C); chunks grow while they take under a tenth of a second. On an
 /// interruption the chunk in flight is dropped and the finished items come back with the
 /// error; an error of the work itself is raised.
-fn chunked<T: Send>(
+pub(crate) fn chunked<T: Send>(
     py: Python<'_>,
     total: usize,
     start_chunk: usize,
@@ -1065,7 +1065,8 @@ pub fn play_games<'py>(
 /// The first `temperature_moves` moves of each game are drawn in proportion to root visits, the
 /// rest are the agent's choice. Game i draws from streams derived from (seed, i). Returns a
 /// dict of numpy arrays, one row per position: `observations` float32 (positions, planes,
-/// sites), `policies` float32 (positions, num_actions) root visit fractions, `players` int8
+/// sites), `policies` float32 (positions, num_actions) root visit fractions, `legal_masks` bool
+/// (positions, num_actions), `players` int8
 /// (the player to move), `returns` float32 (positions, players) the game's final returns,
 /// `game_index` uint32; and per game `actions` uint32 with `offsets` int64 (games + 1).
 ///
@@ -1119,6 +1120,15 @@ pub fn selfplay_games<'py>(
     if let Some(e) = interrupted {
         return Err(e);
     }
+    selfplay_dict(py, &game, played)
+}
+
+/// The arrays of `selfplay_games` (and `puct_selfplay_games`) from the games played.
+pub(crate) fn selfplay_dict<'py>(
+    py: Python<'py>,
+    game: &Game,
+    played: Vec<crate::search::SelfPlayGame>,
+) -> PyResult<Bound<'py, PyDict>> {
     let state = game.new_state();
     let (planes, sites, na, n) = (
         state.observation_planes(),
@@ -1129,6 +1139,7 @@ pub fn selfplay_games<'py>(
     let positions: usize = played.iter().map(|g| g.players.len()).sum();
     let mut observations = Vec::with_capacity(positions * planes * sites);
     let mut policies = Vec::with_capacity(positions * na);
+    let mut legal_masks = Vec::with_capacity(positions * na);
     let mut players = Vec::with_capacity(positions);
     let mut returns = Vec::with_capacity(positions * n);
     let mut game_index = Vec::with_capacity(positions);
@@ -1137,6 +1148,7 @@ pub fn selfplay_games<'py>(
     for (i, g) in played.into_iter().enumerate() {
         observations.extend_from_slice(&g.observations);
         policies.extend_from_slice(&g.policies);
+        legal_masks.extend_from_slice(&g.legal_masks);
         players.extend_from_slice(&g.players);
         for _ in 0..g.players.len() {
             returns.extend(g.returns.iter().map(|&r| r as f32));
@@ -1153,6 +1165,10 @@ pub fn selfplay_games<'py>(
     d.set_item(
         "policies",
         PyArray1::from_vec(py, policies).reshape([positions, na])?,
+    )?;
+    d.set_item(
+        "legal_masks",
+        PyArray1::from_vec(py, legal_masks).reshape([positions, na])?,
     )?;
     d.set_item("players", PyArray1::from_vec(py, players))?;
     d.set_item(

@@ -49,7 +49,7 @@ pub struct GameRecord {
 }
 
 /// A per-game seed from the run's seed and the game index.
-fn game_seed(seed: u64, index: u64) -> u64 {
+pub(super) fn game_seed(seed: u64, index: u64) -> u64 {
     Rng::stream(seed, index).next_u64()
 }
 
@@ -396,12 +396,14 @@ pub fn play_games(
     Ok(out)
 }
 
-/// One self-play game: per position the observation, the root visit fractions, the player to
-/// move; and the game's actions and final returns.
-#[derive(Clone, Debug, PartialEq)]
+/// One self-play game: per position the observation, the legal actions, the root visit
+/// fractions, the player to move; and the game's actions and final returns.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SelfPlayGame {
     /// Observations, `positions × planes × sites`.
     pub observations: Vec<f32>,
+    /// Legal-action masks, `positions × num_actions`.
+    pub legal_masks: Vec<bool>,
     /// Visit fractions, `positions × num_actions`.
     pub policies: Vec<f32>,
     /// The player to move at each position.
@@ -431,13 +433,7 @@ pub fn selfplay_game(
     let mut state = game.new_state();
     let size = state.observation_planes() * state.board().num_sites();
     let na = state.num_actions();
-    let mut g = SelfPlayGame {
-        observations: Vec::new(),
-        policies: Vec::new(),
-        players: Vec::new(),
-        actions: Vec::new(),
-        returns: Vec::new(),
-    };
+    let mut g = SelfPlayGame::default();
     while let Some(p) = state.current_player() {
         if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
             break;
@@ -446,6 +442,9 @@ pub fn selfplay_game(
         let o = g.observations.len();
         g.observations.resize(o + size, 0.0);
         state.write_observation(&mut g.observations[o..]);
+        let l = g.legal_masks.len();
+        g.legal_masks.resize(l + na, false);
+        state.write_legal_mask(&mut g.legal_masks[l..]);
         let q = g.policies.len();
         g.policies.resize(q + na, 0.0);
         r.policy_into(&mut g.policies[q..]);
@@ -463,7 +462,7 @@ pub fn selfplay_game(
 }
 
 /// An action drawn with probability proportional to its visits (`None` if nothing was visited).
-fn sample_by_visits(actions: &[u32], visits: &[u64], rng: &mut Rng) -> Option<u32> {
+pub(super) fn sample_by_visits(actions: &[u32], visits: &[u64], rng: &mut Rng) -> Option<u32> {
     let total: u64 = visits.iter().sum();
     if total == 0 {
         return None;

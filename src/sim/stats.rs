@@ -1300,6 +1300,7 @@ pub fn in_game(e: Error, g: usize) -> Error {
         Error::IllegalMove(m) => Error::IllegalMove(format!("game {g}: {m}")),
         Error::GameOver(m) => Error::GameOver(format!("game {g}: {m}")),
         Error::Record(m) => Error::Record(format!("game {g}: {m}")),
+        Error::Evaluator(m) => Error::Evaluator(format!("game {g}: {m}")),
     }
 }
 
