@@ -725,3 +725,7 @@ pub fn selfplay_puct(
         }
     })
 }
+
+#[cfg(test)]
+#[path = "puct_tests.rs"]
+mod tests;
