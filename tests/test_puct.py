@@ -301,3 +301,35 @@ def test_ctrl_c_stops_a_long_search_and_a_batched_selfplay() -> None:
             sf.selfplay("subsume", sf.PUCT(_uniform, simulations=100_000), games=4, size=8)
     finally:
         timer.cancel()
+
+
+def test_match_plays_puct_agents_in_rust_batching_across_games() -> None:
+    ev = Recorder()
+    agents = [sf.PUCT(ev, simulations=30, batch_size=2, dirichlet_fraction=0), sf.RandomAgent()]
+    m = sf.match(GAME, agents, games=6, seed=4)
+    assert m.n_games == 6 and m.returns.shape == (6, 2)
+    assert max(len(o) for o, _ in ev.calls) == 6 * 2
+    again = sf.match(
+        GAME,
+        [sf.PUCT(Recorder(), simulations=30, batch_size=2, dirichlet_fraction=0), sf.RandomAgent()],
+        games=6,
+        seed=4,
+    )
+    assert np.array_equal(m.actions, again.actions)
+    # Two PUCT agents, one with rollouts: each evaluator gets only its own seats' leaves.
+    ev2 = Recorder()
+    m = sf.match(GAME, [sf.PUCT(ev2, simulations=10), sf.PUCT(simulations=10)], games=4, seed=0)
+    assert m.n_games == 4 and ev2.calls
+    # Rollout PUCT at 300 simulations beats random play on the small board.
+    m = sf.match(GAME, [sf.PUCT(simulations=300, dirichlet_fraction=0), "random"], games=10, seed=1)
+    assert m.score[0] > 0.5
+
+
+def test_match_raises_what_the_evaluator_raises() -> None:
+    def boom(obs: np.ndarray, mask: np.ndarray) -> Any:
+        raise ZeroDivisionError("nope")
+
+    with pytest.raises(ZeroDivisionError):
+        sf.match(GAME, [sf.PUCT(boom, simulations=5), sf.RandomAgent()], games=2)
+    with pytest.raises(sf.EvaluatorError):
+        sf.match(GAME, [sf.PUCT(lambda o, m: (m, m), simulations=5), "random"], games=2)

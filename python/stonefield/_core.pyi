@@ -30,6 +30,7 @@ __all__ = [
     "option_spec",
     "parse_option",
     "play_games",
+    "puct_play_games",
     "puct_selfplay_games",
     "selfplay_games",
     "simulate_raw",
@@ -348,6 +349,14 @@ def play_games(
     seats: npt.ArrayLike,
     seed: SupportsIndex,
     threads: SupportsIndex | None = None,
+    first: SupportsIndex | None = None,
+    keep_partial: bool = False,
+) -> dict[str, Any]: ...
+def puct_play_games(
+    game: Game | str,
+    agents: Sequence[PUCT | MCTS | RandomAgent],
+    seats: npt.ArrayLike,
+    seed: SupportsIndex,
     first: SupportsIndex | None = None,
     keep_partial: bool = False,
 ) -> dict[str, Any]: ...

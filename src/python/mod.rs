@@ -282,7 +282,7 @@ mod _core {
     #[pymodule_export]
     use super::lab::{lab_play, lab_stats, lab_summary};
     #[pymodule_export]
-    use super::puct::{puct_selfplay_games, PyPuct};
+    use super::puct::{puct_play_games, puct_selfplay_games, PyPuct};
     #[pymodule_export]
     use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
     #[pymodule_export]

@@ -10,10 +10,12 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 
 use super::interrupt::interruptible;
 use super::search::{
-    bad, chunked, describe, game_arg, opt, real_arg, selfplay_dict, state_arg, PySearchResult,
+    agent_arg, bad, chunked, describe, game_arg, opt, real_arg, records_dict, selfplay_dict,
+    state_arg, PySearchResult,
 };
 use super::{as_invalid_option, setting_arg, threads_arg, to_py};
 use crate::error::{Error, Result};
+use crate::search::puct::{play_puct_games, MatchAgent};
 use crate::search::puct::{
     Batch, BatchEvaluator, DEFAULT_BATCH_SIZE, DEFAULT_DIRICHLET_ALPHA, DEFAULT_DIRICHLET_FRACTION,
     DEFAULT_PUCT_C, DEFAULT_SIMULATIONS, MAX_BATCH_SIZE,
@@ -426,4 +428,108 @@ pub fn puct_selfplay_games<'py>(
         played
     };
     selfplay_dict(py, &game, played)
+}
+
+/// Plays whole games between PUCT and native agents in Rust, as `play_games` does (the same
+/// arrays), all the games at once on one thread: each round, each PUCT agent's waiting leaves
+/// of every game go to its evaluator in one call. Ctrl-C stops it (KeyboardInterrupt, or with
+/// `keep_partial=True` the games finished before the first unfinished one, with `interrupted`
+/// set).
+///
+/// >>> import numpy as np, stonefield as sf
+/// >>> from stonefield._core import puct_play_games
+/// >>> agents = [sf.PUCT(simulations=30), sf.RandomAgent()]
+/// >>> out = puct_play_games(sf.make("subsume", size=3), agents, np.array([[0, 1], [1, 0]]), 7)
+/// >>> out["returns"].shape, len(out["offsets"])
+/// ((2, 2), 3)
+#[pyfunction]
+#[pyo3(signature = (game, agents, seats, seed, first = None, keep_partial = false))]
+pub fn puct_play_games<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    agents: &Bound<'py, PyAny>,
+    seats: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    first: Option<Bound<'py, PyAny>>,
+    keep_partial: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = game_arg(game)?;
+    let first = opt(&first)
+        .map(|v| setting_arg(v, "first", 0, u64::MAX / 2))
+        .transpose()?
+        .unwrap_or(0);
+    let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
+    let mut native = Vec::new();
+    let mut funcs: Vec<Option<Py<PyAny>>> = Vec::new();
+    for (i, a) in agents.try_iter()?.enumerate() {
+        let a = a?;
+        if let Ok(p) = a.cast::<PyPuct>() {
+            let p = p.get();
+            native.push(MatchAgent::Puct(p.config.clone()));
+            funcs.push(p.evaluator.as_ref().map(|f| f.clone_ref(py)));
+        } else {
+            native.push(MatchAgent::Native(agent_arg(i, &a)?));
+            funcs.push(None);
+        }
+    }
+    let n = game.num_players();
+    let np = py.import("numpy")?;
+    let not_ints =
+        || PyTypeError::new_err("seats must be a 2-D integer array (games, num_players)");
+    let arr = np
+        .call_method1("asarray", (seats,))
+        .map_err(|_| not_ints())?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" || arr.getattr("ndim")?.extract::<usize>()? != 2 {
+        return Err(not_ints());
+    }
+    let arr = arr.call_method1("astype", ("int64",))?;
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if shape[1] != n {
+        return Err(bad(format!(
+            "seats must have {n} columns (one per player), got shape {shape:?}"
+        )));
+    }
+    let flat: Vec<i64> = arr
+        .call_method0("ravel")?
+        .call_method0("tolist")?
+        .extract()?;
+    let seats: Vec<usize> = flat
+        .iter()
+        .map(|&a| {
+            usize::try_from(a)
+                .ok()
+                .filter(|&a| a < native.len())
+                .ok_or_else(|| {
+                    bad(format!(
+                        "seats name agent {a}; agents are 0..{}",
+                        native.len()
+                    ))
+                })
+        })
+        .collect::<PyResult<_>>()?;
+    let started = std::time::Instant::now();
+    let g = &game;
+    let (out, interrupted) = interruptible(py, |stop| {
+        let mut evs: Vec<Option<PyEvaluator<'_>>> = funcs
+            .iter()
+            .map(|f| f.as_ref().map(|f| PyEvaluator::new(f, g)))
+            .collect();
+        let mut slots: Vec<Option<&mut dyn BatchEvaluator>> = evs
+            .iter_mut()
+            .map(|e| e.as_mut().map(|e| e as &mut dyn BatchEvaluator))
+            .collect();
+        let r = play_puct_games(g, &native, &mut slots, &seats, seed, first, Some(stop));
+        drop(slots);
+        let raised = evs.into_iter().flatten().find_map(|e| e.raised);
+        (r, raised)
+    });
+    let records = match out {
+        (_, Some(raised)) => return Err(raised),
+        (r, None) => r.map_err(to_py)?,
+    };
+    if let (Some(e), false) = (&interrupted, keep_partial) {
+        return Err(e.clone_ref(py));
+    }
+    records_dict(py, &game, records, started, interrupted)
 }

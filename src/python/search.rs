@@ -725,7 +725,7 @@ pub(crate) fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Game> {
 }
 
 /// A native agent from a Python `MCTS` or `RandomAgent`.
-fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
+pub(crate) fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
     if let Ok(m) = a.cast::<PyMcts>() {
         return Ok(Agent::Mcts(m.get().config.clone()));
     }
@@ -1006,12 +1006,24 @@ pub fn play_games<'py>(
         .transpose()?
         .unwrap_or(0);
     let run = NativeRun::new(py, game, agents, seats, seed, opt(&threads))?;
-    let (game, n) = (&run.game, run.game.num_players());
+    let game = &run.game;
     let started = Instant::now();
     let (records, interrupted) = run.play(py, first, Ok)?;
     if let (Some(e), false) = (&interrupted, keep_partial) {
         return Err(e.clone_ref(py));
     }
+    records_dict(py, game, records, started, interrupted)
+}
+
+/// The arrays of `play_games` (and `puct_play_games`) from the games' records.
+pub(crate) fn records_dict<'py>(
+    py: Python<'py>,
+    game: &Game,
+    records: Vec<GameRecord>,
+    started: Instant,
+    interrupted: Option<PyErr>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = game.num_players();
     let games = records.len();
     let mut actions = Vec::new();
     let mut offsets = vec![0i64];

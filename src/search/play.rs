@@ -59,13 +59,13 @@ fn random_seat(game_seed: u64, agent_seed: u64, seat: usize) -> Rng {
 }
 
 /// An agent seated in one game.
-enum Seat {
+pub(super) enum Seat {
     Random(Rng),
     Mcts(Mcts),
 }
 
 impl Seat {
-    fn new(agent: &Agent, game_seed: u64, seat: usize) -> Result<Seat> {
+    pub(super) fn new(agent: &Agent, game_seed: u64, seat: usize) -> Result<Seat> {
         Ok(match agent {
             Agent::Random { seed } => Seat::Random(random_seat(game_seed, *seed, seat)),
             Agent::Mcts(cfg) => {
@@ -77,7 +77,7 @@ impl Seat {
     }
 
     /// The action and, for a search, its root value.
-    fn act(
+    pub(super) fn act(
         &mut self,
         state: &State,
         history: &[u32],

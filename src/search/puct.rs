@@ -38,7 +38,7 @@ use super::mcts::{
     check_state, final_returns, position_seed, summarise, SearchResult, StoppedBy, ThreadOutcome,
     Tree, DEFAULT_MAX_NODES, MIN_NODES_PER_THREAD, OPEN,
 };
-use super::play::{game_seed, sample_by_visits, SelfPlayGame};
+use super::play::{game_seed, sample_by_visits, Agent, GameRecord, Seat, SelfPlayGame};
 use crate::error::{Error, Result};
 use crate::games::{each_state, Game, Rules, State};
 use crate::rng::Rng;
@@ -724,6 +724,201 @@ pub fn selfplay_puct(
             }
         }
     })
+}
+
+/// A player of [`play_puct_games`]: a native agent, or a PUCT search.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MatchAgent {
+    /// An MCTS or random agent, playing as in [`super::play::play_range`].
+    Native(Agent),
+    /// A PUCT search with these settings (its evaluator given beside it).
+    Puct(PuctConfig),
+}
+
+/// Who sits in one seat of one game of [`play_puct_games`].
+enum Sitting {
+    Native(Seat),
+    /// The agent's index and the search seed of this seat.
+    Puct(usize, u64),
+}
+
+/// One game of [`play_puct_games`] in progress.
+struct InPlay {
+    state: State,
+    seats: Vec<Sitting>,
+    record: GameRecord,
+    search: Option<PuctSearch<State>>,
+    /// The agent whose batch holds this game's leaves, and its first row there.
+    rows: (usize, usize),
+    over: bool,
+}
+
+impl InPlay {
+    fn finish(&mut self) {
+        self.over = true;
+        self.record.truncated = self.state.truncated();
+        self.record.ranks = self.state.ranks().unwrap_or_default();
+        self.record.returns = self.state.returns().unwrap_or_default();
+        self.record.scores = self.state.scores();
+    }
+
+    fn play(&mut self, a: u32, p: usize, v: f32) {
+        self.state.apply_unchecked(a as usize);
+        self.record.actions.push(a);
+        self.record.movers.push(p as i8);
+        self.record.values.push(v);
+    }
+}
+
+/// Plays games `first..first + count` of a match (seatings `seats`, `count × num_players`
+/// agent indices) in lock step: each round every game whose player to move is a PUCT search
+/// gathers leaves, each PUCT agent's leaves of all the games go to its evaluator in one call
+/// (`evaluators[i]`, `None` for native agents and rollouts), and the games apply them; native
+/// agents move at once. Game `i` draws from streams derived from `(seed, i)` as in
+/// [`super::play::play_range`]. Returns the records of the games finished before `stop` was set
+/// and before the first unfinished one (all of them when it never was).
+#[allow(clippy::too_many_arguments)]
+pub fn play_puct_games(
+    game: &Game,
+    agents: &[MatchAgent],
+    evaluators: &mut [Option<&mut dyn BatchEvaluator>],
+    seats: &[usize],
+    seed: u64,
+    first: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<Vec<GameRecord>> {
+    let n = game.num_players();
+    if agents.is_empty() || agents.len() != evaluators.len() {
+        return Err(Error::InvalidOption(
+            "a match needs at least one agent, and one evaluator slot per agent".into(),
+        ));
+    }
+    if seats.len() % n != 0 || seats.iter().any(|&a| a >= agents.len()) {
+        return Err(Error::InvalidOption(format!(
+            "seats must hold {n} agent indices below {} per game",
+            agents.len()
+        )));
+    }
+    for (a, e) in agents.iter().zip(evaluators.iter()) {
+        match a {
+            MatchAgent::Native(Agent::Mcts(cfg)) => cfg.validate()?,
+            MatchAgent::Native(Agent::Random { .. }) => {}
+            MatchAgent::Puct(cfg) => {
+                cfg.validate()?;
+                check_evaluator(cfg, e)?;
+            }
+        }
+    }
+    let start = game.new_state();
+    let mut batches: Vec<Batch> = agents
+        .iter()
+        .map(|a| Batch::new(&start, matches!(a, MatchAgent::Puct(c) if !c.rollout)))
+        .collect();
+    let mut games: Vec<InPlay> = Vec::with_capacity(seats.len() / n);
+    for (i, seating) in seats.chunks(n).enumerate() {
+        let gs = game_seed(seed, first + i as u64);
+        let mut sitting = Vec::with_capacity(n);
+        for (j, &a) in seating.iter().enumerate() {
+            sitting.push(match &agents[a] {
+                MatchAgent::Native(agent) => Sitting::Native(Seat::new(agent, gs, j)?),
+                MatchAgent::Puct(cfg) => {
+                    Sitting::Puct(a, Rng::stream(gs ^ cfg.seed, 1000 + j as u64).next_u64())
+                }
+            });
+        }
+        games.push(InPlay {
+            state: start.clone(),
+            seats: sitting,
+            record: GameRecord {
+                actions: Vec::new(),
+                movers: Vec::new(),
+                values: Vec::new(),
+                returns: Vec::new(),
+                ranks: Vec::new(),
+                scores: None,
+                truncated: false,
+            },
+            search: None,
+            rows: (0, 0),
+            over: false,
+        });
+    }
+    let mut buf = Vec::new();
+    let stopped = || stop.is_some_and(|f| f.load(Ordering::Relaxed));
+    loop {
+        if stopped() {
+            break;
+        }
+        batches.iter_mut().for_each(Batch::clear);
+        let mut live = 0;
+        for g in games.iter_mut().filter(|g| !g.over) {
+            // Native agents move at once, until a PUCT search is to move or the game ends.
+            let (k, search_seed) = loop {
+                let Some(p) = g.state.current_player() else {
+                    break (usize::MAX, 0);
+                };
+                match &mut g.seats[p] {
+                    Sitting::Native(seat) => {
+                        let (a, v) = seat.act(&g.state, &g.record.actions, &mut buf, stop)?;
+                        g.play(a, p, v);
+                    }
+                    Sitting::Puct(k, s) => break (*k, *s),
+                }
+                if stopped() {
+                    return Ok(finished_prefix(games));
+                }
+            };
+            if k == usize::MAX {
+                g.finish();
+                continue;
+            }
+            live += 1;
+            let MatchAgent::Puct(cfg) = &agents[k] else {
+                unreachable!("a PUCT seat names a PUCT agent")
+            };
+            if g.search.is_none() {
+                let c = PuctConfig {
+                    seed: search_seed,
+                    ..cfg.clone()
+                };
+                g.search = Some(PuctSearch::new(&g.state, &c));
+            }
+            let Some(search) = g.search.as_mut() else {
+                continue;
+            };
+            let row = batches[k].len;
+            search.gather(cfg.batch_size, &mut batches[k]);
+            g.rows = (k, row);
+        }
+        if live == 0 {
+            break;
+        }
+        for (e, b) in evaluators.iter_mut().zip(batches.iter_mut()) {
+            evaluate(e, b)?;
+        }
+        for g in games.iter_mut().filter(|g| !g.over) {
+            let Some(search) = g.search.as_mut() else {
+                continue;
+            };
+            search.apply(&batches[g.rows.0], g.rows.1);
+            if search.finished() {
+                let r = search.result(None);
+                g.search = None;
+                let p = g.state.current_player().unwrap_or(0);
+                g.play(r.best, p, r.value as f32);
+            }
+        }
+    }
+    Ok(finished_prefix(games))
+}
+
+/// The records of the games before the first unfinished one.
+fn finished_prefix(games: Vec<InPlay>) -> Vec<GameRecord> {
+    games
+        .into_iter()
+        .take_while(|g| g.over)
+        .map(|g| g.record)
+        .collect()
 }
 
 #[cfg(test)]
