@@ -93,8 +93,11 @@ def test_priors_steer_the_search_and_values_are_per_player() -> None:
     def sides(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return mask.astype(np.float32), np.tile(np.float32([0.5, -0.5]), (len(obs), 1))
 
+    # Entry 0 is the value of the player to move at the leaf (the observation's frame): five
+    # simulations end at five root children, where the opponent moves, so the root's mover
+    # sees -0.5.
     res = sf.PUCT(sides, simulations=5, batch_size=1, dirichlet_fraction=0).analyse(state)
-    assert res.value == pytest.approx(0.5)
+    assert res.value == pytest.approx(-0.5)
 
 
 def _returning(priors: Any, values: Any) -> Any:

@@ -91,6 +91,15 @@ class SelfPlayData:
         rows = np.arange(len(self.players))
         return self.returns[rows, self.players.astype(np.int64)].astype(np.float32)
 
+    def relative_returns(self) -> npt.NDArray[np.float32]:
+        """float32 (positions, num_players): the final returns in the observation's frame,
+        column k the return of player ``(players[i] + k) mod num_players`` (column 0 is
+        :meth:`value_targets`). The value targets of a :class:`stonefield.PUCT` evaluator,
+        which gives its values in that frame."""
+        n = self.returns.shape[1]
+        cols = (self.players.astype(np.int64)[:, None] + np.arange(n)[None, :]) % n
+        return np.take_along_axis(self.returns, cols, axis=1).astype(np.float32)
+
     def __len__(self) -> int:
         return int(self.players.shape[0])
 

@@ -130,8 +130,11 @@ impl BatchEvaluator for PyEvaluator<'_> {
 ///         native, no Python), or a callable ``evaluator(observations, legal_mask) -> (priors,
 ///         values)``: observations float32 (B, planes, sites), legal_mask bool (B,
 ///         num_actions); priors float32 (B, num_actions) of non-negative weights, values
-///         float32 (B, players) in [-1, 1]. Anything else it returns raises EvaluatorError;
-///         an exception it raises comes through unchanged.
+///         float32 (B, players) in [-1, 1], each from that player's own point of view and
+///         ordered as the observation's planes are: column k is the value of player
+///         (p + k) mod players, p the player to move (column 0 is the mover's own). Anything
+///         else it returns raises EvaluatorError; an exception it raises comes through
+///         unchanged.
 ///     simulations: simulations per search (default 800), the root's own evaluation not
 ///         counted: the root's visits add up to it.
 ///     c: the exploration constant (default 1.25), a finite number ≥ 0.

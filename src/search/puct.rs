@@ -10,8 +10,10 @@
 //!   prior, n its visits and N the parent's. Ties go to the lower action.
 //! * A leaf is expanded when it is first reached (all its children at once) and evaluated: the
 //!   evaluator gives priors over the actions, normalised by the search over the legal ones, and
-//!   one value per player from that player's point of view. A finished game is scored by its
-//!   returns instead.
+//!   one value per player from that player's point of view, ordered as the observation's planes
+//!   are: entry k is the value of player (p + k) mod n, p the player to move at the leaf (so
+//!   entry 0 is the mover's own, and a network that sees only the observation can give them).
+//!   A finished game is scored by its returns instead.
 //! * Leaves are gathered into batches of up to `batch_size` before they are evaluated. Every
 //!   node on the path of a leaf waiting for its evaluation counts a visit and a loss (a virtual
 //!   loss of 1) so that the next descent of the batch goes elsewhere; the evaluation then
@@ -151,7 +153,8 @@ impl PuctConfig {
 ///
 /// Row `i` of `observations` is `obs_size` (planes × sites) floats, of `legal` `num_actions`
 /// flags; the evaluator writes row `i` of `priors` (`num_actions` non-negative weights) and of
-/// `values` (`players` values in [−1, 1], each from that player's point of view).
+/// `values` (`players` values in [−1, 1], each from that player's point of view; entry k is
+/// player (p + k) mod n's, p the player to move, as the observation's planes are ordered).
 #[derive(Clone, Debug, Default)]
 pub struct Batch {
     /// Rows in the batch.
@@ -265,6 +268,8 @@ pub trait BatchEvaluator {
 #[derive(Clone, Debug)]
 struct Leaf {
     node: u32,
+    /// The player to move at the leaf: its row's values start with this player's.
+    mover: u8,
     path: std::ops::Range<usize>,
 }
 
@@ -332,16 +337,14 @@ impl<R: Rules> PuctSearch<R> {
     /// `batch`: the observation, or (rollout) the returns of a random playout.
     fn add_leaf(&mut self, node: usize, state: &R, start: usize, batch: &mut Batch) {
         let row = batch.push(state);
+        let mover = state.current_player().unwrap_or(0);
         if self.cfg.rollout {
             let mut s = state.clone();
             s.random_playout(&mut self.rng, &mut self.buf);
             final_returns(&s, &mut self.ranks, &mut self.returns);
             let p = batch.players;
-            for (v, &r) in batch.values[row * p..(row + 1) * p]
-                .iter_mut()
-                .zip(&self.returns)
-            {
-                *v = r as f32;
+            for (k, v) in batch.values[row * p..(row + 1) * p].iter_mut().enumerate() {
+                *v = self.returns[(mover + k) % p] as f32;
             }
         }
         self.tree.nodes[node].proof = PENDING;
@@ -352,6 +355,7 @@ impl<R: Rules> PuctSearch<R> {
         }
         self.leaves.push(Leaf {
             node: node as u32,
+            mover: mover as u8,
             path: start..self.paths.len(),
         });
     }
@@ -484,12 +488,10 @@ impl<R: Rules> PuctSearch<R> {
                     self.prior[i] = ((1.0 - eps) * f64::from(self.prior[i]) + eps * eta) as f32;
                 }
             }
-            for (r, &v) in self
-                .returns
-                .iter_mut()
-                .zip(&batch.values[row * p..(row + 1) * p])
-            {
-                *r = f64::from(v);
+            // Entry k of the row is the value of player (mover + k) mod n, as the observation's
+            // planes are ordered.
+            for (k, &v) in batch.values[row * p..(row + 1) * p].iter().enumerate() {
+                self.returns[(usize::from(leaf.mover) + k) % p] = f64::from(v);
             }
             self.tree
                 .backup(&self.paths[leaf.path], &self.returns, 0, VIRTUAL_LOSS);

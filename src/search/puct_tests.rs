@@ -203,8 +203,10 @@ fn values_are_per_player_and_priors_steer() {
     };
     let r = puct_search(&s, &cfg, Some(&mut OnFive), None).expect("searchable");
     assert_eq!(r.best, 5);
-    // Values per player: +0.5 for player 0, -0.5 for player 1. The root's value is its
-    // mover's (a few simulations, far from the end of the game).
+    // Values relative to the player to move at the leaf: +0.5 for the mover, -0.5 for the
+    // other. A few simulations all end at the root's children (each unvisited child's Q of 0
+    // beats a visited one's -0.5), leaves where the opponent moves: the root's value is -0.5
+    // for its mover, whichever player that is.
     struct Sides;
     impl BatchEvaluator for Sides {
         fn evaluate(&mut self, batch: &mut Batch) -> Result<()> {
@@ -220,7 +222,7 @@ fn values_are_per_player_and_priors_steer() {
         ..rollout(6, 1, 0)
     };
     let r = puct_search(&s, &few, Some(&mut Sides), None).expect("searchable");
-    assert!((r.value - 0.5).abs() < 1e-12, "value {}", r.value);
+    assert!((r.value + 0.5).abs() < 1e-12, "value {}", r.value);
     let t = after(&s, 0);
     let r = puct_search(&t, &few, Some(&mut Sides), None).expect("searchable");
     assert!((r.value + 0.5).abs() < 1e-12, "value {}", r.value);
