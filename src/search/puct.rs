@@ -29,7 +29,9 @@
 //!
 //! With [`PuctConfig::rollout`] the evaluation is native: uniform priors and the returns of one
 //! uniformly random playout from the leaf (the game's own sampler), drawn when the leaf is
-//! gathered; the batching and virtual loss work as with any evaluator.
+//! gathered; the batching and virtual loss work as with any evaluator. Since uniform priors do
+//! not depend on the evaluation, a rollout leaf's children are allocated on its second visit
+//! (as UCT allocates them), which saves allocating the children of leaves never revisited.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -335,11 +337,11 @@ impl<R: Rules> PuctSearch<R> {
 
     /// Marks `node` (reached by `path`, in `state`) as waiting and writes its row into
     /// `batch`: the observation, or (rollout) the returns of a random playout.
-    fn add_leaf(&mut self, node: usize, state: &R, start: usize, batch: &mut Batch) {
-        let row = batch.push(state);
+    fn add_leaf(&mut self, node: usize, state: R, start: usize, batch: &mut Batch) {
+        let row = batch.push(&state);
         let mover = state.current_player().unwrap_or(0);
         if self.cfg.rollout {
-            let mut s = state.clone();
+            let mut s = state;
             s.random_playout(&mut self.rng, &mut self.buf);
             final_returns(&s, &mut self.ranks, &mut self.returns);
             let p = batch.players;
@@ -406,7 +408,7 @@ impl<R: Rules> PuctSearch<R> {
                 let root = self.root.clone();
                 if self.expand(0, &root) {
                     self.paths.push(0);
-                    self.add_leaf(0, &root, 0, batch);
+                    self.add_leaf(0, root, 0, batch);
                 }
             }
             return self.leaves.len() - before;
@@ -434,12 +436,23 @@ impl<R: Rules> PuctSearch<R> {
                         self.done += 1;
                         continue 'sims;
                     }
+                    // With rollouts the priors are uniform whatever the evaluation says, so a
+                    // new leaf is only played out; its children come on its second visit (as
+                    // in MCTS), when the descent goes on through them.
+                    if self.cfg.rollout && n.visits == 0 {
+                        self.add_leaf(node, state, start, batch);
+                        continue 'sims;
+                    }
                     if !self.expand(node, &state) {
                         self.paths.truncate(start);
                         break 'sims;
                     }
-                    self.add_leaf(node, &state, start, batch);
-                    continue 'sims;
+                    if !self.cfg.rollout {
+                        self.add_leaf(node, state, start, batch);
+                        continue 'sims;
+                    }
+                    let range = self.tree.nodes[node].children();
+                    self.prior[range.clone()].fill(1.0 / range.len() as f32);
                 }
                 let child = self.select(node);
                 state.apply_unchecked(usize::from(self.tree.nodes[child].action));
