@@ -336,3 +336,18 @@ def test_match_raises_what_the_evaluator_raises() -> None:
         sf.match(GAME, [sf.PUCT(boom, simulations=5), sf.RandomAgent()], games=2)
     with pytest.raises(sf.EvaluatorError):
         sf.match(GAME, [sf.PUCT(lambda o, m: (m, m), simulations=5), "random"], games=2)
+
+
+@pytest.mark.parametrize(
+    "obj", [sf._core.PUCT, sf._core.puct_play_games, sf._core.puct_selfplay_games]
+)
+def test_docstring_examples_run(obj: Any) -> None:
+    import doctest
+
+    finder = doctest.DocTestFinder(recurse=False)
+    tests = finder.find(obj, obj.__name__, globs={})
+    assert tests and tests[0].examples
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for t in tests:
+        runner.run(t)
+    assert runner.summarize(verbose=False).failed == 0
