@@ -49,6 +49,24 @@ def search_rates(seconds: float, repeats: int) -> list[tuple[str, float, float]]
     return out
 
 
+class Timed:
+    """Wraps an evaluator, timing its calls."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.inside = 0.0
+        self.calls = 0
+        self.rows = 0
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        t = time.perf_counter()
+        out = self.inner(obs, mask)
+        self.inside += time.perf_counter() - t
+        self.calls += 1
+        self.rows += len(obs)
+        return out  # type: ignore[no-any-return]
+
+
 class Constant:
     """An evaluator of constant arrays (cached per batch size), timing its own body."""
 
@@ -74,8 +92,10 @@ class Constant:
         return out
 
 
-def batched_selfplay(game: sf.Game, games: int, simulations: int) -> dict[str, float]:
-    ev = Constant(game)
+def batched_selfplay(
+    game: sf.Game, games: int, simulations: int, evaluator: Any = None
+) -> dict[str, float]:
+    ev = Constant(game) if evaluator is None else Timed(evaluator)
     agent = sf.PUCT(ev, simulations=simulations, batch_size=1, seed=0)
     t = time.perf_counter()
     d = sf.selfplay(game, agent, games=games, seed=0)
@@ -135,6 +155,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--simulations", type=int, default=64, help="per self-play move")
     p.add_argument("--board", default="windflowers:size=3", help="self-play game:key=value")
     p.add_argument("--mctx", action="store_true", help="compare with mctx (needs it)")
+    p.add_argument(
+        "--mlp", action="store_true", help="also time a JAX MLP evaluator (needs stonefield[jax])"
+    )
     args = p.parse_args(argv)
     print("| game | MCTS iterations/s | PUCT rollout simulations/s | PUCT / MCTS |")
     print("|---|---:|---:|---:|")
@@ -153,6 +176,18 @@ def main(argv: list[str] | None = None) -> None:
         f" {r['sims_per_s']:,.0f} simulations/s, mean evaluator batch {r['mean_batch']:.0f},"
         f" {100 * r['inside']:.1f} % of the time inside the evaluator's body"
     )
+    if args.mlp:
+        from stonefield.alphazero import Network
+
+        net = Network.create(game, hidden=128, seed=0)
+        net.evaluate(*net.example_batch(args.games))  # compile the largest shape first
+        r = batched_selfplay(game, args.games, args.simulations, net.evaluate)
+        print(
+            f"the same with a JAX MLP (hidden 128, two layers) as the evaluator:"
+            f" {r['positions']:.0f} positions in {r['seconds']:.2f} s, {r['sims_per_s']:,.0f}"
+            f" simulations/s, mean batch {r['mean_batch']:.0f}, {100 * r['inside']:.1f} % of the"
+            " time inside the evaluator"
+        )
     if args.mctx:
         rate = mctx_rate(game, args.games, args.simulations)
         print(
