@@ -1,5 +1,5 @@
 //! Solves the small boards of `docs/solved/` and writes the report:
-//! `cargo run --release --example solved -- [--time SECONDS] [--threads N] [--out FILE] [FILTER]`.
+//! `cargo run --release --example solved -- [--time SECONDS] [--threads N] [--table-mb MIB] [--out FILE] [FILTER]`.
 //! Each board gets at most `--time` seconds (default 600); boards that do not finish are
 //! reported with how far they got. A FILTER keeps only the boards whose label contains it.
 
@@ -99,6 +99,7 @@ fn boards() -> Vec<(String, Game, bool)> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut time = 600.0;
+    let mut table_mb: usize = 256;
     let mut threads = 1;
     let mut out = "docs/solved/results.md".to_string();
     let mut filter = String::new();
@@ -107,6 +108,10 @@ fn main() {
         match args[i].as_str() {
             "--time" => {
                 time = args[i + 1].parse().expect("seconds");
+                i += 1;
+            }
+            "--table-mb" => {
+                table_mb = args[i + 1].parse().expect("MiB");
                 i += 1;
             }
             "--threads" => {
@@ -132,7 +137,7 @@ fn main() {
             time: Some(Duration::from_secs_f64(time)),
             threads,
             margin,
-            table_bytes: 256 << 20,
+            table_bytes: table_mb << 20,
             max_moves: solve::max_moves(&game),
             ..SolveOptions::default()
         };
