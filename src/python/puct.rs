@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
 use super::interrupt::interruptible;
+use super::memory::node_cap;
 use super::search::{
     agent_arg, bad, chunked, describe, game_arg, opt, real_arg, records_dict, selfplay_dict,
     state_arg, PySearchResult,
@@ -22,6 +23,17 @@ use crate::search::puct::{
 };
 use crate::search::{puct_search, selfplay_puct, PuctConfig, SearchResult, DEFAULT_MAX_NODES};
 use crate::sim::batch::thread_pool;
+
+/// `cfg` with its node limit lowered so that `trees` searches at once fit in the memory
+/// available ([`node_cap`]); limits of at most a million nodes are left alone.
+fn capped(cfg: &PuctConfig, trees: usize) -> PuctConfig {
+    let mut cfg = cfg.clone();
+    if cfg.max_nodes > 1 << 20 {
+        let each = node_cap(trees) / trees.max(1);
+        cfg.max_nodes = cfg.max_nodes.min(each.max(1 << 20));
+    }
+    cfg
+}
 
 /// A Python evaluator: `evaluator(observations, legal_mask) -> (priors, values)`, called with
 /// the GIL held only for the call.
@@ -188,7 +200,7 @@ impl PyPuct {
     fn search(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<SearchResult> {
         let (state, _) = state_arg(state)?;
         let game = state.game();
-        let cfg = &self.config;
+        let cfg = &capped(&self.config, 1);
         self.run(py, &game, |ev, stop| {
             puct_search(&state, cfg, ev, Some(stop))
         })
@@ -395,7 +407,7 @@ pub fn puct_selfplay_games<'py>(
     let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
     let tm = setting_arg(temperature_moves, "temperature_moves", 0, u32::MAX.into())? as usize;
     let threads = threads_arg(opt(&threads)).map_err(|e| as_invalid_option(py, e))?;
-    let cfg = &agent.config;
+    let cfg = &capped(&agent.config, games.max(1));
     let played = if agent.evaluator.is_some() {
         let g = &game;
         agent.run(py, g, |ev, stop| {
@@ -463,12 +475,14 @@ pub fn puct_play_games<'py>(
         .unwrap_or(0);
     let seed = setting_arg(seed, "seed", 0, u64::MAX)?;
     let mut native = Vec::new();
+    let mut puct_seats = 0usize;
     let mut funcs: Vec<Option<Py<PyAny>>> = Vec::new();
     for (i, a) in agents.try_iter()?.enumerate() {
         let a = a?;
         if let Ok(p) = a.cast::<PyPuct>() {
             let p = p.get();
             native.push(MatchAgent::Puct(p.config.clone()));
+            puct_seats += 1;
             funcs.push(p.evaluator.as_ref().map(|f| f.clone_ref(py)));
         } else {
             native.push(MatchAgent::Native(agent_arg(i, &a)?));
@@ -511,6 +525,13 @@ pub fn puct_play_games<'py>(
                 })
         })
         .collect::<PyResult<_>>()?;
+    // Every game in flight may hold a tree of each PUCT agent.
+    let trees = (seats.len() / n).max(1) * puct_seats.max(1);
+    for a in &mut native {
+        if let MatchAgent::Puct(cfg) = a {
+            *cfg = capped(cfg, trees);
+        }
+    }
     let started = std::time::Instant::now();
     let g = &game;
     let (out, interrupted) = interruptible(py, |stop| {
