@@ -6,7 +6,8 @@ mctx's ``muzero_policy`` with a constant network on the same board, side by side
 
     python benches/puct_speed.py [--seconds S] [--games N] [--simulations K] [--mctx]
 
-The machine may be shared: each rate is the best of ``--repeats`` interleaved runs.
+The machine may be shared: each search rate is per CPU second of this process, the best of
+``--repeats`` interleaved runs; the self-play figures are wall time.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ GAMES = [
 
 
 def _rate(agent: Any, state: Any) -> float:
+    """Iterations (simulations) per CPU second of this process: the machine may be shared."""
+    t = time.process_time()
     r = agent.analyse(state)
-    return float(r.iterations) / max(r.seconds, 1e-9)
+    return float(r.iterations) / max(time.process_time() - t, 1e-9)
 
 
 def search_rates(seconds: float, repeats: int) -> list[tuple[str, float, float]]:
