@@ -52,7 +52,7 @@ class EvaluatorError(StonefieldError): ...
 
 #: A PUCT evaluator: (observations float32 (B, planes, sites), legal_mask bool (B, num_actions))
 #: -> (priors float32 (B, num_actions), values float32 (B, players)).
-Evaluator = Callable[
+_Evaluator = Callable[
     [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
     tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
 ]
@@ -278,7 +278,7 @@ class MCTS:
 class PUCT:
     def __new__(
         cls,
-        evaluator: Evaluator | str | None = None,
+        evaluator: _Evaluator | str | None = None,
         simulations: SupportsIndex | None = None,
         c: float | None = None,
         dirichlet_alpha: float | None = None,
@@ -290,7 +290,7 @@ class PUCT:
     def act(self, state: State) -> int: ...
     def analyse(self, state: State) -> SearchResult: ...
     @property
-    def evaluator(self) -> Evaluator | str: ...
+    def evaluator(self) -> _Evaluator | str: ...
     @property
     def simulations(self) -> int: ...
     @property
