@@ -4,9 +4,10 @@ value, and how often it throws a won position away.
 Positions are drawn from two kinds of games, half each: random games and MCTS self-play games
 (100 iterations a move), every position of a game with more than one legal action being a
 candidate, a tenth of each game's candidates kept, until ``--positions`` per board are
-collected. Each is solved exactly (``sf.solve``), and every agent is asked for a move at each
-iteration budget. The agents are agent presets of ``sf.MCTS``: ``uct`` (plain UCT with random
-playouts) and ``strong`` (``preset="strong"``, the per-game GRAVE/MAST settings). Run::
+collected, each position once (by its key and move count). Each is solved exactly
+(``sf.solve``), and every agent is asked for a move at each iteration budget. The agents are
+presets of ``sf.MCTS``: ``uct`` (plain UCT with random playouts) and ``strong``
+(``preset="strong"``, the per-game GRAVE/MAST settings). Run::
 
     python benches/accuracy.py [--positions 200] [--budgets 100,1000,10000] [--agents uct,strong]
                                [--seed 0] [--out FILE]
@@ -42,6 +43,7 @@ AGENTS: dict[str, dict[str, object]] = {"uct": {}, "strong": {"preset": "strong"
 def positions(game: sf.Game, count: int, rng: random.Random) -> list[sf.State]:
     """`count` positions, alternately from random games and from MCTS self-play games."""
     out: list[sf.State] = []
+    seen: set[tuple[int, int]] = set()
     games = 0
     while len(out) < count:
         s = game.new_state()
@@ -49,12 +51,14 @@ def positions(game: sf.Game, count: int, rng: random.Random) -> list[sf.State]:
         line = []
         while not s.is_terminal():
             legal = list(s.legal_actions())
-            if len(legal) > 1:
+            if len(legal) > 1 and (s.key(), s.move_count) not in seen:
                 line.append(s.copy())
             a = searcher.act(s) if searcher is not None else int(rng.choice(legal))
             s.apply(a)
         rng.shuffle(line)
-        out.extend(line[: max(1, len(line) // 10)])
+        for p in line[: max(1, len(line) // 10)]:
+            seen.add((p.key(), p.move_count))
+            out.append(p)
         games += 1
     return out[:count]
 

@@ -4,8 +4,8 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use stonefield::games::{each_state, OptionKind, OptionValue, Rules, GAME_NAMES};
+use stonefield::lab::{random_game_stats, Evaluator, Scratch};
 use stonefield::rng::Rng;
-use stonefield::sim::stats::{random_game_stats, Evaluator, Scratch};
 use stonefield::sim::{play_random_game, simulate};
 use stonefield::Game;
 

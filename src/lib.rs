@@ -4,17 +4,23 @@
 //! * [`board`]: every board geometry, with precomputed neighbour tables.
 //! * [`algo`]: shared algorithms (bit sets and flood fills, territory, largest groups, loops).
 //! * [`games`]: the [`games::Rules`] trait, one module per game, and the [`games::Game`] and
-//!   [`games::State`] enums that choose a game at run time.
+//!   [`games::State`] enums that choose a game at run time; [`games::Measure`], what a game
+//!   reports about its positions beyond its rules, with each game's overrides in
+//!   `games/<game>/measure.rs`.
 //! * [`rng`]: the seedable random number generator with independent streams; it sits below
 //!   the games, so the rules never depend on how they are driven.
 //! * [`sim`]: random playouts, single- and multi-threaded, and vectorised environments.
-//! * [`search`]: UCT Monte Carlo tree search with MCTS-Solver, whole games between native
-//!   agents over threads, and self-play data.
+//! * [`search`]: UCT Monte Carlo tree search with MCTS-Solver, GRAVE and MAST, whole games
+//!   between native agents over threads, and self-play data.
+//! * [`lab`]: the variant lab's engine: per-game facts, their evaluations and metrics,
+//!   repeated positions, column storage, the sums over games and lab runs over threads.
 //! * [`solve`]: exact values of two-player positions (alpha-beta with a transposition table)
 //!   and whole state graphs of small boards (cycles, longest game, retrograde values).
 //!
-//! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `python`, with `solve`
-//! beside `sim` and `search` (on the games only), and `rng` and `error` below them all. `tests/layering.rs` fails when a module imports from a layer above it.
+//! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `lab` < `python`, with
+//! `solve` beside `sim`, `search` and `lab` (it stands on the games, and only `python` uses it),
+//! and `rng` and `error` below them all. `tests/layering.rs` fails when a module imports from a
+//! layer above it.
 //!
 //! The `python` feature adds the Python extension module (`stonefield._core`); nothing else in
 //! the crate depends on Python.
@@ -27,6 +33,7 @@ pub mod algo;
 pub mod board;
 pub mod error;
 pub mod games;
+pub mod lab;
 pub mod rng;
 pub mod search;
 pub mod sim;

@@ -1,8 +1,9 @@
 //! The crate's layers only look down: `error` and `rng` < `board` < `algo` < `games` < `sim` <
-//! `search` < `python`, with `solve` beside `sim` and `search`: on the games, and neither of
-//! them nor it using the other. This test reads every source file and fails when a module names a module
-//! of a higher layer (`crate::sim` inside `games`, say), or when anything outside `src/python`
-//! names pyo3 or numpy.
+//! `search` < `lab` < `python`, with `solve` beside `sim`, `search` and `lab`: it stands on the
+//! games, and only `python` uses it. This test reads every source file and fails when a module
+//! names a module of a higher layer (`crate::sim` inside `games`, say), in code or in a comment,
+//! when a layer below the lab speaks of the lab, or when anything outside `src/python` names pyo3
+//! or numpy.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["games"],
     &["sim"],
     &["search"],
+    &["lab"],
     &["python"],
 ];
 
@@ -62,7 +64,16 @@ fn module_of(src: &Path, file: &Path) -> Option<String> {
 
 /// Every `crate::name` in a line of code (comments stripped).
 fn crate_paths(line: &str) -> Vec<String> {
-    let code = line.split("//").next().unwrap_or("");
+    crate_paths_in(line.split("//").next().unwrap_or(""))
+}
+
+/// Every `crate::name` in a line's comment.
+fn comment_paths(line: &str) -> Vec<String> {
+    line.split_once("//")
+        .map_or_else(Vec::new, |(_, c)| crate_paths_in(c))
+}
+
+fn crate_paths_in(code: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut rest = code;
     while let Some(i) = rest.find("crate::") {
@@ -125,6 +136,25 @@ fn layers_only_look_down() {
                     }
                 }
             }
+            for used in comment_paths(line) {
+                if layer_of(&used).is_some_and(|l| l > own) {
+                    violations.push(format!(
+                        "{}:{}: a comment in `{module}` names `crate::{used}`, a higher layer",
+                        file.display(),
+                        n + 1
+                    ));
+                }
+            }
+            let lower = line.to_lowercase();
+            if own < layer_of("lab").expect("lab is a layer")
+                && (lower.contains("the lab") || lower.contains("variant lab"))
+            {
+                violations.push(format!(
+                    "{}:{}: `{module}` is below the lab and speaks of it",
+                    file.display(),
+                    n + 1
+                ));
+            }
             let code = line.split("//").next().unwrap_or("");
             if module != "python" && (code.contains("pyo3") || code.contains("numpy::")) {
                 violations.push(format!(
@@ -152,7 +182,9 @@ fn the_checker_sees_a_violation() {
         crate_paths("x(crate::games::State, crate::rng::Rng)"),
         ["games", "rng"]
     );
+    assert_eq!(comment_paths("x(); // see crate::lab::Columns"), ["lab"]);
     assert!(layer_of("sim") > layer_of("games"));
+    assert!(layer_of("lab") > layer_of("search"));
     assert_eq!(beside_allows("solve", "games"), Some(true));
     assert_eq!(beside_allows("solve", "search"), Some(false));
     assert_eq!(beside_allows("search", "solve"), Some(false));

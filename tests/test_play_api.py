@@ -134,9 +134,12 @@ def test_create_session_describes_the_start(client: TestClient) -> None:
         ({"game": "windflowers", "seats": ["human"]}, "2 players; got 1 seats"),
         ({"game": "windflowers", "seats": "human"}, '"seats" is a list'),
         ({"game": "windflowers", "seats": ["human", "robot"]}, "seat kind must be one of"),
-        ({"game": "windflowers", "seats": ["human", {"kind": "random", "x": 1}]}, "unknown seat"),
+        (
+            {"game": "windflowers", "seats": ["human", {"kind": "random", "x": 1}]},
+            "unknown setting",
+        ),
         ({"game": "windflowers", "seats": ["human", "mcts:iterations=0"]}, "iterations must be"),
-        ({"game": "windflowers", "seats": ["human", "mcts:iterations=x"]}, "whole number"),
+        ({"game": "windflowers", "seats": ["human", "mcts:iterations=x"]}, "iterations must be"),
         ({"game": "windflowers", "seats": ["human", {"kind": "mcts", "iterations": 1.5}]}, "whole"),
         ({"game": "windflowers", "colour": 1}, "unknown field 'colour'"),
         ({"game": "windflowers", "step": 3}, "step must be 0..0"),
@@ -435,9 +438,25 @@ def test_windflowers_with_four_players_and_three_agents(client: TestClient) -> N
 def test_seat_strings() -> None:
     assert _agents.Seat.parse("random") == _agents.Seat("random")
     assert _agents.Seat.parse({"kind": "human"}).is_agent is False
-    for bad in ("robot", 3, {"kind": "random", "seed": 1}):
+    for bad in (
+        "robot",
+        3,
+        {"kind": "random", "depth": 1},
+        "mcts:iterations=0",
+        "mcts:threads=64",
+        "human:x=1",
+        {"kind": "mcts", "iterations": 1.5},
+    ):
         with pytest.raises(_agents.SeatError):
             _agents.Seat.parse(bad)
+    # One grammar with sf.parse_agent: every MCTS setting, the shorthand, and the JSON form.
+    seat = _agents.Seat.parse("mcts:iterations=300,c=0.5,solver=false,reuse=true")
+    assert seat == _agents.Seat("mcts", 300, (("c", 0.5), ("solver", False), ("reuse", True)))
+    assert _agents.Seat.parse({"kind": "mcts", "iterations": 300, "c": 0.5}) == _agents.Seat.parse(
+        "mcts:300,c=0.5"
+    )
+    assert _agents.Seat.parse("random:seed=4") == _agents.Seat("random", None, (("seed", 4),))
+    assert sf.parse_agent("mcts:300").iterations == 300
 
 
 def test_play_url_encodes_the_game() -> None:

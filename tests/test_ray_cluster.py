@@ -76,25 +76,29 @@ def test_a_cluster_run_matches_local_and_survives_a_lost_node(cluster: Any, tmp_
     assert columns(spread) == columns(local)
     assert spread.rows() == local.rows()
 
-    # Again, and once the first chunk is in, remove a worker node while a chunk runs on it: the
-    # chunk fails there and runs again on the nodes left.
-    removed: list[bool] = []
-    victim = workers[0]
+    # Again, and once a chunk is in, remove a worker node while a chunk runs on it: the chunk
+    # fails there and runs again on the nodes left. Whichever worker is busy goes (on a loaded
+    # machine the scheduler may have left one of them idle); a callback that finds neither busy
+    # within a few seconds tries again when the next chunk comes in.
+    removed: list[Any] = []
 
     def remove_a_node(done: int, total: int, seconds: float) -> None:
         if removed:
             return
-        deadline = time.monotonic() + 60
-        while not busy(victim.node_id) and time.monotonic() < deadline:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            for w in workers:
+                if busy(w.node_id):
+                    removed.append(w)
+                    c.remove_node(w)
+                    return
             time.sleep(0.02)
-        removed.append(busy(victim.node_id))
-        c.remove_node(victim)
 
     out = tmp_path / "cluster.jsonl"
     survived = sf.lab.evaluate(
         "subsume", backend="ray", out=str(out), progress=remove_a_node, **ARGS
     )
-    assert removed == [True], "the node went away with a chunk in flight"
+    assert len(removed) == 1, "no worker node was seen running a chunk, so none was removed"
     assert len([n for n in ray.nodes() if n["Alive"]]) == 2
     assert columns(survived) == columns(local)
     assert survived.rows() == local.rows()

@@ -40,6 +40,7 @@ from ._core import (
     solve,
     state_graph,
 )
+from ._methods import attach as _attach_methods
 from .agents import parse_agent
 from .batch import SimulationResult, simulate
 from .matches import Match, MatchInterrupted, match
@@ -52,6 +53,8 @@ from .selfplay import SelfPlayData, selfplay
 from .solver import Solver
 from .strategies import MirrorAgent, RestrictedAgent
 from .text import board_text
+
+_attach_methods()
 
 __all__ = [
     "EvaluatorError",

@@ -11,8 +11,10 @@ settings::
 ``mcts`` takes the keyword arguments of :class:`stonefield.MCTS` (``iterations``, ``time``,
 ``c``, ``threads``, ``solver``, ``seed``, ``max_nodes``, ``reuse``, ``selection``,
 ``grave_ref``, ``grave_bias``, ``playouts``, ``preset``): ``mcts:selection=grave,time=0.5``,
-``mcts:preset=strong``; without ``iterations`` or ``time`` it gets 1000 iterations. ``random`` takes ``seed``. Booleans are ``true`` or ``false``;
-``iterations=none`` or ``time=none`` removes that budget. Every mistake raises
+``mcts:preset=strong``; without ``iterations`` or ``time`` it gets 1000 iterations. ``random``
+takes ``seed``. Booleans are ``true`` or ``false``; ``iterations=none`` or ``time=none`` removes
+that budget; ``mcts:2000`` is short for ``mcts:iterations=2000`` (a bare number as the first
+setting). Every mistake raises
 :class:`stonefield.InvalidOptionError` with a one-line message naming what is allowed.
 
 >>> parse_agent("mcts:iterations=2000,c=1.0")
@@ -97,6 +99,10 @@ _SETTINGS: dict[str, dict[str, tuple[Callable[[str], Any], str]]] = {
     },
 }
 
+#: Every setting of :class:`stonefield.MCTS`, in its constructor's order: what an agent string
+#: may set, and what an agent is rebuilt from when it is seated or reseeded.
+MCTS_SETTINGS = tuple(_SETTINGS["mcts"])
+
 _EXAMPLE = "mcts:iterations=2000,c=1.0"
 
 #: The settings a preset decides (they read None on an agent with a preset).
@@ -141,8 +147,10 @@ def parse_agent(text: str) -> NativeAgent:
         )
     allowed = _SETTINGS[name]
     settings: dict[str, Any] = {}
-    for item in rest.split(",") if sep and rest.strip() else []:
+    for k, item in enumerate(rest.split(",") if sep and rest.strip() else []):
         key, eq, value = (part.strip() for part in item.partition("="))
+        if k == 0 and not eq and name == "mcts" and key.isdigit():
+            key, eq, value = "iterations", "=", key
         if not eq or not key:
             raise InvalidOptionError(
                 f'agent "{text}": expected key=value, got "{item.strip()}" (e.g. {_EXAMPLE})'
@@ -196,7 +204,7 @@ def agent_string(agent: object) -> str:
         # GRAVE's default c differs from UCT's.
         default_c = MCTS(iterations=1, selection=agent.selection or "uct").c
         parts = []
-        for key in _SETTINGS["mcts"]:
+        for key in MCTS_SETTINGS:
             value = getattr(agent, key)
             if key == "c" and value == default_c:
                 continue

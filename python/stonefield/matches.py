@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 import os
 import time
 from collections.abc import Sequence
@@ -28,7 +27,9 @@ import numpy.typing as npt
 
 from . import _core
 from ._actions import is_action_id
+from ._args import count_arg, game_arg, seed_arg, threads_arg
 from ._core import Game, IllegalMoveError, InvalidOptionError, State
+from ._seeds import seated
 from .agents import agent_string, is_native, parse_agent
 from .records import to_record
 
@@ -316,35 +317,6 @@ def _signed(x: float) -> str:
     return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
 
-def _game_arg(game: Game | str, options: dict[str, Any]) -> Game:
-    if isinstance(game, str):
-        return _core.make(game, **options)
-    if not isinstance(game, Game):
-        raise TypeError(f"game must be a stonefield.Game or a game id, got {type(game).__name__}")
-    if options:
-        raise TypeError(f"options ({', '.join(options)}) are given with a game id, not with a Game")
-    return game
-
-
-def _count_arg(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise InvalidOptionError(f"{name} must be at least {minimum}, got {value}")
-    return int(value)
-
-
-def _seed_arg(seed: Any) -> int:
-    seed = _count_arg("seed", seed, 0)
-    if seed >= 2**64:
-        raise InvalidOptionError(f"seed must be below 2**64, got {seed}")
-    return int(seed)
-
-
-def _threads_arg(threads: Any) -> int | None:
-    return None if threads is None else _count_arg("threads", threads, 1)
-
-
 def _agents_arg(agents: Any, game: Game) -> tuple[Any, ...]:
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
         raise TypeError(f"agents must be a list of agents, got {type(agents).__name__}")
@@ -425,11 +397,11 @@ def match(
     <BLANKLINE>
     agent ...
     """
-    game = _game_arg(game, options)
+    game = game_arg(game, options)
     agent_list = _agents_arg(agents, game)
-    games = _count_arg("games", games, 1)
-    seed = _seed_arg(seed)
-    threads = _threads_arg(threads)
+    games = count_arg("games", games, 1)
+    seed = seed_arg(seed)
+    threads = threads_arg(threads)
     seats = rotation(len(agent_list), games)
     started = time.perf_counter()
     if all(is_native(a) for a in agent_list):
@@ -538,30 +510,6 @@ def _concat(parts: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _derived_seed(seed: int, game_index: int, seat: int) -> int:
-    """A 64-bit seed for one seat of one game of a Python-driven match."""
-    words = np.random.SeedSequence(seed, spawn_key=(game_index, seat)).generate_state(2, np.uint32)
-    return int(words[0]) | int(words[1]) << 32
-
-
-def _seated(agent: Any, seed: int) -> Any:
-    """The agent that plays one game: a native agent gets its own seed (mixed with its
-    setting); a Python agent with ``reset`` is told the seed."""
-    if isinstance(agent, _core.MCTS):
-        settings = {k: getattr(agent, k) for k in _MCTS_SETTINGS}
-        settings["seed"] = (agent.seed ^ seed) & (2**64 - 1)
-        return _core.MCTS(**settings)
-    if isinstance(agent, _core.RandomAgent):
-        return _core.RandomAgent(seed=(agent.seed ^ seed) & (2**64 - 1))
-    reset = getattr(agent, "reset", None)
-    if callable(reset):
-        reset(seed=seed)
-    return agent
-
-
-_MCTS_SETTINGS = ("iterations", "time", "c", "threads", "solver", "seed", "max_nodes", "reuse")
-
-
 def _play_python(
     game: Game,
     agents: tuple[Any, ...],
@@ -578,7 +526,7 @@ def _play_python(
     interrupted: KeyboardInterrupt | None = None
     done = 0
     for i in range(n_games):
-        players = [_seated(agents[a], _derived_seed(seed, i, j)) for j, a in enumerate(seats[i])]
+        players = [seated(agents[a], seed, i, j) for j, a in enumerate(seats[i])]
         state = game.new_state()
         try:
             while (p := state.current_player) is not None:

@@ -74,18 +74,6 @@ def _spec(name: str) -> dict[str, Any]:
     return {k: _neutral(v) if k in derived else v for k, v in make(name).options.items()}
 
 
-def _max_length(game: Game) -> int:
-    """An upper bound on the number of actions in a game."""
-    opts = game.options
-    if "max_moves" in opts:
-        return int(opts["max_moves"])
-    if game.name == "faraday":
-        # Each placement fills a site; the pie adds three offer actions and a choice.
-        return game.num_sites + 4
-    # Subsume: a cell is filled at most once (cells inside a loop close for good).
-    return game.num_sites
-
-
 def _game_type(name: str) -> pyspiel.GameType:
     players = make(name).options.get("players")
     max_players = 4 if players is not None else 2
@@ -144,7 +132,7 @@ class StonefieldGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=_max_length(self.sf_game),
+            max_game_length=self.sf_game.max_game_length,
         )
         super().__init__(_game_type(self.name), info, given)
 
@@ -233,7 +221,7 @@ class StonefieldState(pyspiel.State):  # type: ignore[misc]
         return "".join(f"{a}\n" for a in self.sf_state.history)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return f"{player}:{action}"
+        return self.sf_state.game.action_name(action)
 
     def is_terminal(self) -> bool:
         return self.sf_state.is_terminal()

@@ -53,11 +53,11 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import numbers
 import os
 import secrets
 from typing import Any
 
+from ._actions import is_action_id
 from ._core import RecordError, State, StonefieldError, __version__, games, make
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "from_record", "load", "save", "to_record"]
@@ -163,7 +163,7 @@ def from_record(record: dict[str, Any] | str | bytes) -> State:
         )
     state = game.new_state()
     for index, action in enumerate(actions):
-        if not isinstance(action, numbers.Integral) or isinstance(action, bool):
+        if not is_action_id(action):
             raise RecordError(f"action at index {index}: actions are integers, got {_show(action)}")
         try:
             state.apply(action)

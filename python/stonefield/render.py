@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Union
 from xml.sax.saxutils import escape
 
@@ -105,76 +106,114 @@ def to_svg(
     picture_size = _check_size(size)
     game, state, is_game = _layout.as_state(state_or_game)
     kind = _layout.board_kind(game)
-    coords = np.asarray(game.coords, dtype=float)
-    n = len(coords)
+    frame = _Frame.fit(np.asarray(game.coords, dtype=float), kind, picture_size)
     board = state.board
-    cells = kind == _layout.HEX_CELLS
-    # Board units: hex cells have circumradius 1 (centres √3 apart); points are 1 apart.
-    stone_r = 0.8 if cells else 0.4
-    pad = 1.15 if cells else 0.7
-
-    xmin, ymin = coords.min(axis=0) - pad
-    xmax, ymax = coords.max(axis=0) + pad
-    scale = picture_size / max(xmax - xmin, ymax - ymin)
-    width = (xmax - xmin) * scale
-    height = (ymax - ymin) * scale
-    total_height = height + (_CAPTION_HEIGHT if caption else 0)
-
-    def px(site: int) -> tuple[float, float]:
-        # SVG's y axis points down: flip the board's.
-        x, y = coords[site]
-        return (x - xmin) * scale, (ymax - y) * scale
-
-    def unit(v: float) -> str:
-        return _num(v * scale)
-
+    total_height = frame.height + (_CAPTION_HEIGHT if caption else 0)
+    width, height = _num(frame.width), _num(total_height)
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="stonefield" '
-        f'width="{_num(width)}" height="{_num(total_height)}" '
-        f'viewBox="0 0 {_num(width)} {_num(total_height)}" font-family="sans-serif">',
+        f'width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
         f"<title>{escape(_title(game, state, is_game))}</title>",
-        f'<rect class="board" x="0" y="0" width="{_num(width)}" height="{_num(height)}" '
-        f'rx="{unit(0.3)}" fill="{_BOARD}"/>',
+        f'<rect class="board" x="0" y="0" width="{width}" height="{_num(frame.height)}" '
+        f'rx="{frame.unit(0.3)}" fill="{_BOARD}"/>',
     ]
-
-    # The board itself: one element of class "site" per site.
-    if cells:
-        for s in range(n):
-            out.append(
-                f'<polygon class="site" data-site="{s}" points="{_hexagon(px(s), scale)}" '
-                f'fill="{_CELL_FILL}" stroke="{_CELL_STROKE}" stroke-width="{unit(0.05)}"/>'
-            )
-    else:
-        if kind == _layout.TRISQUARE_POINTS:
-            for face in _layout.square_faces(game):
-                pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in map(px, face))
-                out.append(f'<polygon class="square-face" points="{pts}" fill="{_SQUARE_FILL}"/>')
-        for s, t in _layout.edges(game):
-            (x1, y1), (x2, y2) = px(s), px(t)
-            out.append(
-                f'<line class="edge" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
-                f'y2="{_num(y2)}" stroke="{_LINE}" stroke-width="{unit(0.05)}" '
-                'stroke-linecap="round"/>'
-            )
-        for s in range(n):
-            x, y = px(s)
-            out.append(
-                f'<circle class="site" data-site="{s}" '
-                f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.07)}" '
-                f'fill="{_LINE}"/>'
-            )
-
     ov = _overlays(game, state) if overlays and not is_game else {}
+    out += _board_layer(frame, game, kind)
+    out += _marks_under(frame, ov)
+    out += _stones(frame, board, ov)
+    if numbers and not frame.cells:
+        out += _number_patches(frame, board)
+    out += _marks_over(frame, ov)
+    if last_move and not is_game:
+        out += _last_move(frame, board, _layout.last_move_sites(state))
+    out += _highlights(frame, _highlighted(state, highlight, len(board)))
+    if numbers:
+        out += _numbers(frame, board)
+    if caption:
+        out.extend(_caption(game, state, is_game, ov.get("phase"), frame.width, frame.height))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
 
-    # Marks under the stones: territory and surrounded cells.
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where the board goes in the picture: board units to pixels, and the sizes of stones."""
+
+    coords: np.ndarray
+    cells: bool
+    stone_r: float
+    xmin: float
+    ymax: float
+    scale: float
+    width: float
+    height: float
+
+    @staticmethod
+    def fit(coords: np.ndarray, kind: str, picture_size: float) -> _Frame:
+        cells = kind == _layout.HEX_CELLS
+        # Board units: hex cells have circumradius 1 (centres √3 apart); points are 1 apart.
+        stone_r = 0.8 if cells else 0.4
+        pad = 1.15 if cells else 0.7
+        xmin, ymin = coords.min(axis=0) - pad
+        xmax, ymax = coords.max(axis=0) + pad
+        scale = picture_size / max(xmax - xmin, ymax - ymin)
+        return _Frame(
+            coords, cells, stone_r, xmin, ymax, scale, (xmax - xmin) * scale, (ymax - ymin) * scale
+        )
+
+    def px(self, site: int) -> tuple[float, float]:
+        # SVG's y axis points down: flip the board's.
+        x, y = self.coords[site]
+        return (x - self.xmin) * self.scale, (self.ymax - y) * self.scale
+
+    def unit(self, v: float) -> str:
+        return _num(v * self.scale)
+
+
+def _board_layer(f: _Frame, game: Game, kind: str) -> list[str]:
+    """The board itself: one element of class "site" per site."""
+    out = []
+    n = len(f.coords)
+    if f.cells:
+        for s in range(n):
+            out.append(
+                f'<polygon class="site" data-site="{s}" points="{_hexagon(f.px(s), f.scale)}" '
+                f'fill="{_CELL_FILL}" stroke="{_CELL_STROKE}" stroke-width="{f.unit(0.05)}"/>'
+            )
+        return out
+    if kind == _layout.TRISQUARE_POINTS:
+        for face in _layout.square_faces(game):
+            pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in map(f.px, face))
+            out.append(f'<polygon class="square-face" points="{pts}" fill="{_SQUARE_FILL}"/>')
+    for s, t in _layout.edges(game):
+        (x1, y1), (x2, y2) = f.px(s), f.px(t)
+        out.append(
+            f'<line class="edge" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
+            f'y2="{_num(y2)}" stroke="{_LINE}" stroke-width="{f.unit(0.05)}" '
+            'stroke-linecap="round"/>'
+        )
+    for s in range(n):
+        x, y = f.px(s)
+        out.append(
+            f'<circle class="site" data-site="{s}" '
+            f'cx="{_num(x)}" cy="{_num(y)}" r="{f.unit(0.07)}" '
+            f'fill="{_LINE}"/>'
+        )
+    return out
+
+
+def _marks_under(f: _Frame, ov: dict[str, Any]) -> list[str]:
+    """Marks under the stones: territory and surrounded cells."""
+    out = []
     for p, mask in enumerate(ov.get("territory", [])):
         colour = PLAYER_COLOURS[p % 4]
         for s in np.flatnonzero(mask).tolist():
-            if cells:
-                shape = f'<polygon points="{_hexagon(px(s), scale * 0.55)}"'
+            if f.cells:
+                shape = f'<polygon points="{_hexagon(f.px(s), f.scale * 0.55)}"'
             else:
-                x, y = px(s)
-                h = 0.2 * scale
+                x, y = f.px(s)
+                h = 0.2 * f.scale
                 shape = (
                     f'<rect x="{_num(x - h)}" y="{_num(y - h)}" width="{_num(2 * h)}" '
                     f'height="{_num(2 * h)}"'
@@ -182,77 +221,97 @@ def to_svg(
             out.append(
                 f'{shape} class="territory p{p}" data-site="{s}" '
                 f'fill="{colour}" fill-opacity="0.55" '
-                f'stroke="{_TEXT}" stroke-width="{unit(0.03)}"/>'
+                f'stroke="{_TEXT}" stroke-width="{f.unit(0.03)}"/>'
             )
     for s in np.flatnonzero(ov.get("surrounded", np.zeros(0, bool))).tolist():
-        corners = _hexagon(px(s), scale * (0.9 if cells else 0.35))
+        corners = _hexagon(f.px(s), f.scale * (0.9 if f.cells else 0.35))
         out.append(
             f'<polygon class="surrounded" data-site="{s}" points="{corners}" '
             f'fill="{_SURROUNDED}" fill-opacity="0.45"/>'
         )
+    return out
 
-    # Stones; Subsume's stones kept inside a settled loop are drawn faded.
-    enclosed = ov.get("enclosed", np.zeros(n, bool))
+
+def _stones(f: _Frame, board: np.ndarray, ov: dict[str, Any]) -> list[str]:
+    """Stones; Subsume's stones kept inside a settled loop are drawn faded."""
+    out = []
+    enclosed = ov.get("enclosed", np.zeros(len(board), bool))
     for s in np.flatnonzero(board).tolist():
         p = int(board[s]) - 1
-        x, y = px(s)
+        x, y = f.px(s)
         faded = ' enclosed" opacity="0.35' if enclosed[s] else ""
         out.append(
             f'<circle class="stone p{p}{faded}" data-site="{s}" '
-            f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r)}" '
-            f'fill="{PLAYER_COLOURS[p % 4]}" stroke="#111111" stroke-width="{unit(0.04)}"/>'
+            f'cx="{_num(x)}" cy="{_num(y)}" r="{f.unit(f.stone_r)}" '
+            f'fill="{PLAYER_COLOURS[p % 4]}" stroke="#111111" stroke-width="{f.unit(0.04)}"/>'
         )
+    return out
 
-    # Site numbers on empty points get a patch of board so the lines do not cross them.
-    if numbers and not cells:
-        for s in np.flatnonzero(board == 0).tolist():
-            x, y = px(s)
-            out.append(
-                f'<circle class="number-back" data-site="{s}" '
-                f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(0.22)}" '
-                f'fill="{_BOARD}"/>'
-            )
 
-    # Marks on top of the stones.
+def _number_patches(f: _Frame, board: np.ndarray) -> list[str]:
+    """Site numbers on empty points get a patch of board so the lines do not cross them."""
+    out = []
+    for s in np.flatnonzero(board == 0).tolist():
+        x, y = f.px(s)
+        out.append(
+            f'<circle class="number-back" data-site="{s}" '
+            f'cx="{_num(x)}" cy="{_num(y)}" r="{f.unit(0.22)}" '
+            f'fill="{_BOARD}"/>'
+        )
+    return out
+
+
+def _marks_over(f: _Frame, ov: dict[str, Any]) -> list[str]:
+    """Marks on top of the stones: blocked groups."""
+    out = []
     for s in np.flatnonzero(ov.get("blocked", np.zeros(0, bool))).tolist():
-        x, y = px(s)
+        x, y = f.px(s)
         out.append(
             f'<circle class="blocked" data-site="{s}" '
-            f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.3)}" '
-            f'fill="{_BLOCKED}" stroke="#111111" stroke-width="{unit(0.02)}"/>'
+            f'cx="{_num(x)}" cy="{_num(y)}" r="{f.unit(f.stone_r * 0.3)}" '
+            f'fill="{_BLOCKED}" stroke="#111111" stroke-width="{f.unit(0.02)}"/>'
         )
-    if last_move and not is_game:
-        for s in _layout.last_move_sites(state):
-            x, y = px(s)
-            colour = _ink(board, s)
-            out.append(
-                f'<circle class="last-move" data-site="{s}" cx="{_num(x)}" cy="{_num(y)}" '
-                f'r="{unit(stone_r * 0.6)}" fill="none" stroke="{colour}" '
-                f'stroke-width="{unit(stone_r * 0.12)}"/>'
-            )
-    for s in _highlighted(state, highlight, n):
-        x, y = px(s)
+    return out
+
+
+def _last_move(f: _Frame, board: np.ndarray, sites: list[int]) -> list[str]:
+    out = []
+    for s in sites:
+        x, y = f.px(s)
+        colour = _ink(board, s)
+        out.append(
+            f'<circle class="last-move" data-site="{s}" cx="{_num(x)}" cy="{_num(y)}" '
+            f'r="{f.unit(f.stone_r * 0.6)}" fill="none" stroke="{colour}" '
+            f'stroke-width="{f.unit(f.stone_r * 0.12)}"/>'
+        )
+    return out
+
+
+def _highlights(f: _Frame, sites: Iterable[int]) -> list[str]:
+    out = []
+    for s in sites:
+        x, y = f.px(s)
         out.append(
             f'<circle class="highlight" data-site="{s}" '
-            f'cx="{_num(x)}" cy="{_num(y)}" r="{unit(stone_r * 0.45)}" '
+            f'cx="{_num(x)}" cy="{_num(y)}" r="{f.unit(f.stone_r * 0.45)}" '
             f'fill="{_HIGHLIGHT}" fill-opacity="0.4" stroke="{_HIGHLIGHT}" '
-            f'stroke-width="{unit(stone_r * 0.1)}"/>'
+            f'stroke-width="{f.unit(f.stone_r * 0.1)}"/>'
         )
-    if numbers:
-        font = 0.55 if cells else 0.3
-        for s in range(n):
-            x, y = px(s)
-            colour = _ink(board, s)
-            out.append(
-                f'<text class="number" data-site="{s}" '
-                f'x="{_num(x)}" y="{_num(y)}" font-size="{unit(font)}" '
-                f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{s}</text>'
-            )
+    return out
 
-    if caption:
-        out.extend(_caption(game, state, is_game, ov.get("phase"), width, height))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+
+def _numbers(f: _Frame, board: np.ndarray) -> list[str]:
+    out = []
+    font = 0.55 if f.cells else 0.3
+    for s in range(len(f.coords)):
+        x, y = f.px(s)
+        colour = _ink(board, s)
+        out.append(
+            f'<text class="number" data-site="{s}" '
+            f'x="{_num(x)}" y="{_num(y)}" font-size="{f.unit(font)}" '
+            f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{s}</text>'
+        )
+    return out
 
 
 def _num(v: float) -> str:
@@ -322,19 +381,7 @@ def _ink(board: np.ndarray, s: int) -> str:
 
 def _overlays(game: Game, state: State) -> dict[str, Any]:
     """The game's own marks, from its inspection methods."""
-    ov: dict[str, Any] = {}
-    if game.name == "smallholder":
-        ov["territory"] = [np.asarray(state.territory(p), bool) for p in range(game.num_players)]
-        blocked = np.zeros(game.num_sites, bool)
-        for p in range(game.num_players):
-            blocked |= np.asarray(state.blocked_stones(p), bool)
-        ov["blocked"] = blocked
-    if game.name == "subsume":
-        ov["surrounded"] = np.asarray(state.surrounded(), bool)
-        ov["enclosed"] = np.asarray(state.enclosed_stones(), bool)
-    if game.name == "faraday":
-        ov["phase"] = str(state.phase)
-    return ov
+    return dict(state.marks())
 
 
 def _title(game: Game, state: State, is_game: bool) -> str:

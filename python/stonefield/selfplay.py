@@ -28,9 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import count_arg, game_arg, seed_arg, threads_arg
 from ._core import Game, RecordError, StonefieldError
 from .agents import parse_agent
-from .matches import _count_arg, _game_arg, _seed_arg, _threads_arg
 from .records import to_record
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SelfPlayData", "selfplay"]
@@ -442,7 +442,7 @@ def selfplay(
         EvaluatorError: a PUCT's evaluator returned something the search cannot use (no data
             are returned); an exception the evaluator raises comes through unchanged.
     """
-    game = _game_arg(game, options)
+    game = game_arg(game, options)
     if isinstance(agent, str):
         agent = parse_agent(agent)
     if not isinstance(agent, (_core.MCTS, _core.PUCT)):
@@ -450,10 +450,10 @@ def selfplay(
             f"self-play takes a stonefield.MCTS or PUCT (its visit counts are the policies), got"
             f" {type(agent).__name__}"
         )
-    games = _count_arg("games", games, 1)
-    seed = _seed_arg(seed)
-    temperature_moves = _count_arg("temperature_moves", temperature_moves, 0)
-    threads = _threads_arg(threads)
+    games = count_arg("games", games, 1)
+    seed = seed_arg(seed)
+    temperature_moves = count_arg("temperature_moves", temperature_moves, 0)
+    threads = threads_arg(threads)
     if isinstance(agent, _core.PUCT):
         raw = _core.puct_selfplay_games(
             game, agent, games, seed, temperature_moves, threads=threads

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._core import MCTS, Game, InvalidOptionError, RandomAgent, State
+from ._seeds import reseeded
 
 __all__ = ["MirrorAgent", "RestrictedAgent", "mirror_map", "move_classes"]
 
@@ -78,20 +79,17 @@ def mirror_map(game: Game) -> npt.NDArray[np.int64] | None:
 def _mirrored_action(game: Game, sigma: npt.NDArray[np.int64], action: int) -> int:
     """The image of an action: a site action's site reflected (Faraday's offer stones of either
     colour too), any other action (pass, accept, swap) itself."""
-    n = game.num_sites
-    if action < n:
-        return int(sigma[action])
-    if game.name == "faraday" and action < 2 * n:
-        return n + int(sigma[action - n])
-    return action
+    site = game.action_site(action)
+    if site is None:
+        return action
+    # The action of the same kind at the mirrored site (site actions are numbered by site).
+    return action - site + int(sigma[site])
 
 
 def _seeded(agent: Any, seed: int) -> Any:
     """``agent`` for one game with ``seed`` (native agents get a fresh seed; a Python agent
     with ``reset`` is told it)."""
-    from .matches import _seated
-
-    return _seated(agent, seed)
+    return reseeded(agent, seed)
 
 
 class MirrorAgent:
@@ -162,12 +160,11 @@ def move_classes(game: Game) -> dict[str, list[int]]:
     >>> move_classes(sf.make("windflowers", size=3))
     {'pass': [14]}
     """
-    n = game.num_sites
-    if game.name == "windflowers":
-        return {"pass": [n]}
-    if game.name == "faraday":
-        return {"pass": [2 * n], "accept": [2 * n + 1], "swap": [2 * n + 2]}
-    return {}
+    classes: dict[str, list[int]] = {}
+    for a in range(game.num_actions):
+        if game.action_site(a) is None:
+            classes.setdefault(game.action_name(a), []).append(a)
+    return classes
 
 
 class RestrictedAgent:

@@ -84,16 +84,17 @@ def _site_chars(game: Game, state: State, is_game: bool) -> list[str]:
     chars = [PLAYER_CHARS[v - 1] if v > 0 else EMPTY for v in board.tolist()]
     if is_game:
         return chars
-    if game.name == "smallholder":
-        for p in range(game.num_players):
-            for s in np.flatnonzero(np.asarray(state.territory(p), bool)):
-                if board[s] == 0:
-                    chars[s] = PLAYER_CHARS[p].lower()
-    if game.name == "subsume":
-        for s in np.flatnonzero(np.asarray(state.surrounded(), bool)):
+    marks = state.marks()
+    for p, owned in enumerate(marks.get("territory", [])):
+        for s in np.flatnonzero(np.asarray(owned, bool)):
+            if board[s] == 0:
+                chars[s] = PLAYER_CHARS[p].lower()
+    if "surrounded" in marks:
+        for s in np.flatnonzero(np.asarray(marks["surrounded"], bool)):
             if board[s] == 0:
                 chars[s] = SURROUNDED
-        for s in np.flatnonzero(np.asarray(state.enclosed_stones(), bool)):
+    if "enclosed" in marks:
+        for s in np.flatnonzero(np.asarray(marks["enclosed"], bool)):
             chars[s] = PLAYER_CHARS[board[s] - 1].lower()
     return chars
 
@@ -102,8 +103,9 @@ def _legend(game: Game, state: State, is_game: bool) -> str:
     if is_game:
         return f"{game.name}: {game.board_shape}"
     parts = [_layout.status(state, PLAYER_CHARS, long_scores=True)]
-    if game.name == "faraday":
-        parts.append(f"{state.phase} phase")
+    phase = state.marks().get("phase")
+    if phase is not None:
+        parts.append(f"{phase} phase")
     history = state.history
     if history:
         sites = _layout.last_move_sites(state)

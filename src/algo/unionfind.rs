@@ -1,6 +1,6 @@
 //! A union-find over board sites, and groups of like stones grown by it as stones are placed:
 //! what a game that never removes stones needs to know its largest groups without a flood fill
-//! per position (Faraday, in the variant lab). The tests also use it as the reference that the
+//! per position (Faraday's measured games). The tests also use it as the reference that the
 //! flood fills are held to.
 
 use crate::board::{Board, Relation};

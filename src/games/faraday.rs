@@ -87,7 +87,7 @@ use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
 use super::zobrist::{self, Zobrist};
-use super::{ranks_from_values, GameConfig, Observer, Rules};
+use super::{ranks_from_values, GameConfig, Rules};
 use crate::algo::groups::largest_components;
 use crate::algo::sparse::SparseSets;
 use crate::algo::unionfind::{join_stone, UnionFind};
@@ -291,6 +291,28 @@ impl GameConfig for Config {
     fn has_scores(&self) -> bool {
         true
     }
+    /// Each placement fills a site; the pie adds at most three offer actions and a choice.
+    fn max_game_length(&self) -> usize {
+        self.board.num_sites() + 4
+    }
+    /// Sites by number (a stone of the first colour while offering, else the mover's), then
+    /// `second <site>` (an offer stone of the second colour), `pass` (ending the offer),
+    /// `accept` and `swap`.
+    fn action_name(&self, action: usize) -> Option<String> {
+        let n = self.board.num_sites();
+        match action {
+            a if a < n => Some(a.to_string()),
+            a if a < 2 * n => Some(format!("second {}", a - n)),
+            a if a == 2 * n => Some("pass".into()),
+            a if a == 2 * n + 1 => Some("accept".into()),
+            a if a == 2 * n + 2 => Some("swap".into()),
+            _ => None,
+        }
+    }
+    fn action_site(&self, action: usize) -> Option<usize> {
+        let n = self.board.num_sites();
+        (action < 2 * n).then_some(action % n)
+    }
 }
 
 /// Where a game of Faraday stands.
@@ -399,17 +421,17 @@ impl State {
         let empty = cells.iter().all(|&c| c == 0);
         match last_placer {
             Some(p) if p > 1 => {
-                return Err(Error::Record(format!(
+                return Err(Error::InvalidPosition(format!(
                     "faraday: last placer {p} out of range 0..2"
                 )))
             }
             Some(_) if empty => {
-                return Err(Error::Record(
+                return Err(Error::InvalidPosition(
                     "faraday: an empty board has no last placer".to_string(),
                 ))
             }
             None if !empty => {
-                return Err(Error::Record(
+                return Err(Error::InvalidPosition(
                     "faraday: a board with stones needs a last placer".to_string(),
                 ))
             }
@@ -842,113 +864,8 @@ impl Rules for State {
         let p = self.to_move as usize;
         Some(self.legal.get(p, rng.below(self.legal.len(p))))
     }
-
-    fn random_action_counted(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<(usize, usize)> {
-        if self.over {
-            return None;
-        }
-        if self.phase == Phase::Placement && !self.forced {
-            let p = self.to_move as usize;
-            let count = self.legal.len(p);
-            return Some((self.legal.get(p, rng.below(count)), count));
-        }
-        let action = self.random_action(rng, buf)?;
-        Some((action, self.legal_count(buf)))
-    }
-
-    /// Nothing is ever removed.
-    fn sites_stay_occupied(&self) -> bool {
-        true
-    }
-
-    /// Each player's score as [`State::score_values`] counts it (the special scorings'
-    /// products over [`Rules::heuristic_scale`]'s sites² / 4), the fills in `scratch`.
-    fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
-        let cfg = &self.cfg;
-        let mut g = [0usize; 2];
-        largest_components(&cfg.board, cfg.group, &self.cells, scratch, &mut g);
-        let v = if cfg.scoring.is_special() {
-            [
-                g[0] * self.stones[1] as usize,
-                g[1] * self.stones[0] as usize,
-            ]
-        } else {
-            g
-        };
-        out[0] = v[0] as u32;
-        out[1] = v[1] as u32;
-    }
-
-    /// The same draws as [`Rules::random_action`]; the largest groups are kept by union-find
-    /// as stones arrive (nothing is ever removed, and a swap only exchanges the owners of the
-    /// groups), instead of a flood fill at every position.
-    fn random_game_observed<O: Observer>(
-        &mut self,
-        rngs: &mut [Rng],
-        buf: &mut Vec<u32>,
-        _scratch: &mut FloodScratch,
-        obs: &mut O,
-    ) {
-        let cfg = self.cfg.clone();
-        let n = self.cells.len();
-        let mut groups = UnionFind::new(n);
-        let mut largest = [0usize; 2];
-        // A stone of colour c has just been put on `site`.
-        let mut add = |cells: &[i8], largest: &mut [usize; 2], site, c: usize| {
-            let size = join_stone(&mut groups, &cfg.board, cfg.group, cells, site);
-            largest[c] = largest[c].max(size);
-        };
-        for site in 0..n {
-            if self.cells[site] > 0 {
-                let c = self.cells[site] as usize - 1;
-                add(&self.cells, &mut largest, site, c);
-            }
-        }
-        let special = cfg.scoring.is_special();
-        // Nothing is removed: the number of stones is a level that never decreases.
-        let level = |state: &State| Some(state.stones[0] + state.stones[1]);
-        obs.position(self.key(), level(self), &self.cells);
-        while let Some(p) = self.current_player() {
-            let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
-                break;
-            };
-            let mut k = [0u32; super::MAX_PLAYERS];
-            for c in 0..2 {
-                let v = if special {
-                    largest[c] * self.stones[1 - c] as usize
-                } else {
-                    largest[c]
-                };
-                k[c] = v as u32;
-            }
-            obs.decision(p, count, a as u32, &k);
-            // The stone this action puts down, if any: (site, colour).
-            let placed = match self.phase {
-                Phase::Placement => Some((a, p)),
-                Phase::Offer { .. } if a < 2 * n => Some((a % n, a / n)),
-                _ => None,
-            };
-            let swap = self.phase == Phase::Choice && a == 2 * n + 2;
-            self.apply_unchecked(a);
-            if let Some((site, c)) = placed {
-                add(&self.cells, &mut largest, site, c);
-            }
-            if swap {
-                largest.swap(0, 1);
-            }
-            obs.position(self.key(), level(self), &self.cells);
-        }
-    }
-
-    fn heuristic_scale(&self) -> (f64, u32) {
-        let sites = self.cells.len();
-        if self.cfg.scoring.is_special() {
-            ((sites * sites) as f64 / 4.0, (sites * sites / 4) as u32)
-        } else {
-            (sites as f64, sites as u32)
-        }
-    }
 }
 
+mod measure;
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,7 @@
 //! terminal or has a player to move with at least one legal action.
 
 pub mod faraday;
+pub mod measure;
 pub mod options;
 mod session;
 pub mod smallholder;
@@ -19,12 +20,13 @@ pub mod zobrist;
 use std::fmt;
 use std::sync::Arc;
 
+pub use measure::{Measure, Observer};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use session::Session;
 
-use crate::algo::FloodScratch;
 use crate::board::Board;
-use crate::error::{Error, Result};
+pub use crate::error::preview;
+use crate::error::{Asked, Error, GameOver, IllegalMove, Result};
 use crate::rng::Rng;
 
 /// The rules of one game, implemented by its state type.
@@ -135,28 +137,31 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// Checks and applies an action; on error nothing changes.
     fn apply(&mut self, action: i64) -> Result<()> {
+        let game = self.game_name();
         if self.is_terminal() {
-            return Err(Error::GameOver(format!(
-                "{}: the game is over; no action is legal (got {action})",
-                self.game_name()
-            )));
+            return Err(GameOver {
+                game,
+                asked: Asked::Action(action),
+            }
+            .into());
         }
         let n = self.num_actions();
         if action < 0 || action as u64 >= n as u64 {
-            return Err(Error::IllegalMove(format!(
-                "{}: action {action} is out of range; actions are 0 to {}",
-                self.game_name(),
-                n - 1
-            )));
+            return Err(IllegalMove::OutOfRange {
+                game,
+                action,
+                actions: n,
+            }
+            .into());
         }
         if !self.is_legal(action as usize) {
-            let legal = self.legal_actions();
-            return Err(Error::IllegalMove(format!(
-                "{}: action {action} is not legal for player {} now; legal actions: {}",
-                self.game_name(),
-                self.current_player().unwrap_or(0),
-                preview(&legal)
-            )));
+            return Err(IllegalMove::NotLegal {
+                game,
+                action,
+                player: self.current_player().unwrap_or(0),
+                legal: self.legal_actions(),
+            }
+            .into());
         }
         self.apply_unchecked(action as usize);
         Ok(())
@@ -196,92 +201,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
         }
         self.move_count() - start
     }
-
-    // Facts the variant lab gathers at every position (`crate::sim::stats`). The defaults are
-    // exact; games override them where their state answers more cheaply.
-
-    /// The number of legal actions now (0 once terminal). `buf` is scratch space.
-    fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
-        self.legal_actions_into(buf);
-        buf.len()
-    }
-
-    /// [`Rules::random_action`], making the same draws from `rng`, together with the number of
-    /// legal actions it chose among.
-    fn random_action_counted(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<(usize, usize)> {
-        let action = self.random_action(rng, buf)?;
-        Some((action, self.legal_count(buf)))
-    }
-
-    /// Whether a site, once it holds a stone, holds one for the rest of the game (stones may
-    /// change owner but are never removed). The lab then reads which sites were ever occupied
-    /// from the last position alone.
-    fn sites_stay_occupied(&self) -> bool {
-        false
-    }
-
-    /// The lab's heuristic: writes into `out` (one entry per player) the numerators k_p of
-    /// H(s, p) = k_p / [`Rules::heuristic_scale`]. The default counts each player's stones.
-    /// `scratch` is for games whose heuristic is a flood fill.
-    fn heuristic_into(&self, _scratch: &mut FloodScratch, out: &mut [u32]) {
-        out.fill(0);
-        for &c in self.cells() {
-            if c > 0 {
-                out[c as usize - 1] += 1;
-            }
-        }
-    }
-
-    /// The heuristic's denominator and the largest numerator [`Rules::heuristic_into`] can
-    /// write: (sites, sites) by default.
-    fn heuristic_scale(&self) -> (f64, u32) {
-        let sites = self.board().num_sites();
-        (sites.max(1) as f64, sites as u32)
-    }
-
-    /// Plays uniformly random agents against each other to the end of the game, player p
-    /// drawing from `rngs[p]` exactly as [`Rules::random_action`] draws, and tells `obs` of
-    /// the starting position, then of every decision and every position reached (the lab's
-    /// facts gathered during play).
-    /// `buf` and `scratch` are scratch space. Games override it to choose their representation
-    /// once per game rather than on every call.
-    fn random_game_observed<O: Observer>(
-        &mut self,
-        rngs: &mut [Rng],
-        buf: &mut Vec<u32>,
-        scratch: &mut FloodScratch,
-        obs: &mut O,
-    ) {
-        let n = self.num_players().min(MAX_PLAYERS);
-        let mut k = [0u32; MAX_PLAYERS];
-        obs.position(self.key(), None, self.cells());
-        while let Some(p) = self.current_player() {
-            let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
-                break;
-            };
-            self.heuristic_into(scratch, &mut k[..n]);
-            obs.decision(p, count, a as u32, &k);
-            self.apply_unchecked(a);
-            obs.position(self.key(), None, self.cells());
-        }
-    }
 }
 
 /// The most players any game has (Windflowers' four).
 pub const MAX_PLAYERS: usize = 4;
-
-/// What [`Rules::random_game_observed`] reports as a game is played.
-pub trait Observer {
-    /// `mover` chose `action` among `count` legal actions at a position whose heuristic
-    /// numerators ([`Rules::heuristic_into`]) are `k` (one per player, then zeros).
-    fn decision(&mut self, mover: usize, count: usize, action: u32, k: &[u32; MAX_PLAYERS]);
-    /// A position of the game, the start first, then the one each action led to: its key
-    /// ([`Rules::key`]), its board, and its
-    /// level when the game has one: a number that never decreases during a game and is equal
-    /// for equal positions (the stones on the board, in games that never remove any), so that
-    /// only positions of one level need comparing.
-    fn position(&mut self, key: u64, level: Option<u32>, cells: &[i8]);
-}
 
 /// Writes the player-relative stone planes and the empty plane shared by every game's
 /// observation: plane k holds the stones of player (viewer + k) mod n, plane n the empty sites.
@@ -311,18 +234,18 @@ pub fn check_position(
     to_move: usize,
 ) -> Result<()> {
     if cells.len() != sites {
-        return Err(Error::Record(format!(
+        return Err(Error::InvalidPosition(format!(
             "{game}: a board array needs {sites} sites, got {}",
             cells.len()
         )));
     }
     if let Some(bad) = cells.iter().find(|&&c| c < 0 || c as usize > players) {
-        return Err(Error::Record(format!(
+        return Err(Error::InvalidPosition(format!(
             "{game}: cell value {bad} out of range 0..={players}"
         )));
     }
     if to_move >= players {
-        return Err(Error::Record(format!(
+        return Err(Error::InvalidPosition(format!(
             "{game}: player {to_move} out of range 0..{players}"
         )));
     }
@@ -365,16 +288,6 @@ pub fn returns_from_ranks_into(ranks: &[f64], out: &mut [f64]) {
     }
 }
 
-/// At most 20 actions, for error messages.
-pub fn preview(actions: &[u32]) -> String {
-    let head: Vec<String> = actions.iter().take(20).map(|a| a.to_string()).collect();
-    if actions.len() > 20 {
-        format!("[{}, … ({} in all)]", head.join(", "), actions.len())
-    } else {
-        format!("[{}]", head.join(", "))
-    }
-}
-
 /// What a game knows from its options alone, before any state exists: implemented by each
 /// game's `Config`. [`Game`] answers its static questions (players, actions, observation shape,
 /// whether there are scores) from here, without building a state.
@@ -399,6 +312,24 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
     fn observation_planes(&self) -> usize;
     /// Whether states report scores.
     fn has_scores(&self) -> bool;
+    /// An upper bound on the number of actions of any game.
+    fn max_game_length(&self) -> usize;
+    /// The action's name: short, stable, human-readable (a site's number for an action that
+    /// places on a site; words such as `pass`, `accept`, `swap` for the others); `None` out of
+    /// range. [`GameConfig::parse_action`] is its inverse.
+    fn action_name(&self, action: usize) -> Option<String>;
+    /// The action named `text` (as [`GameConfig::action_name`] names it; surrounding space and
+    /// case ignored), or `None`.
+    fn parse_action(&self, text: &str) -> Option<usize> {
+        let text = text.trim().to_ascii_lowercase();
+        (0..self.num_actions()).find(|&a| self.action_name(a).as_deref() == Some(text.as_str()))
+    }
+    /// The site an action puts a stone on or marks, if any (for highlighting and for pictures
+    /// of a policy over the board): by default the action itself when it is below the number
+    /// of sites.
+    fn action_site(&self, action: usize) -> Option<usize> {
+        (action < self.board().num_sites()).then_some(action)
+    }
 }
 
 /// The registry: the one list of games. From it come [`GAME_NAMES`], the [`Game`] and [`State`]
@@ -410,7 +341,9 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
 ///    option table, with `named_enum!` for named values), a `Config` with `new(&[(String,
 ///    OptionValue)]) -> Result<Config>` resolving them through [`options::Resolved`] and
 ///    implementing [`GameConfig`], and a `State` with `new(Arc<Config>)`, `config()` and
-///    [`Rules`].
+///    [`Rules`]. Optionally `src/games/<game>/measure.rs`: an `impl Measure for State` that
+///    overrides [`Measure`]'s defaults where the game's state answers more cheaply (see
+///    [`measure`] for which ones matter).
 /// 2. Add its `pub mod` above and one line to the `games!` call below.
 /// 3. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
 ///    `_core.pyi`; overlays in `python/stonefield/render.py` and `text.py` if it draws marks;
@@ -563,6 +496,61 @@ impl Game {
     pub fn has_scores(&self) -> bool {
         each_config!(self, c => c.has_scores())
     }
+
+    /// An upper bound on the number of actions of any game (see [`GameConfig::max_game_length`]).
+    pub fn max_game_length(&self) -> usize {
+        each_config!(self, c => c.max_game_length())
+    }
+
+    /// The site an action puts a stone on or marks, if any ([`GameConfig::action_site`]).
+    pub fn action_site(&self, action: usize) -> Option<usize> {
+        each_config!(self, c => c.action_site(action))
+    }
+
+    /// The action's name ([`GameConfig::action_name`]); out-of-range actions fail naming the
+    /// range.
+    pub fn action_name(&self, action: i64) -> Result<String> {
+        let n = self.num_actions();
+        usize::try_from(action)
+            .ok()
+            .and_then(|a| each_config!(self, c => c.action_name(a)))
+            .ok_or_else(|| {
+                IllegalMove::OutOfRange {
+                    game: self.name(),
+                    action,
+                    actions: n,
+                }
+                .into()
+            })
+    }
+
+    /// The action named `text` ([`GameConfig::parse_action`]); an unknown name fails naming the
+    /// forms allowed.
+    pub fn parse_action(&self, text: &str) -> Result<usize> {
+        each_config!(self, c => c.parse_action(text)).ok_or_else(|| {
+            let n = self.num_actions();
+            let mut forms: Vec<String> = (0..n)
+                .filter_map(|a| {
+                    let name = each_config!(self, c => c.action_name(a))?;
+                    (!name.chars().all(|ch| ch.is_ascii_digit())).then_some(name)
+                })
+                .take(4)
+                .collect();
+            forms.insert(
+                0,
+                format!(
+                    "a site number 0 to {}",
+                    self.board().num_sites().saturating_sub(1)
+                ),
+            );
+            IllegalMove::Unnamed {
+                game: self.name(),
+                text: text.to_string(),
+                forms,
+            }
+            .into()
+        })
+    }
 }
 
 impl Rules for State {
@@ -645,30 +633,6 @@ impl Rules for State {
     fn write_legal_mask(&self, out: &mut [bool]) {
         each_state!(self, s => s.write_legal_mask(out))
     }
-    fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
-        each_state!(self, s => s.legal_count(buf))
-    }
-    fn random_action_counted(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<(usize, usize)> {
-        each_state!(self, s => s.random_action_counted(rng, buf))
-    }
-    fn sites_stay_occupied(&self) -> bool {
-        each_state!(self, s => s.sites_stay_occupied())
-    }
-    fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
-        each_state!(self, s => s.heuristic_into(scratch, out))
-    }
-    fn heuristic_scale(&self) -> (f64, u32) {
-        each_state!(self, s => s.heuristic_scale())
-    }
-    fn random_game_observed<O: Observer>(
-        &mut self,
-        rngs: &mut [Rng],
-        buf: &mut Vec<u32>,
-        scratch: &mut FloodScratch,
-        obs: &mut O,
-    ) {
-        each_state!(self, s => s.random_game_observed(rngs, buf, scratch, obs))
-    }
 }
 
 #[cfg(test)]
@@ -686,6 +650,46 @@ mod tests {
         assert_eq!(returns_from_ranks(&[1.0, 2.0]), vec![1.0, -1.0]);
         assert_eq!(returns_from_ranks(&[1.5, 1.5]), vec![0.0, 0.0]);
         assert_eq!(returns_from_ranks(&[1.0, 2.0, 3.0]), vec![1.0, 0.0, -1.0]);
+    }
+
+    #[test]
+    fn action_names_are_short_distinct_and_parse_back() {
+        for name in GAME_NAMES {
+            let g = Game::make(name, &[]).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            for a in 0..g.num_actions() {
+                let text = g.action_name(a as i64).unwrap();
+                assert!(!text.is_empty() && text.len() <= 12, "{name}: {text:?}");
+                assert!(seen.insert(text.clone()), "{name}: {text:?} twice");
+                assert_eq!(g.parse_action(&text).unwrap(), a, "{name}: {text:?}");
+                assert_eq!(
+                    g.parse_action(&format!(" {} ", text.to_uppercase()))
+                        .unwrap(),
+                    a
+                );
+            }
+            assert!(g.action_name(-1).is_err() && g.action_name(g.num_actions() as i64).is_err());
+            let err = g.parse_action("nowhere").unwrap_err();
+            assert!(matches!(
+                err,
+                Error::IllegalMove(IllegalMove::Unnamed { .. })
+            ));
+            assert!(err.to_string().contains("a site number"), "{err}");
+            assert!(g.max_game_length() >= g.board().num_sites());
+        }
+        let f = Game::make("faraday", &[]).unwrap();
+        let n = f.board().num_sites();
+        let names: Vec<String> = (2 * n..2 * n + 3)
+            .map(|a| f.action_name(a as i64).unwrap())
+            .collect();
+        assert_eq!(names, ["pass", "accept", "swap"]);
+        assert_eq!(f.action_name(n as i64 + 2).unwrap(), "second 2");
+        assert_eq!(f.action_site(n + 2), Some(2));
+        assert_eq!(f.action_site(2 * n), None);
+        let w = Game::make("windflowers", &[]).unwrap();
+        let sites = w.board().num_sites();
+        assert_eq!(w.action_name(sites as i64).unwrap(), "pass");
+        assert_eq!(w.action_site(sites), None);
     }
 
     #[test]

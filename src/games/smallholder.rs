@@ -89,7 +89,6 @@ use super::zobrist::{self, Zobrist};
 use super::{GameConfig, Rules};
 use crate::algo::bits::{at_width, each_width, Bits, PerWidth, Width};
 use crate::algo::territory::{TerritoryKind, TerritoryMasks};
-use crate::algo::FloodScratch;
 use crate::board::{Board, Shape};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -375,6 +374,14 @@ impl GameConfig for Config {
     }
     fn has_scores(&self) -> bool {
         false
+    }
+    /// The move cap: every game ends by then.
+    fn max_game_length(&self) -> usize {
+        self.max_moves
+    }
+    /// Action `a` places on site `a`, named by its number.
+    fn action_name(&self, action: usize) -> Option<String> {
+        (action < self.board.num_sites()).then(|| action.to_string())
     }
 }
 
@@ -708,6 +715,22 @@ pub struct State {
 }
 
 impl State {
+    /// A uniformly random legal action and the number of legal actions it was drawn among.
+    #[inline]
+    fn draw_counted(&self, rng: &mut Rng) -> Option<(usize, usize)> {
+        if self.over {
+            return None;
+        }
+        each_width!(&self.core, p => {
+            let count = p.legal.count();
+            if count == 0 {
+                None
+            } else {
+                p.legal.nth(rng.below(count)).map(|a| (a, count))
+            }
+        })
+    }
+
     /// The empty board, Black (player 0) to move.
     pub fn new(cfg: Arc<Config>) -> State {
         let n = cfg.board.num_sites();
@@ -936,44 +959,12 @@ impl Rules for State {
     }
 
     #[inline]
-    fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
-        self.random_action_counted(rng, buf).map(|(a, _)| a)
-    }
-
-    #[inline]
-    fn random_action_counted(&self, rng: &mut Rng, _buf: &mut Vec<u32>) -> Option<(usize, usize)> {
-        if self.over {
-            return None;
-        }
-        each_width!(&self.core, p => {
-            let count = p.legal.count();
-            if count == 0 {
-                None
-            } else {
-                p.legal.nth(rng.below(count)).map(|a| (a, count))
-            }
-        })
-    }
-
-    fn legal_count(&self, _buf: &mut Vec<u32>) -> usize {
-        if self.over {
-            return 0;
-        }
-        each_width!(&self.core, p => p.legal.count())
-    }
-
-    /// The sites where each player may place by the territory rule (a player who cannot place
-    /// loses, so room to play is what matters).
-    fn heuristic_into(&self, _scratch: &mut FloodScratch, out: &mut [u32]) {
-        let rules = self.cfg.rules;
-        each_width!(&self.core, pos => {
-            for (p, o) in out.iter_mut().enumerate() {
-                *o = pos.playable_sites(&rules, p).1.count() as u32;
-            }
-        });
+    fn random_action(&self, rng: &mut Rng, _buf: &mut Vec<u32>) -> Option<usize> {
+        self.draw_counted(rng).map(|(a, _)| a)
     }
 }
 
+mod measure;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]

@@ -202,6 +202,14 @@ impl GameConfig for Config {
     fn has_scores(&self) -> bool {
         false
     }
+    /// A cell is filled at most once (cells inside a loop close for good).
+    fn max_game_length(&self) -> usize {
+        self.board.num_sites()
+    }
+    /// Action `a` places on cell `a`, named by its number.
+    fn action_name(&self, action: usize) -> Option<String> {
+        (action < self.board.num_sites()).then(|| action.to_string())
+    }
 }
 
 /// How a game stands.
@@ -283,7 +291,7 @@ impl State {
         s.open = OpenCells::from_cells(&s.cfg.board, &s.cells);
         let winners: Vec<u8> = (0..2u8).filter(|&p| s.has_winning_loop(p)).collect();
         if winners.len() > 1 {
-            return Err(Error::Record(
+            return Err(Error::InvalidPosition(
                 "subsume: both colours have a winning loop".to_string(),
             ));
         }
@@ -539,18 +547,6 @@ impl Rules for State {
         );
     }
 
-    /// The open cells that pass the anti-blob rule (only the open ones are looked at).
-    fn legal_count(&self, _buf: &mut Vec<u32>) -> usize {
-        if self.outcome != Outcome::Running {
-            return 0;
-        }
-        let p = self.to_move as usize;
-        let open = self.open.as_slice();
-        open.iter()
-            .filter(|&&c| self.balanced(c as usize, p))
-            .count()
-    }
-
     #[inline]
     fn is_legal(&self, action: usize) -> bool {
         self.outcome == Outcome::Running
@@ -603,15 +599,6 @@ impl Rules for State {
         }
     }
 
-    /// The lab's heuristic: each player's stones in play. Stones kept inside a settled loop
-    /// (`remove_surrounded=false`) take no part, so they do not count; with the default options
-    /// this is every stone on the board, as the default heuristic counts.
-    fn heuristic_into(&self, _scratch: &mut crate::algo::FloodScratch, out: &mut [u32]) {
-        for (o, set) in out.iter_mut().zip(&self.sets[..2]) {
-            *o = set.iter().map(|w| w.count_ones()).sum();
-        }
-    }
-
     /// Uniform over the legal set: draws from the open cells and keeps the first that passes the
     /// anti-blob rule (rejection keeps the draw uniform), falling back to the full list.
     fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
@@ -640,5 +627,6 @@ impl Rules for State {
     }
 }
 
+mod measure;
 #[cfg(test)]
 mod tests;

@@ -136,6 +136,29 @@ impl PyGame {
         self.game.num_actions()
     }
 
+    /// An upper bound on the number of actions of any game.
+    #[getter]
+    fn max_game_length(&self) -> usize {
+        self.game.max_game_length()
+    }
+
+    /// The action's name: a site's number, or words (`pass`, `accept`, `swap`, `second 12`).
+    fn action_name(&self, action: i64) -> PyResult<String> {
+        self.game.action_name(action).map_err(to_py)
+    }
+
+    /// The action named `text` (the inverse of `action_name`).
+    fn parse_action(&self, text: &str) -> PyResult<usize> {
+        self.game.parse_action(text).map_err(to_py)
+    }
+
+    /// The site an action puts a stone on or marks, or None.
+    fn action_site(&self, action: i64) -> Option<usize> {
+        usize::try_from(action)
+            .ok()
+            .and_then(|a| self.game.action_site(a))
+    }
+
     /// Site coordinates, float64 of shape (num_sites, 2).
     #[getter]
     fn coords<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
@@ -264,11 +287,6 @@ impl PyGame {
             }
         })
     }
-
-    /// The empty board as SVG, for notebooks (`stonefield.render.to_svg`).
-    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        call_python(slf.py(), "render", "to_svg", slf.as_any(), None)
-    }
 }
 
 fn py_literal(v: &crate::games::OptionValue) -> String {
@@ -281,7 +299,10 @@ fn py_literal(v: &crate::games::OptionValue) -> String {
     }
 }
 
-/// A game in progress: the position, the history of actions, and undo.
+/// A game in progress: the position, the history of actions, and undo. Its pictures, text and
+/// records (`__str__`, `_repr_svg_`, `to_svg`, `to_record`, `from_record`) are written in Python
+/// and put on the class by the package (`stonefield._methods`); the bindings never import the
+/// package.
 ///
 /// A state shared between threads needs a lock around its use: calls that overlap raise
 /// RuntimeError ("Already borrowed") and leave it as it was.
@@ -621,6 +642,36 @@ impl PyState {
         ))
     }
 
+    /// The game's own marks for pictures of the position, as a dict holding whichever of these
+    /// the game has: `territory` (one bool array per player: the Smallholder's territories),
+    /// `blocked` (bool array: stones of blocked groups), `surrounded` (bool array: Subsume's
+    /// closed cells), `enclosed` (bool array: Subsume's stones kept out of play) and `phase`
+    /// (Faraday's phase name). Empty for games without marks.
+    fn marks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        match self.state() {
+            State::Smallholder(s) => {
+                let players = s.num_players();
+                let territory: Vec<_> = (0..players).map(|p| bools(py, s.territory(p))).collect();
+                let mut blocked = vec![false; s.cells().len()];
+                for p in 0..players {
+                    for (b, x) in blocked.iter_mut().zip(s.blocked_stones(p)) {
+                        *b |= x;
+                    }
+                }
+                d.set_item("territory", territory)?;
+                d.set_item("blocked", bools(py, blocked))?;
+            }
+            State::Subsume(s) => {
+                d.set_item("surrounded", bools(py, s.surrounded()))?;
+                d.set_item("enclosed", bools(py, s.enclosed_stones()))?;
+            }
+            State::Faraday(s) => d.set_item("phase", s.phase().name())?,
+            State::Windflowers(_) => {}
+        }
+        Ok(d)
+    }
+
     /// Subsume: the player whose one-colour loop holds more than half the perimeter, once the
     /// game is won; None while it runs or after a draw.
     #[getter]
@@ -726,49 +777,4 @@ impl PyState {
     fn __sizeof__(&self) -> usize {
         std::mem::size_of::<Self>() + self.session.heap_bytes()
     }
-
-    /// The board as text (`stonefield.text.board_text`).
-    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        call_python(slf.py(), "text", "board_text", slf.as_any(), None)
-    }
-
-    /// The position as SVG, for notebooks (`stonefield.render.to_svg`).
-    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        call_python(slf.py(), "render", "to_svg", slf.as_any(), None)
-    }
-
-    /// The position as SVG; keyword arguments as for `stonefield.render.to_svg`.
-    #[pyo3(signature = (**kwargs))]
-    fn to_svg(slf: &Bound<'_, Self>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
-        call_python(slf.py(), "render", "to_svg", slf.as_any(), kwargs)
-    }
-
-    /// The game record as a dict (`stonefield.records.to_record`).
-    fn to_record<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let records = slf.py().import("stonefield.records")?;
-        records.getattr("to_record")?.call1((slf,))
-    }
-
-    /// Replays a game record (a dict or JSON text); raises RecordError if it is not valid
-    /// (`stonefield.records.from_record`).
-    #[staticmethod]
-    fn from_record<'py>(record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let records = record.py().import("stonefield.records")?;
-        records.getattr("from_record")?.call1((record,))
-    }
-}
-
-/// Calls `stonefield.<module>.<function>(obj, **kwargs)` and expects a string: the pictures are
-/// drawn in Python.
-fn call_python(
-    py: Python<'_>,
-    module: &str,
-    function: &str,
-    obj: &Bound<'_, PyAny>,
-    kwargs: Option<&Bound<'_, PyDict>>,
-) -> PyResult<String> {
-    py.import(format!("stonefield.{module}"))?
-        .getattr(function)?
-        .call((obj,), kwargs)?
-        .extract()
 }

@@ -1,5 +1,5 @@
 //! The variant lab's per-game facts for Python: `_core.lab_stats` replays finished games and
-//! returns their summaries as numpy arrays (see `crate::sim::stats` for the definitions).
+//! returns their summaries as numpy arrays (see `crate::lab` for the definitions).
 
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -9,9 +9,9 @@ use pyo3::types::{PyDict, PySlice};
 use super::game::PyGame;
 use super::search::NativeRun;
 use super::{setting_arg, threads_arg, to_py};
+use crate::lab::summary::{summarize, Facts, Moments, Ratio};
+use crate::lab::{game_stats_batch, Columns};
 use crate::sim::batch::thread_pool;
-use crate::sim::stats::{game_stats_batch, Columns};
-use crate::sim::summary::{summarize, Facts, Moments, Ratio};
 
 /// Replays games and returns their per-game facts.
 ///
@@ -142,7 +142,7 @@ fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_
     Ok(d)
 }
 
-/// The sums behind a variant's metrics (see `crate::sim::summary`) from its per-game columns:
+/// The sums behind a variant's metrics (see `crate::lab::summary`) from its per-game columns:
 /// `columns` maps `length`, `turns`, `multi_choice`, `repeated` (uint32), `branching_sum`,
 /// `coverage`, `lead_change`, `drama`, `decisiveness`, `stability` (float64), `top_tied`,
 /// `truncated` (bool), `pie` (int8), `returns` and `ranks` (float64, `players` per game) to

@@ -63,12 +63,20 @@ create_exception!(
 
 /// Maps a core error to its exception class.
 pub(crate) fn to_py(e: Error) -> PyErr {
-    match e {
-        Error::InvalidOption(m) => InvalidOptionError::new_err(m),
-        Error::IllegalMove(m) => IllegalMoveError::new_err(m),
-        Error::GameOver(m) => GameOverError::new_err(m),
-        Error::Record(m) => RecordError::new_err(m),
-        Error::Evaluator(m) => EvaluatorError::new_err(m),
+    let message = e.to_string();
+    // A batch's error ([`Error::At`]) is of the kind of the error inside it.
+    match e.root() {
+        Error::InvalidOption(_) => InvalidOptionError::new_err(message),
+        Error::IllegalMove(_) => IllegalMoveError::new_err(message),
+        Error::GameOver(_) => GameOverError::new_err(message),
+        Error::Evaluator(_) => EvaluatorError::new_err(message),
+        // Raised only inside runs whose stop flag Ctrl-C set; they discard it and raise their own.
+        Error::Stopped { .. } => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),
+        // Bad positions and mismatched arrays come, like records, from data handed in whole.
+        Error::InvalidPosition(_)
+        | Error::InvalidArgument(_)
+        | Error::Record(_)
+        | Error::At { .. } => RecordError::new_err(message),
     }
 }
 
@@ -284,7 +292,9 @@ mod _core {
     #[pymodule_export]
     use super::puct::{puct_play_games, puct_selfplay_games, PyPuct};
     #[pymodule_export]
-    use super::search::{play_games, selfplay_games, PyMcts, PyRandomAgent, PySearchResult};
+    use super::search::{
+        play_games, seat_seed, selfplay_games, PyMcts, PyRandomAgent, PySearchResult,
+    };
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
     #[pymodule_export]

@@ -16,16 +16,17 @@ use super::{
     as_invalid_option, is_bool, setting_arg, threads_arg, to_py, InvalidOptionError, MAX_THREADS,
 };
 use crate::games::{Game, Rules};
+use crate::lab::lab_range_into;
+use crate::lab::Columns;
 use crate::search::mcts::{
     random_agent_action, DEFAULT_GRAVE_BIAS, DEFAULT_GRAVE_C, DEFAULT_GRAVE_REF,
 };
-use crate::search::play::{lab_range_into, play_range_map, selfplay_games as selfplay_range};
+use crate::search::play::{play_range_map, selfplay_games as selfplay_range};
 use crate::search::{
     Agent, GameRecord, Mcts, MctsConfig, Playouts, Preset, SearchResult, Selection, DEFAULT_C,
     DEFAULT_MAX_NODES,
 };
 use crate::sim::batch::thread_pool;
-use crate::sim::stats::Columns;
 
 /// Iterations of an `MCTS()` given no budget, as of the agent string `"mcts"`
 /// (`stonefield.agents.DEFAULT_ITERATIONS`).
@@ -961,6 +962,18 @@ impl NativeRun {
         cols.kept = kept;
         Ok(cols)
     }
+}
+
+/// The seed an agent with seed `agent_seed` plays with in seat `seat` of game `index` of a run
+/// with seed `seed` (every argument a 64-bit unsigned integer): the one derivation of "game i,
+/// seat j" that native runs use, so an MCTS agent given it plays the moves it plays natively.
+///
+/// >>> from stonefield._core import seat_seed
+/// >>> seat_seed(1, 0, 0, 0) == seat_seed(1, 0, 0, 0) != seat_seed(1, 0, 1, 0)
+/// True
+#[pyfunction]
+pub fn seat_seed(seed: u64, index: u64, seat: usize, agent_seed: u64) -> u64 {
+    crate::search::play::seat_seed(seed, index, seat, agent_seed)
 }
 
 /// Plays whole games between native agents in Rust, on `threads` threads (all cores when None)

@@ -33,7 +33,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::error::{Error, Result};
+use crate::error::{Asked, Error, GameOver, Result};
 use crate::games::{each_state, returns_from_ranks_into, Game, Rules, State, MAX_PLAYERS};
 use crate::rng::Rng;
 use crate::sim::batch::MAX_THREADS;
@@ -1090,7 +1090,13 @@ pub fn random_agent_action(state: &State, seed: u64) -> Result<u32> {
     state
         .random_action(&mut rng, &mut Vec::new())
         .map(|a| a as u32)
-        .ok_or_else(|| Error::GameOver(format!("{}: the game is over", state.game_name())))
+        .ok_or_else(|| {
+            GameOver {
+                game: state.game_name(),
+                asked: Asked::Move,
+            }
+            .into()
+        })
 }
 
 /// Searches `root` with `trees` (one per thread, possibly carried over from an earlier search)
@@ -1324,10 +1330,11 @@ fn principal_variation(trees: &[Tree], best: u32) -> Vec<u32> {
 /// Checks that a state can be searched.
 pub(super) fn check_state(state: &State) -> Result<()> {
     if state.is_terminal() {
-        return Err(Error::GameOver(format!(
-            "{}: the game is over; there is nothing to search",
-            state.game_name()
-        )));
+        return Err(GameOver {
+            game: state.game_name(),
+            asked: Asked::Search,
+        }
+        .into());
     }
     if state.num_actions() > usize::from(u16::MAX) + 1 {
         return Err(Error::InvalidOption(format!(

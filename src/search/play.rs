@@ -9,13 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::mcts::{Mcts, MctsConfig};
-use crate::error::{Error, Result};
-use crate::games::{each_state, Game, Rules, State};
+use crate::error::{Asked, Error, GameOver, Result};
+use crate::games::{Game, Rules, State};
 use crate::rng::Rng;
-use crate::sim::stats::{
-    in_game, random_game_stats, replay_stats, ColumnsMut, Evaluator, GameStats, Kept, Scratch,
-    RANDOM_CHUNK,
-};
 
 /// A native agent.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,13 +45,25 @@ pub struct GameRecord {
 }
 
 /// A per-game seed from the run's seed and the game index.
-pub(super) fn game_seed(seed: u64, index: u64) -> u64 {
+pub fn game_seed(seed: u64, index: u64) -> u64 {
     Rng::stream(seed, index).next_u64()
 }
 
 /// The generator of a random agent with `agent_seed` in seat `seat` of a game with `game_seed`.
-fn random_seat(game_seed: u64, agent_seed: u64, seat: usize) -> Rng {
+pub fn random_seat(game_seed: u64, agent_seed: u64, seat: usize) -> Rng {
     Rng::stream(game_seed ^ agent_seed, seat as u64)
+}
+
+/// The seed of a search with seed `agent_seed` in seat `seat` of a game with `game_seed`.
+fn mcts_seed(game_seed: u64, agent_seed: u64, seat: usize) -> u64 {
+    Rng::stream(game_seed ^ agent_seed, 1000 + seat as u64).next_u64()
+}
+
+/// The seed an agent with seed `agent_seed` plays with in seat `seat` of game `index` of a run
+/// with seed `seed`: the one derivation of "game i, seat j" of every run, native or driven from
+/// Python. An MCTS agent given this seed plays the moves it plays in a native run.
+pub fn seat_seed(seed: u64, index: u64, seat: usize, agent_seed: u64) -> u64 {
+    mcts_seed(game_seed(seed, index), agent_seed, seat)
 }
 
 /// An agent seated in one game.
@@ -70,7 +78,7 @@ impl Seat {
             Agent::Random { seed } => Seat::Random(random_seat(game_seed, *seed, seat)),
             Agent::Mcts(cfg) => {
                 let mut cfg = cfg.clone();
-                cfg.seed = Rng::stream(game_seed ^ cfg.seed, 1000 + seat as u64).next_u64();
+                cfg.seed = mcts_seed(game_seed, cfg.seed, seat);
                 Seat::Mcts(Mcts::new(cfg)?)
             }
         })
@@ -86,8 +94,9 @@ impl Seat {
     ) -> Result<(u32, f32)> {
         match self {
             Seat::Random(rng) => {
-                let a = state.random_action(rng, buf).ok_or_else(|| {
-                    Error::GameOver(format!("{}: the game is over", state.game_name()))
+                let a = state.random_action(rng, buf).ok_or_else(|| GameOver {
+                    game: state.game_name(),
+                    asked: Asked::Move,
                 })?;
                 Ok((a as u32, f32::NAN))
             }
@@ -100,7 +109,7 @@ impl Seat {
 }
 
 /// Checks a run's agents and seating: `seats` holds `games × num_players` agent indices.
-fn check_run(game: &Game, agents: &[Agent], seats: &[usize]) -> Result<usize> {
+pub fn check_run(game: &Game, agents: &[Agent], seats: &[usize]) -> Result<usize> {
     let n = game.num_players();
     if agents.is_empty() {
         return Err(Error::InvalidOption(
@@ -196,9 +205,8 @@ pub fn play_range(
     play_range_map(game, agents, seats, seed, first, parallel, Ok, None)
 }
 
-/// [`play_range`] with `each` applied to every game's record on the thread that played it (the
-/// variant lab turns records into statistics there), giving up soon after `stop` is set (see
-/// [`play_game_until`]).
+/// [`play_range`] with `each` applied to every game's record on the thread that played it,
+/// giving up soon after `stop` is set (see [`play_game_until`]).
 #[allow(clippy::too_many_arguments)]
 pub fn play_range_map<T: Send>(
     game: &Game,
@@ -227,139 +235,6 @@ pub fn play_range_map<T: Send>(
     } else {
         (0..count).map(one).collect()
     }
-}
-
-/// Plays games `first..first + count` of a run, as [`play_range`] plays them, writes their
-/// facts for the variant lab (`crate::sim::stats`) into `rows` (one per game of `seats`), and
-/// returns the games it keeps: those with an index below `keep_below` and every game with a
-/// repeated position.
-///
-/// When every agent is random the games are played and measured in one pass
-/// ([`random_game_stats`]): the same games as [`play_range`], without a record or a replay.
-/// Otherwise each game is played, then replayed for its facts, with the search values as its
-/// evaluations when every decision has one. Searching games give up soon after `stop` is set
-/// (see [`play_game_until`]); random ones take microseconds and always finish.
-#[allow(clippy::too_many_arguments)]
-pub fn lab_range_into(
-    game: &Game,
-    agents: &[Agent],
-    seats: &[usize],
-    seed: u64,
-    first: u64,
-    parallel: bool,
-    keep_below: u64,
-    mut rows: ColumnsMut<'_>,
-    stop: Option<&AtomicBool>,
-) -> Result<Vec<Kept>> {
-    let count = check_run(game, agents, seats)?;
-    if rows.len() != count {
-        return Err(Error::InvalidOption(format!(
-            "{} rows for {count} games",
-            rows.len()
-        )));
-    }
-    let n = game.num_players();
-    let random_seeds: Option<Vec<u64>> = agents
-        .iter()
-        .map(|a| match a {
-            Agent::Random { seed } => Some(*seed),
-            Agent::Mcts(_) => None,
-        })
-        .collect();
-    if let Some(agent_seeds) = random_seeds {
-        let kept = lab_random_into(
-            game,
-            &agent_seeds,
-            seats,
-            seed,
-            first,
-            parallel,
-            keep_below,
-            rows,
-        );
-        return Ok(kept);
-    }
-    let start = game.new_state();
-    let ev = Evaluator::new(&start);
-    let one = |i: usize| -> Result<(GameStats, Option<Kept>)> {
-        let index = first + i as u64;
-        let rec = play_game_until(game, agents, &seats[i * n..(i + 1) * n], seed, index, stop)?;
-        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
-            // Unfinished: the caller that set `stop` discards this block.
-            return Err(Error::Record(format!("stopped before game {index} ended")));
-        }
-        let searched = rec.values.iter().all(|v| v.is_finite());
-        let values = searched.then_some(&rec.values[..]);
-        let st = replay_stats(&start, &rec.actions, values, &ev, &mut Scratch::default())
-            .map_err(|e| in_game(e, i))?;
-        let kept = (index < keep_below || st.repeated > 0).then_some(Kept {
-            index,
-            actions: rec.actions,
-            values: rec.values,
-        });
-        Ok((st, kept))
-    };
-    let games: Vec<_> = if parallel {
-        (0..count).into_par_iter().map(one).collect::<Result<_>>()?
-    } else {
-        (0..count).map(one).collect::<Result<_>>()?
-    };
-    let (stats, kept): (Vec<GameStats>, Vec<Option<Kept>>) = games.into_iter().unzip();
-    rows.set_all(&stats);
-    Ok(kept.into_iter().flatten().collect())
-}
-
-/// The random-agent part of [`lab_range_into`]: agent `a` is random with seed
-/// `agent_seeds[a]`.
-#[allow(clippy::too_many_arguments)]
-fn lab_random_into(
-    game: &Game,
-    agent_seeds: &[u64],
-    seats: &[usize],
-    seed: u64,
-    first: u64,
-    parallel: bool,
-    keep_below: u64,
-    rows: ColumnsMut<'_>,
-) -> Vec<Kept> {
-    let n = game.num_players();
-    let parts = rows.parts(RANDOM_CHUNK);
-    each_state!(game.new_state(), start => {
-        let ev = Evaluator::new(&start);
-        let part = |scratch: &mut Scratch, (k, mut rows): (usize, ColumnsMut<'_>)| {
-            let mut rngs = vec![Rng::new(0); n];
-            let mut kept = Vec::new();
-            let mut stats = Vec::with_capacity(rows.len());
-            for r in 0..rows.len() {
-                let i = k * RANDOM_CHUNK + r;
-                let index = first + i as u64;
-                let gs = game_seed(seed, index);
-                for (j, rng) in rngs.iter_mut().enumerate() {
-                    *rng = random_seat(gs, agent_seeds[seats[i * n + j]], j);
-                }
-                let st = random_game_stats(&start, &mut rngs, &ev, scratch);
-                if index < keep_below || st.repeated > 0 {
-                    kept.push(Kept {
-                        index,
-                        actions: scratch.actions().collect(),
-                        values: vec![f32::NAN; scratch.actions().len()],
-                    });
-                }
-                stats.push(st);
-            }
-            rows.set_all(&stats);
-            kept
-        };
-        // One scratch per worker thread's run of tasks, not per task.
-        if parallel {
-            let kept: Vec<Vec<Kept>> =
-                parts.into_par_iter().enumerate().map_init(Scratch::default, part).collect();
-            kept.into_iter().flatten().collect()
-        } else {
-            let mut scratch = Scratch::default();
-            parts.into_iter().enumerate().flat_map(|p| part(&mut scratch, p)).collect()
-        }
-    })
 }
 
 /// Plays every game of a run, `chunk` games at a time, calling `interrupted` between chunks;

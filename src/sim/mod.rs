@@ -1,9 +1,7 @@
-//! Simulation: random playouts and batches of them over threads.
+//! Simulation: random playouts, batches of them over threads, and the vector environment.
 
 pub mod batch;
 pub mod playout;
-pub mod stats;
-pub mod summary;
 pub mod vector;
 
 pub use batch::{simulate, Batch};

@@ -9,7 +9,7 @@ use std::collections::TryReserveError;
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, IllegalMove, Item, Result};
 use crate::games::{Game, Rules, State};
 use crate::rng::Rng;
 
@@ -158,22 +158,30 @@ impl VectorEnv {
     /// with its environment index.
     pub fn check(&self, actions: &[i64]) -> Result<()> {
         if actions.len() != self.states.len() {
-            return Err(Error::IllegalMove(format!(
-                "expected {} actions (one per environment), got {}",
-                self.states.len(),
-                actions.len()
-            )));
+            return Err(IllegalMove::Count {
+                expected: self.states.len(),
+                got: actions.len(),
+            }
+            .into());
         }
         for (i, (e, &a)) in self.states.iter().zip(actions).enumerate() {
             let s = &e.state;
             let legal = a >= 0 && (a as u64) < s.num_actions() as u64 && s.is_legal(a as usize);
             if !legal {
-                // Let the game phrase the reason, on a copy.
-                let reason = s.clone().apply(a).err().map(|e| e.to_string());
-                return Err(Error::IllegalMove(format!(
-                    "environment {i}: {}",
-                    reason.unwrap_or_else(|| format!("action {a} is not legal"))
-                )));
+                // Let the game give the reason, on a copy.
+                let reason = s.clone().apply(a).err().unwrap_or_else(|| {
+                    IllegalMove::OutOfRange {
+                        game: s.game_name(),
+                        action: a,
+                        actions: s.num_actions(),
+                    }
+                    .into()
+                });
+                return Err(Error::At {
+                    item: Item::Environment,
+                    index: i,
+                    error: Box::new(reason),
+                });
             }
         }
         Ok(())

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::table::{Bound, Entry, Table, NO_MOVE, UNLIMITED};
-use crate::error::{Error, Result};
+use crate::error::{Asked, Error, GameOver, Result};
 use crate::games::Rules;
 
 /// Why a search ended.
@@ -388,10 +388,11 @@ pub fn check_solvable<R: Rules>(state: &R) -> Result<()> {
         )));
     }
     if state.is_terminal() {
-        return Err(Error::GameOver(format!(
-            "{}: the game is over; there is nothing to solve",
-            state.game_name()
-        )));
+        return Err(GameOver {
+            game: state.game_name(),
+            asked: Asked::Solve,
+        }
+        .into());
     }
     Ok(())
 }

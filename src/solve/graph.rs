@@ -6,7 +6,8 @@
 //! [`crate::games::zobrist`]; at most 48 bits, so equal codes are equal positions, with no
 //! hashing involved) and 16 bits of results (whether it is on the current line or finished, its
 //! two-player value, the longest game from it). The words sit in an open-addressing table of
-//! 8-byte slots grown at a load of 0.7, so a stored position costs 8 / load: 11 to 23 bytes.
+//! 8-byte slots that grows by half whenever it is three quarters full, so a stored position
+//! costs 8 / load: 10.7 to 16 bytes.
 //!
 //! * A child that is on the current line closes a **cycle**; the actions from the start along
 //!   the line, then the one back, are kept as a record.
@@ -173,12 +174,19 @@ pub struct StateGraph {
     pub longest_saturated: bool,
 }
 
-/// The position table: open addressing over 8-byte slots, linear probing.
+/// The position table: open addressing over 8-byte slots, linear probing. Any length: a code's
+/// home slot is its mixed code scaled to the length (a multiply and a shift, not a mask), so the
+/// table can grow by half rather than double, which keeps it between half and three quarters
+/// full after the first growth.
 struct Slots {
     slots: Vec<u64>,
     len: usize,
     max_bytes: usize,
 }
+
+/// The table grows when an insertion would fill more than `LOAD_NUM / LOAD_DEN` of it.
+const LOAD_NUM: usize = 3;
+const LOAD_DEN: usize = 4;
 
 impl Slots {
     fn new(max_bytes: usize) -> Slots {
@@ -191,26 +199,30 @@ impl Slots {
 
     #[inline]
     fn home(&self, code: u64) -> usize {
-        crate::games::zobrist::mix64(code) as usize & (self.slots.len() - 1)
+        let h = crate::games::zobrist::mix64(code);
+        ((u128::from(h) * self.slots.len() as u128) >> 64) as usize
     }
 
     /// The slot holding `code`, or the empty slot where it would go.
     #[inline]
     fn find(&self, code: u64) -> usize {
-        let mask = self.slots.len() - 1;
+        let n = self.slots.len();
         let mut i = self.home(code);
         loop {
             let w = self.slots[i];
             if w == 0 || w & CODE_MASK == code + 1 {
                 return i;
             }
-            i = (i + 1) & mask;
+            i += 1;
+            if i == n {
+                i = 0;
+            }
         }
     }
 
     /// Inserts `code` with `meta`; false when the table may not grow.
     fn insert(&mut self, code: u64, meta: u64) -> bool {
-        if 10 * (self.len + 1) > 7 * self.slots.len() && !self.grow() {
+        if LOAD_DEN * (self.len + 1) > LOAD_NUM * self.slots.len() && !self.grow() {
             return false;
         }
         let i = self.find(code);
@@ -220,7 +232,7 @@ impl Slots {
     }
 
     fn grow(&mut self) -> bool {
-        let cap = self.slots.len() * 2;
+        let cap = self.slots.len() + self.slots.len() / 2;
         // The old table and the new one live at once while rehashing.
         if (cap + self.slots.len()) * 8 > self.max_bytes {
             return false;
@@ -274,6 +286,8 @@ pub fn enumerate<G: Explore>(
     let mut saturated = false;
     let mut stopped_by = GraphStop::Complete;
     let mut stack: Vec<Frame<G::Node>> = Vec::new();
+    // The action lists of finished frames, reused by the next ones (no allocation per position).
+    let mut spare: Vec<Vec<u32>> = Vec::new();
     let mut steps = 0u64;
     let limit = max_positions.unwrap_or(u64::MAX);
 
@@ -308,6 +322,7 @@ pub fn enumerate<G: Explore>(
         if top.next == top.actions.len() {
             // Finished: its results are final (without a cycle).
             let f = stack.pop().expect("non-empty");
+            spare.push(f.actions);
             let best = if two { f.best.clamp(-1, 1) } else { 0 };
             let i = table.find(f.code);
             table.slots[i] = (f.code + 1)
@@ -365,7 +380,7 @@ pub fn enumerate<G: Explore>(
                     stopped_by = GraphStop::Memory;
                     break;
                 }
-                let mut actions = Vec::new();
+                let mut actions = spare.pop().unwrap_or_default();
                 g.actions(&child, &mut actions);
                 edges += actions.len() as u64;
                 stack.push(Frame {

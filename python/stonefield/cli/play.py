@@ -29,7 +29,8 @@ def add_parser(sub: Any) -> None:
         "--opponent",
         default=None,
         metavar="AGENT",
-        help="the other seats: random, mcts or mcts:iterations=N (default: mcts, 10,000)",
+        help="the other seats: an agent string (random, mcts:iterations=N, mcts:preset=strong, ...;"
+        " default: mcts, 10,000)",
     )
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first")
     p.add_argument(

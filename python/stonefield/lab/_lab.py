@@ -13,8 +13,8 @@ import numpy as np
 
 from .. import _core
 from .._core import Game
+from .._seeds import seated
 from ..agents import agent_string
-from ..matches import _derived_seed, _seated
 from . import metrics as M
 from .brief import Brief
 from .results import ResultsFile
@@ -268,7 +268,6 @@ def kingmaking_verdicts(
     procedure)."""
     v = plan.variants[variant]
     game = v.game
-    n = game.num_players
     verdicts = []
     for index in sorted(recs):
         if index >= plan.kingmaking:
@@ -283,10 +282,7 @@ def kingmaking_verdicts(
         seats = seating(plan, v, "games", index, 1)[0]
 
         def fresh_players(seats: np.ndarray = seats, index: int = index) -> list[Any]:
-            return [
-                _seated(plan.agents[int(a)], _derived_seed(plan.seed, index, j))
-                for j, a in enumerate(seats)
-            ]
+            return [seated(plan.agents[int(a)], plan.seed, index, j) for j, a in enumerate(seats)]
 
         state = game.new_state()
         movers = []
@@ -327,7 +323,6 @@ def kingmaking_verdicts(
             if found["kingmade"]:
                 break
         verdicts.append(found)
-    del n
     return verdicts
 
 

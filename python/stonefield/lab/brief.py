@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import metrics as M
 
 if TYPE_CHECKING:
-    from ._lab import Lab
+    from ._view import LabView as Lab
 
 #: (answer paragraph, recommendation or None), from a lab's numbers.
 Answer = Callable[["Lab"], "tuple[str, str | None]"]

@@ -17,17 +17,15 @@ import base64
 import html
 import math
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .. import _layout
 from ..render import PLAYER_NAMES, to_svg
 from . import metrics as M
+from ._view import LabView
 from .run import records
-
-if TYPE_CHECKING:
-    from ._lab import Lab
 
 #: Metrics shown in the report's summary table.
 SUMMARY = (
@@ -52,7 +50,7 @@ SUMMARY = (
 )
 
 
-def _figure(width: float, height: float) -> Any:
+def new_figure(width: float, height: float) -> Any:
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -63,12 +61,12 @@ def _figure(width: float, height: float) -> Any:
     return fig
 
 
-def _save(fig: Any, path: str) -> None:
+def save_figure(fig: Any, path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, format="png")
 
 
-def plot_seat_scores(lab: Lab, path: str) -> None:
+def plot_seat_scores(lab: LabView, path: str) -> None:
     """Seat scores with their 95 % intervals, one group of bars per variant."""
     ms = lab.metrics()
     labels = [v.label for v in lab.plan.variants]
@@ -76,7 +74,7 @@ def plot_seat_scores(lab: Lab, path: str) -> None:
         (sum(1 for k in m if k.startswith("seat_score_") and k[11:].isdigit()) for m in ms),
         default=0,
     )
-    fig = _figure(max(6.0, 0.9 * len(labels) + 2), 4.0)
+    fig = new_figure(max(6.0, 0.9 * len(labels) + 2), 4.0)
     ax = fig.add_subplot()
     width = 0.8 / max(seats, 1)
     x = np.arange(len(labels))
@@ -97,16 +95,16 @@ def plot_seat_scores(lab: Lab, path: str) -> None:
     ax.set_ylabel("seat score w̄ (95 % Wilson)")
     ax.set_ylim(0, 1)
     ax.legend(fontsize=7)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
-def plot_lengths(lab: Lab, path: str) -> None:
+def plot_lengths(lab: LabView, path: str) -> None:
     """The distribution of game lengths per variant (box plots)."""
     data = [
         np.asarray(c["length"], dtype=float) if c["length"] is not None else np.zeros(0)
         for c in (lab.columns(v.index) for v in lab.plan.variants)
     ]
-    fig = _figure(max(6.0, 0.6 * len(data) + 2), 4.0)
+    fig = new_figure(max(6.0, 0.6 * len(data) + 2), 4.0)
     ax = fig.add_subplot()
     ax.boxplot(data, showfliers=False)
     ax.set_xticks(
@@ -117,12 +115,12 @@ def plot_lengths(lab: Lab, path: str) -> None:
         fontsize=7,
     )
     ax.set_ylabel("game length (actions)")
-    _save(fig, path)
+    save_figure(fig, path)
 
 
-def plot_branching(lab: Lab, path: str) -> None:
+def plot_branching(lab: LabView, path: str) -> None:
     """Mean legal actions per tenth of the game, one line per variant."""
-    fig = _figure(6.5, 4.0)
+    fig = new_figure(6.5, 4.0)
     ax = fig.add_subplot()
     x = (np.arange(10) + 0.5) / 10
     for v in lab.plan.variants:
@@ -134,14 +132,14 @@ def plot_branching(lab: Lab, path: str) -> None:
     ax.set_ylabel("legal actions")
     if len(lab.plan.variants) <= 12:
         ax.legend(fontsize=6)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
-def plot_lead_drama(lab: Lab, path: str) -> None:
+def plot_lead_drama(lab: LabView, path: str) -> None:
     """Lead change and drama per variant with their t intervals."""
     ms = lab.metrics()
     labels = [v.label for v in lab.plan.variants]
-    fig = _figure(max(6.0, 0.9 * len(labels) + 2), 4.0)
+    fig = new_figure(max(6.0, 0.9 * len(labels) + 2), 4.0)
     axes = fig.subplots(1, 2)
     for ax, name in zip(axes, ("lead_change", "drama")):
         vals = np.array([m.get(name, M.NAN_METRIC).value for m in ms])
@@ -156,7 +154,7 @@ def plot_lead_drama(lab: Lab, path: str) -> None:
         )
         ax.set_xticks(np.arange(len(labels)), labels, rotation=45, ha="right", fontsize=7)
         ax.set_title(name.replace("_", " "))
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 #: The compact table of a run without a study's own deciding metrics.
@@ -180,7 +178,7 @@ HALF_REFERENCE = ("seat_score_0", "advantage", "pie_swap", "skill")
 VARIANTS_PER_BLOCK = 4
 
 
-def _board_svg(lab: Lab, index: int) -> tuple[str, str]:
+def _board_svg(lab: LabView, index: int) -> tuple[str, str]:
     """The final position of the variant's first game (or its empty board), without the
     picture's own caption, and a caption to print beside it at a readable size."""
     v = lab.plan.variants[index]
@@ -201,7 +199,7 @@ def _board_svg(lab: Lab, index: int) -> tuple[str, str]:
     return to_svg(state, size=260, caption=False), caption
 
 
-def reference(lab: Lab, name: str) -> float | None:
+def reference(lab: LabView, name: str) -> float | None:
     """The value a metric's interval is compared with: ½ for seat scores and swap shares, the
     default variant's value for the others (None when the grid has no default variant)."""
     if name in HALF_REFERENCE or name.startswith("seat_score_"):
@@ -224,7 +222,7 @@ def flag(metric: M.Metric, ref: float | None) -> str:
     return ""
 
 
-def _md_table(lab: Lab, names: list[str] | None = None) -> list[str]:
+def _md_table(lab: LabView, names: list[str] | None = None) -> list[str]:
     """The compact table: one row per variant, the deciding metrics, flags against the
     reference."""
     ms = lab.metrics()
@@ -246,7 +244,7 @@ def _md_table(lab: Lab, names: list[str] | None = None) -> list[str]:
     return lines
 
 
-def _full_tables(lab: Lab) -> list[list[str]]:
+def _full_tables(lab: LabView) -> list[list[str]]:
     """The full table for reference: metrics as rows, at most :data:`VARIANTS_PER_BLOCK`
     variants as columns per block."""
     ms = lab.metrics()
@@ -270,7 +268,7 @@ def _full_tables(lab: Lab) -> list[list[str]]:
     return blocks
 
 
-def plot_heatmap(lab: Lab, name: str, path: str) -> bool:
+def plot_heatmap(lab: LabView, name: str, path: str) -> bool:
     """A heat map of metric ``name`` over the two varied options (rows the first option, columns
     the second), each cell with its value and flag. Returns False (no file) unless exactly two
     options vary."""
@@ -287,7 +285,7 @@ def plot_heatmap(lab: Lab, name: str, path: str) -> bool:
         m = ms[v.index].get(name, M.NAN_METRIC)
         grid[i, j] = m.value
         text[i][j] = "-" if math.isnan(m.value) else f"{m.value:.2f}{flag(m, ref)}"
-    fig = _figure(max(4.0, 1.2 * len(cols) + 2.5), max(3.0, 0.5 * len(rows) + 1.8))
+    fig = new_figure(max(4.0, 1.2 * len(cols) + 2.5), max(3.0, 0.5 * len(rows) + 1.8))
     ax = fig.add_subplot()
     image = ax.imshow(grid, cmap="coolwarm", aspect="auto")
     for i in range(len(rows)):
@@ -299,11 +297,11 @@ def plot_heatmap(lab: Lab, name: str, path: str) -> bool:
     ax.set_ylabel(keys[0])
     ax.set_title(name.replace("_", " "), fontsize=9)
     fig.colorbar(image, ax=ax)
-    _save(fig, path)
+    save_figure(fig, path)
     return True
 
 
-def plot_metric_bars(lab: Lab, name: str, ylabel: str, path: str) -> bool:
+def plot_metric_bars(lab: LabView, name: str, ylabel: str, path: str) -> bool:
     """One bar per variant of metric ``name`` with its interval and a dashed line at the
     reference. Returns False (no file) when no variant has the metric."""
     ms = lab.metrics()
@@ -313,7 +311,7 @@ def plot_metric_bars(lab: Lab, name: str, ylabel: str, path: str) -> bool:
     vals = np.array([m.get(name, M.NAN_METRIC).value for m in ms])
     lo = np.array([m.get(name, M.NAN_METRIC).low for m in ms])
     hi = np.array([m.get(name, M.NAN_METRIC).high for m in ms])
-    fig = _figure(max(6.0, 0.6 * len(labels) + 2), 4.0)
+    fig = new_figure(max(6.0, 0.6 * len(labels) + 2), 4.0)
     ax = fig.add_subplot()
     x = np.arange(len(labels))
     ax.bar(x, vals, 0.6, yerr=np.nan_to_num(np.vstack([vals - lo, hi - vals])), capsize=3)
@@ -323,11 +321,11 @@ def plot_metric_bars(lab: Lab, name: str, ylabel: str, path: str) -> bool:
     ax.set_xticks(x, labels, rotation=45, ha="right", fontsize=7)
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, 1)
-    _save(fig, path)
+    save_figure(fig, path)
     return True
 
 
-def write_report(lab: Lab, directory: str) -> str:
+def write_report(lab: LabView, directory: str) -> str:
     """Writes the report files; returns the path of report.md."""
     os.makedirs(directory, exist_ok=True)
     brief = lab.brief

@@ -31,7 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from .._core import RecordError, StonefieldError
+from .._core import InvalidOptionError, RecordError, StonefieldError
+
+#: Format tag of the first line of a results file.
+FORMAT = "stonefield-lab/2"
 
 try:
     import fcntl
@@ -190,9 +193,6 @@ class ResultsFile:
             raise RecordError(f"{self.path}: line {number} is not valid JSON") from None
 
     def _check_header(self, found: Any) -> None:
-        from .._core import InvalidOptionError
-        from .run import FORMAT
-
         if not isinstance(found, dict) or found.get("format") != FORMAT:
             fmt = found.get("format", "") if isinstance(found, dict) else ""
             if isinstance(fmt, str) and fmt.startswith("stonefield-lab/"):

@@ -18,12 +18,9 @@ import numpy.typing as npt
 from .. import _core
 from .._actions import is_action_id
 from .._core import Game, IllegalMoveError, InvalidOptionError, StonefieldError
+from .._seeds import seated
 from ..agents import agent_string, is_native, parse_agent
-from ..matches import _derived_seed, _seated
-from .results import ResultsFile
-
-#: Format tag of the first line of a results file.
-FORMAT = "stonefield-lab/2"
+from .results import FORMAT, ResultsFile
 
 #: Columns of the per-game facts kept in the results file.
 COLUMNS = (
@@ -278,7 +275,7 @@ def _play_python(
     offsets = [0]
     for k in range(seats.shape[0]):
         i = first + k
-        players = [_seated(agents[a], _derived_seed(seed, i, j)) for j, a in enumerate(seats[k])]
+        players = [seated(agents[a], seed, i, j) for j, a in enumerate(seats[k])]
         state = game.new_state()
         while (p := state.current_player) is not None:
             who = agent_string(agents[int(seats[k, p])])

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._core import MCTS, InvalidOptionError, make
-from ..matches import _derived_seed, match
+from .._seeds import seat_seed
+from ..matches import match
 from . import metrics as M
 from .run import make_plan
 
@@ -99,7 +100,7 @@ def skill_trace(
         budgets = tuple(base_iterations * 2**k for k in range(rungs))
         scores = []
         for k, b in enumerate(budgets):
-            rung_seed = _derived_seed(seed, v.index, k)
+            rung_seed = seat_seed(seed, v.index, k)
             # One stronger agent against the weaker in every other seat (fair: w̄ = ½).
             weak = [MCTS(iterations=b, seed=rung_seed)] * (g.num_players - 1)
             m = match(
@@ -117,9 +118,9 @@ def skill_trace(
 def plot_skill_traces(traces: Sequence[SkillTrace], path: str) -> None:
     """The curves (stronger side's score against the weaker side's budget, log scale), one line
     per variant with its area in the legend, written as a PNG."""
-    from .report import _figure, _save
+    from .report import new_figure, save_figure
 
-    fig = _figure(6.5, 4.0)
+    fig = new_figure(6.5, 4.0)
     ax = fig.add_subplot()
     for t in traces:
         vals = [m.value for m in t.scores]
@@ -139,7 +140,7 @@ def plot_skill_traces(traces: Sequence[SkillTrace], path: str) -> None:
     ax.set_ylabel("stronger side's score (95 % Wilson)")
     ax.set_ylim(0, 1)
     ax.legend(fontsize=7, title="variant (area)", title_fontsize=7)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 __all__ = ["SkillTrace", "plot_skill_traces", "skill_trace"]

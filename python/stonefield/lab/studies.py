@@ -30,7 +30,7 @@ from . import metrics as M
 from .brief import Answer, Brief, excludes, fmt, seat_balance_answer
 
 if TYPE_CHECKING:
-    from ._lab import Lab
+    from ._view import LabView as Lab
 
 
 @dataclass(frozen=True)

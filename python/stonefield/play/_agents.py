@@ -1,9 +1,10 @@
 """The players a seat can hold, and how an agent's thinking is reported while it runs.
 
-A seat is a human (the page waits for a click) or an agent: ``random`` or ``mcts`` with an
-iteration budget. Agents are built from small JSON descriptions such as
-``{"kind": "mcts", "iterations": 2000}`` or the command line's ``mcts:iterations=2000``.
-Budgets are capped so that a request cannot occupy the machine for long.
+A seat is a human (the page waits for a click) or an agent named by an agent string, the one
+grammar of :func:`stonefield.parse_agent` (``random``, ``mcts:iterations=2000,c=0.8``; every
+:class:`stonefield.MCTS` setting), or by the same settings as a JSON object
+(``{"kind": "mcts", "iterations": 2000}``). Budgets are capped so that a request cannot occupy
+the machine for long.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from .._seeds import MCTS_SETTINGS
+from ..agents import parse_agent
 
 #: The largest iteration budget a request may ask of MCTS.
 MAX_ITERATIONS = 200_000
@@ -24,6 +27,8 @@ MAX_ITERATIONS = 200_000
 MAX_SECONDS = 20.0
 #: The budget of ``mcts`` when none is given.
 DEFAULT_ITERATIONS = 10_000
+#: The most search threads a request may ask for.
+MAX_THREADS = 4
 #: How many snapshots of a search the page sees: the search runs at budgets b/8, b/4, b/2, b
 #: (same seed), and each finished run is shown; the last one picks the move.
 _SNAPSHOTS = 4
@@ -41,16 +46,21 @@ class SeatError(ValueError):
 
 @dataclass(frozen=True)
 class Seat:
-    """Who sits in one seat: ``kind`` is ``human``, ``random`` or ``mcts``.
+    """Who sits in one seat: ``kind`` is ``human``, ``random`` or ``mcts``; ``settings`` holds
+    the agent's other settings (as :func:`stonefield.parse_agent` reads them) that differ from
+    the defaults.
 
     >>> Seat.parse("mcts:iterations=500")
-    Seat(kind='mcts', iterations=500)
+    Seat(kind='mcts', iterations=500, settings=())
+    >>> Seat.parse("mcts:500,c=0.5")
+    Seat(kind='mcts', iterations=500, settings=(('c', 0.5),))
     >>> Seat.parse({"kind": "mcts"}).label
     'MCTS 10,000'
     """
 
     kind: str
     iterations: int | None = None
+    settings: tuple[tuple[str, Any], ...] = ()
 
     @property
     def is_agent(self) -> bool:
@@ -59,52 +69,77 @@ class Seat:
     @property
     def label(self) -> str:
         if self.kind == "mcts":
-            return f"MCTS {self.iterations:,}"
+            extra = "".join(f", {k}={v}" for k, v in self.settings)
+            return f"MCTS {self.iterations:,}{extra}"
         return self.kind
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "label": self.label}
         if self.iterations is not None:
             out["iterations"] = self.iterations
+        out.update(self.settings)
         return out
 
     @staticmethod
     def parse(spec: Any) -> Seat:
-        """A seat from ``"human"``, ``"random"``, ``"mcts"``, ``"mcts:iterations=N"`` (or
-        ``"mcts:N"``) or the equivalent JSON object.
+        """A seat from ``"human"``, an agent string (``"random"``, ``"mcts"``,
+        ``"mcts:iterations=N,c=..."``, ``"mcts:N"``) or the equivalent JSON object (``kind`` and
+        the agent's settings; ``label`` is ignored).
 
         Raises:
-            SeatError: anything else, or a budget outside 1..MAX_ITERATIONS.
+            SeatError: anything else, a budget outside 1..MAX_ITERATIONS, or more than
+                MAX_THREADS threads.
         """
-        if isinstance(spec, str):
-            name, _, rest = spec.partition(":")
-            fields: dict[str, Any] = {"kind": name}
-            for item in filter(None, rest.split(",")):
-                key, eq, value = item.partition("=")
-                if not eq:
-                    key, value = "iterations", key
-                fields[key.strip()] = value.strip()
-            spec = fields
-        if not isinstance(spec, dict):
+        if isinstance(spec, dict):
+            spec = _agent_string(spec)
+        if not isinstance(spec, str):
             raise SeatError(f"a seat is a string or an object, got {type(spec).__name__}")
-        kind: Any = spec.get("kind")
-        if not isinstance(kind, str) or kind not in available_kinds():
+        kind = spec.partition(":")[0].strip().lower()
+        if kind not in available_kinds():
             raise SeatError(f"seat kind must be one of {available_kinds()}, got {kind!r}")
-        extra = set(spec) - {"kind", "iterations", "label"}
-        if extra:
-            raise SeatError(f"unknown seat setting {sorted(extra)[0]!r}; allowed: iterations")
-        if kind != "mcts":
-            return Seat(kind)
-        raw = spec.get("iterations", DEFAULT_ITERATIONS)
+        if kind == "human":
+            if spec.strip().lower() != "human":
+                raise SeatError("a human seat takes no settings")
+            return Seat("human")
         try:
-            if isinstance(raw, bool) or isinstance(raw, float):
-                raise ValueError
-            iterations = int(raw)
-        except (TypeError, ValueError):
-            raise SeatError(f"iterations is a whole number, got {raw!r}") from None
-        if not 1 <= iterations <= MAX_ITERATIONS:
+            agent = parse_agent(spec)
+        except (_core.InvalidOptionError, TypeError) as e:
+            raise SeatError(str(e)) from None
+        if isinstance(agent, _core.RandomAgent):
+            return Seat("random", settings=(("seed", agent.seed),) if agent.seed else ())
+        given = {item.partition("=")[0].strip() for item in spec.partition(":")[2].split(",")}
+        iterations = agent.iterations
+        if not given & {"iterations", "time"} and not spec.partition(":")[2].strip()[:1].isdigit():
+            iterations = DEFAULT_ITERATIONS
+        if iterations is None or not 1 <= iterations <= MAX_ITERATIONS:
             raise SeatError(f"iterations must be 1..{MAX_ITERATIONS}, got {iterations}")
-        return Seat("mcts", iterations)
+        if agent.threads > MAX_THREADS:
+            raise SeatError(f"threads must be 1..{MAX_THREADS}, got {agent.threads}")
+        default = _core.MCTS(iterations=1)
+        settings = tuple(
+            (k, getattr(agent, k))
+            for k in MCTS_SETTINGS
+            if k not in ("iterations", "time") and getattr(agent, k) != getattr(default, k)
+        )
+        if agent.time is not None:
+            settings += (("time", agent.time),)
+        return Seat("mcts", iterations, settings)
+
+
+def _agent_string(spec: dict[str, Any]) -> Any:
+    """The agent string of a seat's JSON object."""
+    kind = spec.get("kind")
+    if not isinstance(kind, str):
+        raise SeatError(f"seat kind must be one of {available_kinds()}, got {kind!r}")
+    items = []
+    for key, value in spec.items():
+        if key in ("kind", "label"):
+            continue
+        if isinstance(value, float) and key == "iterations":
+            raise SeatError(f"iterations is a whole number, got {value!r}")
+        shown = "none" if value is None else str(value).lower()
+        items.append(f"{key}={shown}")
+    return kind + (":" + ",".join(items) if items else "")
 
 
 def available_kinds() -> list[str]:
@@ -132,7 +167,8 @@ def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
     if state.is_terminal():
         raise _core.GameOverError("the game is over")
     if seat.kind == "random":
-        return int(_core.RandomAgent(seed=seed).act(state))
+        own = int(dict(seat.settings).get("seed", 0))
+        return int(_core.RandomAgent(seed=(seed ^ own) & (2**64 - 1)).act(state))
     if seat.kind != "mcts" or seat.iterations is None:
         raise SeatError(f"a {seat.kind} seat does not choose moves")
     budgets = sorted({max(1, seat.iterations >> k) for k in range(_SNAPSHOTS - 1, -1, -1)})
@@ -144,7 +180,12 @@ def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
         left = deadline - time.monotonic()
         if left <= 0 and best >= 0:
             break
-        search = _core.MCTS(iterations=budget, time=max(left, 0.01), seed=seed)
+        settings = dict(seat.settings)
+        limit = min(left, float(settings.pop("time", left)))
+        own = int(settings.pop("seed", 0))
+        search = _core.MCTS(
+            iterations=budget, time=max(limit, 0.01), seed=(seed ^ own) & (2**64 - 1), **settings
+        )
         result = search.analyse(state)
         publish(snapshot(state, result, seat.iterations))
         best = int(result.best)
@@ -156,22 +197,20 @@ def choose(seat: Seat, state: _core.State, seed: int, publish: Publish) -> int:
 def snapshot(state: _core.State, result: Any, budget: int) -> dict[str, Any]:
     """A search result as the page shows it: the root value and the visit share per site.
 
-    Faraday's offer actions for the second colour (``N + s``) count towards site ``s``; other
-    actions beyond the sites (pass, accept, swap) are listed under ``actions``.
+    An action counts towards the site it marks (``Game.action_site``: Faraday's offer stones of
+    either colour count towards their site); the others (pass, accept, swap) are listed under
+    ``actions``.
     """
-    n = state.game.num_sites
     visits = np.asarray(result.visits, dtype=np.float64)
     actions = np.asarray(result.actions, dtype=np.int64)
     total = float(visits.sum()) or 1.0
     sites: dict[int, float] = {}
     others: dict[int, float] = {}
-    offer = state.game.name == "faraday"
     for a, v in zip(actions.tolist(), visits.tolist()):
         share = v / total
-        if a < n:
-            sites[a] = sites.get(a, 0.0) + share
-        elif offer and a < 2 * n:
-            sites[a - n] = sites.get(a - n, 0.0) + share
+        site = state.game.action_site(a)
+        if site is not None:
+            sites[site] = sites.get(site, 0.0) + share
         else:
             others[a] = share
     return {

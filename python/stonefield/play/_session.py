@@ -113,8 +113,10 @@ class Session:
         player = state.current_player
         legal = [int(a) for a in state.legal_actions()]
         human = player is not None and not self.seats[player].is_agent
-        offer = game.name == "faraday" and state.phase == "offer"
-        sites = sorted({a if a < n else a - n for a in legal if a < n or (offer and a < 2 * n)})
+        phase = getattr(state, "phase", None)
+        offer = phase == "offer"
+        marked = {a: game.action_site(a) for a in legal}
+        sites = sorted({s for s in marked.values() if s is not None})
         svg = to_svg(state, highlight=sites if human else None, numbers=numbers, size=520)
         ranks = state.ranks()
         scores = state.scores()
@@ -148,7 +150,7 @@ class Session:
             "buttons": [
                 {"action": a, "label": action_label(game, state, a)}
                 for a in legal
-                if a >= n and not (offer and a < 2 * n)
+                if marked[a] is None
             ],
             "offer": offer,
             "board": [int(v) for v in state.board],
@@ -156,8 +158,8 @@ class Session:
             "busy": self.busy,
             "version": self.version,
         }
-        if game.name == "faraday":
-            out["phase"] = state.phase
+        if phase is not None:
+            out["phase"] = phase
         return out
 
     def _move_list(self) -> list[tuple[int, int, str]]:
@@ -179,20 +181,15 @@ def action_label(game: _core.Game, state: _core.State, action: int) -> str:
     >>> action_label(g, g.new_state(), 16), action_label(g, g.new_state(), 5)
     ('pass', '5')
     """
-    n = game.num_sites
-    if action < n:
-        if game.name == "faraday" and state.phase == "offer":
-            return f"{PLAYER_NAMES[0]} {action}"
-        return str(action)
-    if game.name == "windflowers" and action == n:
-        return "pass"
-    if game.name == "faraday":
-        if action < 2 * n:
-            return f"{PLAYER_NAMES[1]} {action - n}"
-        return {2 * n: "offer pass", 2 * n + 1: "accept", 2 * n + 2: "swap"}.get(
-            action, str(action)
-        )
-    return str(action)
+    name = game.action_name(action)
+    if getattr(state, "phase", None) == "offer":
+        # An offer stone's colour is the page's, not the mover's.
+        site = game.action_site(action)
+        if site is not None:
+            return f"{PLAYER_NAMES[0 if action == site else 1]} {site}"
+        if name == "pass":
+            return "offer pass"
+    return name
 
 
 class SessionStore:

@@ -618,7 +618,7 @@ fn from_position_rejects_bad_input() {
     let ok = vec![0i8; 19];
     assert!(matches!(
         State::from_position(cfg.clone(), &ok[..18], 0, None),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
     let mut bad = ok.clone();
     bad[3] = 3;

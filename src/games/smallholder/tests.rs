@@ -178,17 +178,17 @@ fn bad_positions_are_refused() {
     let cfg = config(&[]);
     assert!(matches!(
         State::from_position(cfg.clone(), &[0; 36], 0),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
     let mut cells = vec![0i8; 37];
     cells[3] = 3;
     assert!(matches!(
         State::from_position(cfg.clone(), &cells, 0),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
     assert!(matches!(
         State::from_position(cfg, &[0; 37], 2),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
 }
 

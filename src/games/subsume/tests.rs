@@ -23,6 +23,7 @@
 
 use super::*;
 use crate::games::options::opt;
+use crate::games::Measure;
 
 const RED: usize = 0;
 const BLUE: usize = 1;
@@ -198,15 +199,15 @@ fn from_position_rejects_bad_input() {
     let cfg = config(3);
     assert!(matches!(
         State::from_position(cfg.clone(), &[0; 18], 0),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
     assert!(matches!(
         State::from_position(cfg.clone(), &[3; 19], 0),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
     assert!(matches!(
         State::from_position(cfg, &[0; 19], 2),
-        Err(Error::Record(_))
+        Err(Error::InvalidPosition(_))
     ));
 }
 
@@ -783,7 +784,7 @@ fn keeping_enclosed_stones_changes_no_move_and_no_result() {
                     let m = a.random_action(&mut rng, &mut buf).expect("a move");
                     a.apply_unchecked(m);
                     b.apply_unchecked(m);
-                    // The lab's heuristic sees the same position in both.
+                    // The measured heuristic sees the same position in both.
                     let (mut ha, mut hb) = ([0u32; 2], [0u32; 2]);
                     let mut scratch = crate::algo::FloodScratch::default();
                     a.heuristic_into(&mut scratch, &mut ha);

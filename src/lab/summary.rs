@@ -11,7 +11,7 @@
 use crate::error::{Error, Result};
 use crate::games::MAX_PLAYERS;
 
-/// The per-game columns the metrics read (see [`super::stats::Columns`]): one entry per game,
+/// The per-game columns the metrics read (see [`super::Columns`]): one entry per game,
 /// `players` per game in `returns` and `ranks`.
 #[derive(Clone, Copy, Debug)]
 pub struct Facts<'a> {
@@ -470,13 +470,13 @@ pub fn summarize(f: &Facts<'_>) -> Result<Summary> {
         ("pie", f.pie.len()),
     ];
     if let Some((name, len)) = lengths.iter().find(|&&(_, len)| len != n) {
-        return Err(Error::Record(format!(
+        return Err(Error::InvalidArgument(format!(
             "per-game columns of {n} games expected; {name} has {len} rows"
         )));
     }
     for (name, len) in [("returns", f.returns.len()), ("ranks", f.ranks.len())] {
         if len != n * p {
-            return Err(Error::Record(format!(
+            return Err(Error::InvalidArgument(format!(
                 "{name} needs {p} entries for each of {n} games, has {len}"
             )));
         }
