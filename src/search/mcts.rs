@@ -60,7 +60,8 @@ const SLOW_ITERATION: std::time::Duration = std::time::Duration::from_micros(50)
 pub(super) const OPEN: i8 = i8::MIN;
 
 /// One node of the tree, shared by UCT ([`Mcts`]) and PUCT ([`super::puct`]). `proof` is the
-/// proven outcome for `mover` (+1 won, 0 drawn, −1 lost) or [`OPEN`].
+/// proven outcome for `mover` (+1 won, 0 drawn, −1 lost) or [`OPEN`]; PUCT, which proves
+/// nothing, marks a leaf waiting for its evaluation there instead.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node {
     /// Summed return of `mover` over the playouts (evaluations) through this node.
@@ -72,8 +73,7 @@ pub(super) struct Node {
     pub(super) action: u16,
     /// Number of children.
     pub(super) len: u16,
-    /// UCT: number of children tried so far (they come first in the block). PUCT: on a node
-    /// without children, 1 while its evaluation is pending.
+    /// Number of children tried so far: they come first in the block (UCT only).
     pub(super) tried: u16,
     /// The player who moved into this node (at the root: the player to move there).
     pub(super) mover: u8,
