@@ -1,13 +1,14 @@
 //! MCTS iterations per second on one configuration:
 //! `cargo run --release --example search_speed -- GAME ITERATIONS [THREADS] [MOVES] [key=value ...]`
 //! (MOVES random opening moves first, for a mid-game position). Among the `key=value` pairs,
-//! `selection=`, `playouts=`, `c=`, `grave_ref=` and `grave_bias=` set the search, the rest are
-//! game options. The rate is per CPU-second of this process (the machine may be shared).
+//! `selection=`, `playouts=`, `c=`, `grave_ref=` and `grave_bias=` set the search, and
+//! `search=puct` (with `batch_size=`) runs PUCT with its native rollout evaluator instead of
+//! MCTS (simulations per second; no root noise), the rest are game options. The rate is per CPU-second of this process (the machine may be shared).
 
 use stonefield::games::{OptionValue, Rules};
 use stonefield::rng::Rng;
 use stonefield::search::mcts::search;
-use stonefield::search::{MctsConfig, Playouts, Selection};
+use stonefield::search::{puct_search, MctsConfig, Playouts, PuctConfig, Selection};
 use stonefield::Game;
 
 fn main() {
@@ -16,7 +17,22 @@ fn main() {
     let iterations: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let moves: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let search_keys = ["selection", "playouts", "c", "grave_ref", "grave_bias"];
+    let search_keys = [
+        "selection",
+        "playouts",
+        "c",
+        "grave_ref",
+        "grave_bias",
+        "search",
+        "batch_size",
+    ];
+    let mut puct = PuctConfig {
+        simulations: iterations,
+        dirichlet_fraction: 0.0,
+        max_nodes: 100_000_000,
+        ..PuctConfig::default()
+    };
+    let mut use_puct = false;
     let mut cfg = MctsConfig {
         threads,
         max_nodes: 100_000_000,
@@ -29,7 +45,12 @@ fn main() {
         match k {
             "selection" => cfg.selection = Selection::from_name(v).expect("selection"),
             "playouts" => cfg.playouts = Playouts::from_name(v).expect("playouts"),
-            "c" => cfg.c = v.parse().expect("c"),
+            "c" => {
+                cfg.c = v.parse().expect("c");
+                puct.c = cfg.c;
+            }
+            "search" => use_puct = v == "puct",
+            "batch_size" => puct.batch_size = v.parse().expect("batch_size"),
             "grave_ref" => cfg.grave_ref = v.parse().expect("grave_ref"),
             "grave_bias" => cfg.grave_bias = v.parse().expect("grave_bias"),
             _ => {}
@@ -58,7 +79,11 @@ fn main() {
         }
     }
     let t = cpu_seconds();
-    let r = search(&state, &cfg).expect("searchable");
+    let r = if use_puct {
+        puct_search(&state, &puct, None, None).expect("searchable")
+    } else {
+        search(&state, &cfg).expect("searchable")
+    };
     let dt = cpu_seconds() - t;
     println!(
         "{name} moves={moves} threads={threads}: {:.0} it/s, {} nodes ({:.2} per iteration), best {}",

@@ -21,6 +21,8 @@ pub enum Error {
     InvalidArgument(String),
     /// A malformed or inconsistent serialized game record, or a replay that does not finish.
     Record(String),
+    /// A search's evaluator (a network, say) returned what the search cannot use, or failed.
+    Evaluator(String),
     /// A run given up because its stop flag was raised (Ctrl-C) before game `index` ended; the
     /// caller that raised the flag discards the unfinished games.
     Stopped {
@@ -203,7 +205,8 @@ impl fmt::Display for Error {
             Error::InvalidOption(m)
             | Error::InvalidPosition(m)
             | Error::InvalidArgument(m)
-            | Error::Record(m) => f.write_str(m),
+            | Error::Record(m)
+            | Error::Evaluator(m) => f.write_str(m),
             Error::IllegalMove(e) => e.fmt(f),
             Error::GameOver(e) => e.fmt(f),
             Error::Stopped { index } => write!(f, "stopped before game {index} ended"),

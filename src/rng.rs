@@ -77,6 +77,55 @@ impl Rng {
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
+
+    /// A standard normal draw (Box–Muller; one draw per two uniforms).
+    pub fn normal(&mut self) -> f64 {
+        let u = 1.0 - self.unit();
+        let v = self.unit();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+
+    /// A Gamma(`shape`, 1) draw, `shape > 0` (Marsaglia and Tsang 2000; for a shape below 1,
+    /// a Gamma(shape + 1) draw times U^(1/shape)).
+    pub fn gamma(&mut self, shape: f64) -> f64 {
+        debug_assert!(shape > 0.0);
+        if shape < 1.0 {
+            let u = 1.0 - self.unit();
+            return self.gamma(shape + 1.0) * u.powf(1.0 / shape);
+        }
+        let d = shape - 1.0 / 3.0;
+        let c = 1.0 / (9.0 * d).sqrt();
+        loop {
+            let x = self.normal();
+            let v = 1.0 + c * x;
+            if v <= 0.0 {
+                continue;
+            }
+            let v = v * v * v;
+            let u = 1.0 - self.unit();
+            if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+                return d * v;
+            }
+        }
+    }
+
+    /// Fills `out` with a draw from the symmetric Dirichlet distribution of parameter `alpha`
+    /// (normalised Gamma draws; `alpha > 0`).
+    pub fn dirichlet_into(&mut self, alpha: f64, out: &mut [f64]) {
+        let mut sum = 0.0;
+        for x in out.iter_mut() {
+            *x = self.gamma(alpha);
+            sum += *x;
+        }
+        if sum > 0.0 {
+            out.iter_mut().for_each(|x| *x /= sum);
+        } else if !out.is_empty() {
+            // Every draw underflowed (a tiny alpha): one coordinate takes all.
+            let k = self.below(out.len());
+            out.fill(0.0);
+            out[k] = 1.0;
+        }
+    }
 }
 
 #[cfg(test)]

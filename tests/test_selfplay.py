@@ -104,7 +104,8 @@ def test_save_load_round_trip(data: SelfPlayData, tmp_path: Path) -> None:
     data.save(path)
     back = SelfPlayData.load(path)
     assert back.game == data.game
-    for key in ("observations", "policies", "players", "returns", "game_index", "actions"):
+    keys = ("observations", "policies", "legal_masks", "players", "returns", "game_index")
+    for key in (*keys, "actions"):
         a, b = getattr(data, key), getattr(back, key)
         assert a.dtype == b.dtype and np.array_equal(a, b)
     assert np.array_equal(back.offsets, data.offsets)
@@ -120,6 +121,7 @@ def test_save_load_round_trip(data: SelfPlayData, tmp_path: Path) -> None:
                 "game_index",
                 "actions",
                 "offsets",
+                "legal_masks",
             )
         )
 
@@ -228,3 +230,29 @@ def test_bad_arguments() -> None:
 def test_agent_strings_are_accepted() -> None:
     d = sf.selfplay("subsume", "mcts:iterations=20", games=1, seed=0, size=3)
     assert len(d) == int(d.offsets[-1]) > 0
+
+
+def test_legal_masks_match_the_positions_and_older_files_get_them_by_replay(
+    data: SelfPlayData, tmp_path: Path
+) -> None:
+    game = data.game
+    for i in range(data.num_games):
+        state = game.new_state()
+        rows = np.flatnonzero(data.game_index == i)
+        for row, a in zip(rows, data.game_actions(i)):
+            assert np.array_equal(data.legal_masks[row], state.legal_mask())
+            assert data.policies[row][~data.legal_masks[row]].sum() == 0
+            state.apply(a)
+    # A file written before legal_masks existed: the same data once loaded.
+    path = tmp_path / "old.npz"
+    data.save(path)
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n) for n in z.namelist() if n != "legal_masks.npy"}
+    with zipfile.ZipFile(path, "w") as z:
+        for n, b in members.items():
+            z.writestr(n, b)
+    back = SelfPlayData.load(path)
+    assert np.array_equal(back.legal_masks, data.legal_masks)
+    targets = data.value_targets()
+    assert targets.dtype == np.float32 and targets.shape == (len(data),)
+    assert np.array_equal(targets, data.returns[np.arange(len(data)), data.players])

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from ._core import (
     MCTS,
+    PUCT,
+    EvaluatorError,
     Game,
     GameOverError,
     IllegalMoveError,
@@ -55,6 +57,7 @@ from .text import board_text
 _attach_methods()
 
 __all__ = [
+    "EvaluatorError",
     "Game",
     "GameOverError",
     "IllegalMoveError",
@@ -63,6 +66,7 @@ __all__ = [
     "Match",
     "MatchInterrupted",
     "MirrorAgent",
+    "PUCT",
     "RandomAgent",
     "RecordError",
     "RestrictedAgent",

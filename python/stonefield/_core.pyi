@@ -8,9 +8,11 @@ import numpy.typing as npt
 
 __version__: str
 __all__ = [
+    "EvaluatorError",
     "Game",
     "GameOverError",
     "MCTS",
+    "PUCT",
     "RandomAgent",
     "SearchResult",
     "IllegalMoveError",
@@ -28,6 +30,8 @@ __all__ = [
     "option_spec",
     "parse_option",
     "play_games",
+    "puct_play_games",
+    "puct_selfplay_games",
     "seat_seed",
     "selfplay_games",
     "simulate_raw",
@@ -45,6 +49,14 @@ class IllegalMoveError(StonefieldError): ...
 class InvalidOptionError(StonefieldError): ...
 class GameOverError(StonefieldError): ...
 class RecordError(StonefieldError): ...
+class EvaluatorError(StonefieldError): ...
+
+#: A PUCT evaluator: (observations float32 (B, planes, sites), legal_mask bool (B, num_actions))
+#: -> (priors float32 (B, num_actions), values float32 (B, players)).
+_Evaluator = Callable[
+    [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
+    tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+]
 
 def cancel_native_calls() -> None: ...
 def games() -> list[str]: ...
@@ -270,6 +282,38 @@ class MCTS:
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 @final
+class PUCT:
+    def __new__(
+        cls,
+        evaluator: _Evaluator | str | None = None,
+        simulations: SupportsIndex | None = None,
+        c: float | None = None,
+        dirichlet_alpha: float | None = None,
+        dirichlet_fraction: float | None = None,
+        batch_size: SupportsIndex | None = None,
+        seed: SupportsIndex | None = None,
+        max_nodes: SupportsIndex | None = None,
+    ) -> PUCT: ...
+    def act(self, state: State) -> int: ...
+    def analyse(self, state: State) -> SearchResult: ...
+    @property
+    def evaluator(self) -> _Evaluator | str: ...
+    @property
+    def simulations(self) -> int: ...
+    @property
+    def c(self) -> float: ...
+    @property
+    def dirichlet_alpha(self) -> float: ...
+    @property
+    def dirichlet_fraction(self) -> float: ...
+    @property
+    def batch_size(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def max_nodes(self) -> int: ...
+
+@final
 class RandomAgent:
     def __new__(cls, seed: SupportsIndex | None = None) -> RandomAgent: ...
     def act(self, state: State) -> int: ...
@@ -315,6 +359,22 @@ def play_games(
     threads: SupportsIndex | None = None,
     first: SupportsIndex | None = None,
     keep_partial: bool = False,
+) -> dict[str, Any]: ...
+def puct_play_games(
+    game: Game | str,
+    agents: Sequence[PUCT | MCTS | RandomAgent],
+    seats: npt.ArrayLike,
+    seed: SupportsIndex,
+    first: SupportsIndex | None = None,
+    keep_partial: bool = False,
+) -> dict[str, Any]: ...
+def puct_selfplay_games(
+    game: Game | str,
+    agent: PUCT,
+    games: SupportsIndex,
+    seed: SupportsIndex,
+    temperature_moves: SupportsIndex,
+    threads: SupportsIndex | None = None,
 ) -> dict[str, Any]: ...
 def selfplay_games(
     game: Game | str,

@@ -358,7 +358,10 @@ def match(
     When every agent is native (:class:`stonefield.MCTS`, :class:`stonefield.RandomAgent`), whole
     games run in Rust on ``threads`` threads with the GIL released, Ctrl-C stops them at once,
     and game ``i`` draws from random streams derived from ``(seed, i)``, so the match is the
-    same whatever the thread count. Otherwise the games run one after another on the calling
+    same whatever the thread count. When the agents are :class:`stonefield.PUCT` searches and
+    native agents, all the games run at once in Rust on one thread, and each PUCT agent's
+    waiting leaves of every game go to its evaluator in one call. Otherwise the games run one
+    after another on the calling
     thread: each agent acts on a copy of the position, native agents get a seed derived from
     ``(seed, i, seat)`` for game ``i``, and a Python agent with a ``reset`` method is called as
     ``agent.reset(seed=...)`` with that seed before each game.
@@ -403,6 +406,11 @@ def match(
     started = time.perf_counter()
     if all(is_native(a) for a in agent_list):
         raw = _play_native(game, agent_list, seats, seed, threads, progress)
+    elif all(is_native(a) or isinstance(a, _core.PUCT) for a in agent_list):
+        # PUCT agents: every game at once in Rust, each evaluator call serving all of them.
+        raw = dict(_core.puct_play_games(game, list(agent_list), seats, seed, keep_partial=True))
+        if progress is not None and raw["interrupted"] is None:
+            progress(len(seats), len(seats))
     else:
         raw = _play_python(game, agent_list, seats, seed, progress)
     played = _match_of(game, agent_list, seed, seats, raw, started)

@@ -49,7 +49,11 @@ _ARRAYS: dict[str, tuple[type[np.generic], int]] = {
     "game_index": (np.uint32, 1),
     "actions": (np.uint32, 1),
     "offsets": (np.int64, 1),
+    "legal_masks": (np.bool_, 2),
 }
+
+#: Entries a file may lack (written by an older stonefield): they are rebuilt by replaying.
+_OPTIONAL = ("legal_masks",)
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,8 +65,11 @@ class SelfPlayData:
         observations: float32 (positions, planes, sites): ``State.observation()`` before each
             decision, from the view of the player to move.
         policies: float32 (positions, num_actions): root visit fractions of the search.
+        legal_masks: bool (positions, num_actions): the legal actions at each position.
         players: int8 (positions,): the player to move.
-        returns: float32 (positions, num_players): the final returns of the position's game.
+        returns: float32 (positions, num_players): the final returns of the position's game,
+            by seat. The value target of a position from the point of view of its player to
+            move is ``returns[i, players[i]]`` (:meth:`value_targets`), in [-1, 1].
         game_index: uint32 (positions,): the game each position comes from.
         actions: uint32: every game's actions, concatenated.
         offsets: int64 (games + 1,): game ``i`` is ``actions[offsets[i]:offsets[i + 1]]``.
@@ -76,6 +83,22 @@ class SelfPlayData:
     game_index: npt.NDArray[np.uint32]
     actions: npt.NDArray[np.uint32]
     offsets: npt.NDArray[np.int64]
+    legal_masks: npt.NDArray[np.bool_]
+
+    def value_targets(self) -> npt.NDArray[np.float32]:
+        """float32 (positions,): each position's final return for its player to move,
+        ``returns[i, players[i]]`` (the AlphaZero value target)."""
+        rows = np.arange(len(self.players))
+        return self.returns[rows, self.players.astype(np.int64)].astype(np.float32)
+
+    def relative_returns(self) -> npt.NDArray[np.float32]:
+        """float32 (positions, num_players): the final returns in the observation's frame,
+        column k the return of player ``(players[i] + k) mod num_players`` (column 0 is
+        :meth:`value_targets`). The value targets of a :class:`stonefield.PUCT` evaluator,
+        which gives its values in that frame."""
+        n = self.returns.shape[1]
+        cols = (self.players.astype(np.int64)[:, None] + np.arange(n)[None, :]) % n
+        return np.take_along_axis(self.returns, cols, axis=1).astype(np.float32)
 
     def __len__(self) -> int:
         return int(self.players.shape[0])
@@ -163,12 +186,14 @@ class SelfPlayData:
 
     @classmethod
     def _from_arrays(cls, data: dict[str, np.ndarray]) -> SelfPlayData:
-        missing = [k for k in ("header", *_ARRAYS) if k not in data]
+        missing = [k for k in ("header", *_ARRAYS) if k not in data and k not in _OPTIONAL]
         if missing:
             raise RecordError(
                 f"missing entries {missing}; a self-play file has header, {', '.join(_ARRAYS)}"
             )
         game = _header_game(data["header"])
+        if "legal_masks" not in data and "offsets" in data and "actions" in data:
+            data = {**data, "legal_masks": _replayed_masks(game, data)}
         for key, (dtype, ndim) in _ARRAYS.items():
             a = data[key]
             if a.dtype != dtype or a.ndim != ndim:
@@ -181,6 +206,7 @@ class SelfPlayData:
         expected = {
             "observations": (positions, planes, sites),
             "policies": (positions, game.num_actions),
+            "legal_masks": (positions, game.num_actions),
             "returns": (positions, game.num_players),
             "game_index": (positions,),
         }
@@ -222,7 +248,7 @@ def _read_members(path: str | os.PathLike[str] | BinaryIO) -> dict[str, np.ndarr
     """The arrays of a self-play archive, read only once they are known to be sane: no member
     but the expected ones, and every member's ``.npy`` header (dtype, shape) read and checked
     against the others and against the memory available before any data is decompressed."""
-    expected = {"header": None, **_ARRAYS}
+    expected: dict[str, Any] = {"header": None, **_ARRAYS}
     with zipfile.ZipFile(path) as zf:
         infos = {}
         for info in zf.infolist():
@@ -233,7 +259,7 @@ def _read_members(path: str | os.PathLike[str] | BinaryIO) -> dict[str, np.ndarr
                     f" {', '.join(_ARRAYS)}"
                 )
             infos[name] = info
-        missing = [k for k in expected if k not in infos]
+        missing = [k for k in expected if k not in infos and k not in _OPTIONAL]
         if missing:
             raise RecordError(
                 f"missing entries {missing}; a self-play file has header, {', '.join(_ARRAYS)}"
@@ -307,6 +333,27 @@ def _available_memory() -> int | None:
     return None
 
 
+def _replayed_masks(game: Game, data: dict[str, np.ndarray]) -> npt.NDArray[np.bool_]:
+    """The legal masks of a file that lacks them, by replaying its games (bad actions are
+    left for the replay check to report)."""
+    offsets, actions = data["offsets"], data["actions"]
+    rows = []
+    for i in range(max(len(offsets) - 1, 0)):
+        state = game.new_state()
+        for a in actions[int(offsets[i]) : int(offsets[i + 1])]:
+            rows.append(state.legal_mask())
+            if not state.is_legal(int(a)):
+                break
+            state.apply(int(a))
+    positions = data["players"].shape[0] if "players" in data else len(rows)
+    if len(rows) != positions:
+        # Offsets or actions that disagree with the positions: the checks after say which.
+        return np.zeros((positions, game.num_actions), dtype=np.bool_)
+    if not rows:
+        return np.zeros((0, game.num_actions), dtype=np.bool_)
+    return np.stack(rows).astype(np.bool_)
+
+
 def _check_values(data: dict[str, np.ndarray], n_games: int) -> None:
     """Observations in [0, 1], policies that are distributions, finite returns in [−1, 1],
     and each game's positions where its offsets say."""
@@ -319,6 +366,8 @@ def _check_values(data: dict[str, np.ndarray], n_games: int) -> None:
             raise RecordError('entry "policies": each row must be a distribution (sum 1)')
     if ret.size and not (np.isfinite(ret).all() and np.abs(ret).max() <= 1):
         raise RecordError('entry "returns": values must lie in [-1, 1]')
+    if pol.size and (pol[~data["legal_masks"]] > 0).any():
+        raise RecordError('entry "legal_masks": a policy puts weight on an action it marks illegal')
     lengths = np.diff(data["offsets"])
     expected = np.repeat(np.arange(n_games, dtype=np.uint32), lengths)
     if not np.array_equal(data["game_index"], expected):
@@ -376,7 +425,11 @@ def selfplay(
 
     Args:
         game: A :class:`Game`, or a game id with ``options`` as keyword arguments.
-        agent: A :class:`stonefield.MCTS`, or an ``mcts`` agent string.
+        agent: A :class:`stonefield.MCTS`, an ``mcts`` agent string, or a
+            :class:`stonefield.PUCT`. With a PUCT and a Python evaluator, all the games are
+            played at once in Rust and each evaluator call serves the waiting leaves of all of
+            them (up to ``games × batch_size`` rows); with ``evaluator="rollout"`` the games run
+            in parallel.
         games: Number of games (≥ 1).
         seed: The seed (0 to 2**64 − 1).
         temperature_moves: Actions per game drawn in proportion to visits (≥ 0).
@@ -385,19 +438,26 @@ def selfplay(
 
     Raises:
         InvalidOptionError: a bad count, seed or agent string.
-        TypeError: the agent is not an MCTS, or an argument has the wrong type.
+        TypeError: the agent is not an MCTS or a PUCT, or an argument has the wrong type.
+        EvaluatorError: a PUCT's evaluator returned something the search cannot use (no data
+            are returned); an exception the evaluator raises comes through unchanged.
     """
     game = game_arg(game, options)
     if isinstance(agent, str):
         agent = parse_agent(agent)
-    if not isinstance(agent, _core.MCTS):
+    if not isinstance(agent, (_core.MCTS, _core.PUCT)):
         raise TypeError(
-            f"self-play takes a stonefield.MCTS (its visit counts are the policies), got"
+            f"self-play takes a stonefield.MCTS or PUCT (its visit counts are the policies), got"
             f" {type(agent).__name__}"
         )
     games = count_arg("games", games, 1)
     seed = seed_arg(seed)
     temperature_moves = count_arg("temperature_moves", temperature_moves, 0)
     threads = threads_arg(threads)
-    raw = _core.selfplay_games(game, agent, games, seed, temperature_moves, threads=threads)
+    if isinstance(agent, _core.PUCT):
+        raw = _core.puct_selfplay_games(
+            game, agent, games, seed, temperature_moves, threads=threads
+        )
+    else:
+        raw = _core.selfplay_games(game, agent, games, seed, temperature_moves, threads=threads)
     return SelfPlayData(game=game, **{k: raw[k] for k in _ARRAYS})

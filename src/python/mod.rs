@@ -10,6 +10,7 @@ mod game;
 pub(crate) mod interrupt;
 mod lab;
 pub(crate) mod memory;
+mod puct;
 mod search;
 mod sim;
 mod solve;
@@ -52,6 +53,13 @@ create_exception!(
     StonefieldError,
     "A malformed or inconsistent game record or serialized state."
 );
+create_exception!(
+    stonefield,
+    EvaluatorError,
+    StonefieldError,
+    "A search's evaluator returned arrays of the wrong shape or dtype, NaN, negative priors or \
+     values outside [-1, 1]."
+);
 
 /// Maps a core error to its exception class.
 pub(crate) fn to_py(e: Error) -> PyErr {
@@ -61,6 +69,7 @@ pub(crate) fn to_py(e: Error) -> PyErr {
         Error::InvalidOption(_) => InvalidOptionError::new_err(message),
         Error::IllegalMove(_) => IllegalMoveError::new_err(message),
         Error::GameOver(_) => GameOverError::new_err(message),
+        Error::Evaluator(_) => EvaluatorError::new_err(message),
         // Raised only inside runs whose stop flag Ctrl-C set; they discard it and raise their own.
         Error::Stopped { .. } => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),
         // Bad positions and mismatched arrays come, like records, from data handed in whole.
@@ -281,6 +290,8 @@ mod _core {
     #[pymodule_export]
     use super::lab::{lab_play, lab_stats, lab_summary};
     #[pymodule_export]
+    use super::puct::{puct_play_games, puct_selfplay_games, PyPuct};
+    #[pymodule_export]
     use super::search::{
         play_games, seat_seed, selfplay_games, PyMcts, PyRandomAgent, PySearchResult,
     };
@@ -290,7 +301,8 @@ mod _core {
     use super::solve::{solve, state_graph, PySolveResult, PyStateGraph};
     #[pymodule_export]
     use super::{
-        GameOverError, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError,
+        EvaluatorError, GameOverError, IllegalMoveError, InvalidOptionError, RecordError,
+        StonefieldError,
     };
 
     #[allow(non_upper_case_globals)]

@@ -82,7 +82,7 @@ pub(crate) fn opt<'a, 'py>(v: &'a Option<Bound<'py, PyAny>>) -> Option<&'a Bound
 }
 
 /// The state argument of `act` and `analyse`.
-fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32>)> {
+pub(crate) fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::State, Vec<u32>)> {
     let s = state.cast::<PyState>().map_err(|_| {
         PyTypeError::new_err(format!(
             "agents act on a stonefield.State, got {}",
@@ -630,7 +630,7 @@ impl PyRandomAgent {
 /// True
 #[pyclass(name = "SearchResult", module = "stonefield", frozen)]
 pub struct PySearchResult {
-    result: SearchResult,
+    pub(crate) result: SearchResult,
 }
 
 #[pymethods]
@@ -712,7 +712,7 @@ impl PySearchResult {
 }
 
 /// The game argument: a Game, or a game id.
-fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Game> {
+pub(crate) fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Game> {
     if let Ok(g) = game.cast::<PyGame>() {
         return Ok(g.get().game.clone());
     }
@@ -726,7 +726,7 @@ fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Game> {
 }
 
 /// A native agent from a Python `MCTS` or `RandomAgent`.
-fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
+pub(crate) fn agent_arg(i: usize, a: &Bound<'_, PyAny>) -> PyResult<Agent> {
     if let Ok(m) = a.cast::<PyMcts>() {
         return Ok(Agent::Mcts(m.get().config.clone()));
     }
@@ -747,7 +747,7 @@ pub(crate) type Partial<T> = (Vec<T>, Option<PyErr>);
 /// (`stop` set on Ctrl-C); chunks grow while they take under a tenth of a second. On an
 /// interruption the chunk in flight is dropped and the finished items come back with the
 /// error; an error of the work itself is raised.
-fn chunked<T: Send>(
+pub(crate) fn chunked<T: Send>(
     py: Python<'_>,
     total: usize,
     start_chunk: usize,
@@ -1019,12 +1019,24 @@ pub fn play_games<'py>(
         .transpose()?
         .unwrap_or(0);
     let run = NativeRun::new(py, game, agents, seats, seed, opt(&threads))?;
-    let (game, n) = (&run.game, run.game.num_players());
+    let game = &run.game;
     let started = Instant::now();
     let (records, interrupted) = run.play(py, first, Ok)?;
     if let (Some(e), false) = (&interrupted, keep_partial) {
         return Err(e.clone_ref(py));
     }
+    records_dict(py, game, records, started, interrupted)
+}
+
+/// The arrays of `play_games` (and `puct_play_games`) from the games' records.
+pub(crate) fn records_dict<'py>(
+    py: Python<'py>,
+    game: &Game,
+    records: Vec<GameRecord>,
+    started: Instant,
+    interrupted: Option<PyErr>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = game.num_players();
     let games = records.len();
     let mut actions = Vec::new();
     let mut offsets = vec![0i64];
@@ -1078,7 +1090,8 @@ pub fn play_games<'py>(
 /// The first `temperature_moves` moves of each game are drawn in proportion to root visits, the
 /// rest are the agent's choice. Game i draws from streams derived from (seed, i). Returns a
 /// dict of numpy arrays, one row per position: `observations` float32 (positions, planes,
-/// sites), `policies` float32 (positions, num_actions) root visit fractions, `players` int8
+/// sites), `policies` float32 (positions, num_actions) root visit fractions, `legal_masks` bool
+/// (positions, num_actions), `players` int8
 /// (the player to move), `returns` float32 (positions, players) the game's final returns,
 /// `game_index` uint32; and per game `actions` uint32 with `offsets` int64 (games + 1).
 ///
@@ -1132,6 +1145,15 @@ pub fn selfplay_games<'py>(
     if let Some(e) = interrupted {
         return Err(e);
     }
+    selfplay_dict(py, &game, played)
+}
+
+/// The arrays of `selfplay_games` (and `puct_selfplay_games`) from the games played.
+pub(crate) fn selfplay_dict<'py>(
+    py: Python<'py>,
+    game: &Game,
+    played: Vec<crate::search::SelfPlayGame>,
+) -> PyResult<Bound<'py, PyDict>> {
     let state = game.new_state();
     let (planes, sites, na, n) = (
         state.observation_planes(),
@@ -1142,6 +1164,7 @@ pub fn selfplay_games<'py>(
     let positions: usize = played.iter().map(|g| g.players.len()).sum();
     let mut observations = Vec::with_capacity(positions * planes * sites);
     let mut policies = Vec::with_capacity(positions * na);
+    let mut legal_masks = Vec::with_capacity(positions * na);
     let mut players = Vec::with_capacity(positions);
     let mut returns = Vec::with_capacity(positions * n);
     let mut game_index = Vec::with_capacity(positions);
@@ -1150,6 +1173,7 @@ pub fn selfplay_games<'py>(
     for (i, g) in played.into_iter().enumerate() {
         observations.extend_from_slice(&g.observations);
         policies.extend_from_slice(&g.policies);
+        legal_masks.extend_from_slice(&g.legal_masks);
         players.extend_from_slice(&g.players);
         for _ in 0..g.players.len() {
             returns.extend(g.returns.iter().map(|&r| r as f32));
@@ -1166,6 +1190,10 @@ pub fn selfplay_games<'py>(
     d.set_item(
         "policies",
         PyArray1::from_vec(py, policies).reshape([positions, na])?,
+    )?;
+    d.set_item(
+        "legal_masks",
+        PyArray1::from_vec(py, legal_masks).reshape([positions, na])?,
     )?;
     d.set_item("players", PyArray1::from_vec(py, players))?;
     d.set_item(

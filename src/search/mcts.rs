@@ -57,30 +57,31 @@ const CLOCK_EVERY: u64 = 8;
 const SLOW_ITERATION: std::time::Duration = std::time::Duration::from_micros(50);
 
 /// `Node::proof` of a node not (yet) proven.
-const OPEN: i8 = i8::MIN;
+pub(super) const OPEN: i8 = i8::MIN;
 
-/// One node of the tree. `proof` is the proven outcome for `mover` (+1 won, 0 drawn, −1 lost)
-/// or [`OPEN`].
+/// One node of the tree, shared by UCT ([`Mcts`]) and PUCT ([`super::puct`]). `proof` is the
+/// proven outcome for `mover` (+1 won, 0 drawn, −1 lost) or [`OPEN`]; PUCT, which proves
+/// nothing, marks a leaf waiting for its evaluation there instead.
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    /// Summed return of `mover` over the playouts through this node.
-    value: f64,
-    visits: u32,
+pub(super) struct Node {
+    /// Summed return of `mover` over the playouts (evaluations) through this node.
+    pub(super) value: f64,
+    pub(super) visits: u32,
     /// Index of the first child; 0 while the node has no children (the root is never a child).
-    first: u32,
+    pub(super) first: u32,
     /// The action that leads here from the parent.
-    action: u16,
+    pub(super) action: u16,
     /// Number of children.
-    len: u16,
-    /// Number of children tried so far: they come first in the block.
-    tried: u16,
+    pub(super) len: u16,
+    /// Number of children tried so far: they come first in the block (UCT only).
+    pub(super) tried: u16,
     /// The player who moved into this node (at the root: the player to move there).
-    mover: u8,
-    proof: i8,
+    pub(super) mover: u8,
+    pub(super) proof: i8,
 }
 
 impl Node {
-    fn new(action: u16, mover: u8) -> Node {
+    pub(super) fn new(action: u16, mover: u8) -> Node {
         Node {
             value: 0.0,
             visits: 0,
@@ -93,7 +94,7 @@ impl Node {
         }
     }
 
-    fn children(&self) -> std::ops::Range<usize> {
+    pub(super) fn children(&self) -> std::ops::Range<usize> {
         self.first as usize..self.first as usize + self.len as usize
     }
 }
@@ -456,11 +457,11 @@ impl SearchResult {
     }
 }
 
-/// One thread's tree.
+/// One thread's tree: the arena shared by UCT and PUCT.
 #[derive(Clone, Debug, Default)]
-struct Tree {
-    nodes: Vec<Node>,
-    /// GRAVE's statistics, one per node (empty for UCT).
+pub(super) struct Tree {
+    pub(super) nodes: Vec<Node>,
+    /// GRAVE's statistics, one per node (empty for UCT and PUCT).
     amaf: Vec<Amaf>,
 }
 
@@ -529,10 +530,16 @@ impl Scratch {
 
 /// Writes a finished game's returns (zero when truncated).
 fn terminal_returns<R: Rules>(state: &R, s: &mut Scratch) {
-    if state.truncated() || !state.ranks_into(&mut s.ranks) {
-        s.returns.fill(0.0);
+    final_returns(state, &mut s.ranks, &mut s.returns);
+}
+
+/// Writes a finished game's returns into `returns` (zero when truncated), with `ranks` as
+/// scratch (both `num_players` long).
+pub(super) fn final_returns<R: Rules>(state: &R, ranks: &mut [f64], returns: &mut [f64]) {
+    if state.truncated() || !state.ranks_into(ranks) {
+        returns.fill(0.0);
     } else {
-        returns_from_ranks_into(&s.ranks, &mut s.returns);
+        returns_from_ranks_into(ranks, returns);
     }
 }
 
@@ -546,9 +553,9 @@ fn flip(v: i8, from: u8, to: u8) -> i8 {
 }
 
 /// How one thread's search ended.
-struct ThreadOutcome {
-    iterations: u64,
-    stopped: StoppedBy,
+pub(super) struct ThreadOutcome {
+    pub(super) iterations: u64,
+    pub(super) stopped: StoppedBy,
 }
 
 /// Budgets and switches shared by the threads of one search.
@@ -576,7 +583,7 @@ impl Limits<'_> {
 
 impl Tree {
     /// A tree holding only the root, for `state` (not terminal).
-    fn new<R: Rules>(state: &R) -> Tree {
+    pub(super) fn new<R: Rules>(state: &R) -> Tree {
         let p = state.current_player().unwrap_or(0) as u8;
         Tree {
             nodes: vec![Node::new(0, p)],
@@ -648,29 +655,47 @@ impl Tree {
         }
     }
 
-    /// Allocates the children of `node` (state `state`, not terminal); false when they would
-    /// pass the node limit.
-    fn expand<R: Rules>(&mut self, node: usize, state: &R, max: usize, s: &mut Scratch) -> bool {
-        state.legal_actions_into(&mut s.buf);
-        if self.nodes.len() + s.buf.len() > max {
+    /// Allocates the children of `node` (state `state`, not terminal), one per legal action in
+    /// ascending order (left in `buf`); false when they would pass the node limit `max`.
+    pub(super) fn expand<R: Rules>(
+        &mut self,
+        node: usize,
+        state: &R,
+        max: usize,
+        buf: &mut Vec<u32>,
+    ) -> bool {
+        state.legal_actions_into(buf);
+        if self.nodes.len() + buf.len() > max {
             return false;
         }
         // A tree that cannot grow (memory refused) is full: the search ends as at the node
         // limit, never with an allocation failure's abort.
-        if self.nodes.try_reserve(s.buf.len()).is_err() {
+        if self.nodes.try_reserve(buf.len()).is_err() {
             return false;
         }
         let mover = state.current_player().unwrap_or(0) as u8;
         let first = self.nodes.len();
         self.nodes
-            .extend(s.buf.iter().map(|&a| Node::new(a as u16, mover)));
+            .extend(buf.iter().map(|&a| Node::new(a as u16, mover)));
         if !self.amaf.is_empty() {
             self.amaf.resize(self.nodes.len(), Amaf::default());
         }
         let n = &mut self.nodes[node];
         n.first = first as u32;
-        n.len = s.buf.len() as u16;
+        n.len = buf.len() as u16;
         true
+    }
+
+    /// The n-player backup: every node on `path` adds the return of its mover (the player who
+    /// moved into it) from `returns`, and `visits` to its visit count (0 when the visit was
+    /// counted already, as a virtual loss).
+    #[inline]
+    pub(super) fn backup(&mut self, path: &[u32], returns: &[f64], visits: u32, offset: f64) {
+        for &i in path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += visits;
+            n.value += returns[n.mover as usize] + offset;
+        }
     }
 
     /// The child of `node` to descend into: the next untried child if any (drawn at random
@@ -900,7 +925,7 @@ impl Tree {
                     terminal_returns(&state, s);
                     break;
                 }
-                if !self.expand(node, &state, lim.max_nodes, s) {
+                if !self.expand(node, &state, lim.max_nodes, &mut s.buf) {
                     return false;
                 }
             }
@@ -931,11 +956,7 @@ impl Tree {
                 0
             };
         }
-        for &i in &s.path {
-            let n = &mut self.nodes[i as usize];
-            n.visits += 1;
-            n.value += s.returns[n.mover as usize];
-        }
+        self.backup(&s.path, &s.returns, 1, 0.0);
         if grave {
             self.update_amaf(s, root.board().num_sites());
         }
@@ -1051,7 +1072,7 @@ fn recorded_playout<R: Rules>(state: &mut R, rng: &mut Rng, s: &mut Scratch, pla
 
 /// Mixes a search's seed with the position, so that consecutive searches of one game draw
 /// different numbers while staying a pure function of (state, seed).
-fn position_seed<R: Rules>(state: &R, seed: u64) -> u64 {
+pub(super) fn position_seed<R: Rules>(state: &R, seed: u64) -> u64 {
     let mut h = 0xCBF2_9CE4_8422_2325u64 ^ seed;
     h = (h ^ state.move_count() as u64).wrapping_mul(0x0100_0000_01B3);
     for &c in state.cells() {
@@ -1153,7 +1174,7 @@ fn search_typed<R: Rules>(
 }
 
 /// Sums the threads' root statistics and picks the move.
-fn summarise<R: Rules>(
+pub(super) fn summarise<R: Rules>(
     root: &R,
     legal: &[u32],
     trees: &[Tree],
@@ -1307,7 +1328,7 @@ fn principal_variation(trees: &[Tree], best: u32) -> Vec<u32> {
 }
 
 /// Checks that a state can be searched.
-fn check_state(state: &State) -> Result<()> {
+pub(super) fn check_state(state: &State) -> Result<()> {
     if state.is_terminal() {
         return Err(GameOver {
             game: state.game_name(),

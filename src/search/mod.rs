@@ -3,6 +3,9 @@
 //! * [`mcts`]: the tree, its settings ([`MctsConfig`]) and what a search reports
 //!   ([`SearchResult`]); [`Mcts`] is an agent that can keep its tree between moves.
 //! * [`play`]: whole games between agents ([`Agent`]) over threads, and self-play data.
+//! * [`puct`]: AlphaZero's PUCT search on the same tree, guided by an evaluator's priors and
+//!   values in batches ([`PuctConfig`], [`puct::BatchEvaluator`]), and self-play that batches
+//!   the leaves of many games.
 //!
 //! Everything here works through the [`crate::games::Rules`] trait. Entry points take the
 //! run-time [`crate::games::State`] enum and dispatch once with
@@ -10,12 +13,14 @@
 
 pub mod mcts;
 pub mod play;
+pub mod puct;
 
 pub use mcts::{
     Mcts, MctsConfig, Playouts, Preset, SearchResult, Selection, StoppedBy, DEFAULT_C,
     DEFAULT_MAX_NODES,
 };
 pub use play::{play_games, selfplay_games, Agent, GameRecord, SelfPlayGame};
+pub use puct::{puct_search, selfplay_puct, PuctConfig};
 
 #[cfg(test)]
 mod tests;

@@ -67,13 +67,13 @@ pub fn seat_seed(seed: u64, index: u64, seat: usize, agent_seed: u64) -> u64 {
 }
 
 /// An agent seated in one game.
-enum Seat {
+pub(super) enum Seat {
     Random(Rng),
     Mcts(Mcts),
 }
 
 impl Seat {
-    fn new(agent: &Agent, game_seed: u64, seat: usize) -> Result<Seat> {
+    pub(super) fn new(agent: &Agent, game_seed: u64, seat: usize) -> Result<Seat> {
         Ok(match agent {
             Agent::Random { seed } => Seat::Random(random_seat(game_seed, *seed, seat)),
             Agent::Mcts(cfg) => {
@@ -85,7 +85,7 @@ impl Seat {
     }
 
     /// The action and, for a search, its root value.
-    fn act(
+    pub(super) fn act(
         &mut self,
         state: &State,
         history: &[u32],
@@ -271,12 +271,14 @@ pub fn play_games(
     Ok(out)
 }
 
-/// One self-play game: per position the observation, the root visit fractions, the player to
-/// move; and the game's actions and final returns.
-#[derive(Clone, Debug, PartialEq)]
+/// One self-play game: per position the observation, the legal actions, the root visit
+/// fractions, the player to move; and the game's actions and final returns.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SelfPlayGame {
     /// Observations, `positions × planes × sites`.
     pub observations: Vec<f32>,
+    /// Legal-action masks, `positions × num_actions`.
+    pub legal_masks: Vec<bool>,
     /// Visit fractions, `positions × num_actions`.
     pub policies: Vec<f32>,
     /// The player to move at each position.
@@ -306,13 +308,7 @@ pub fn selfplay_game(
     let mut state = game.new_state();
     let size = state.observation_planes() * state.board().num_sites();
     let na = state.num_actions();
-    let mut g = SelfPlayGame {
-        observations: Vec::new(),
-        policies: Vec::new(),
-        players: Vec::new(),
-        actions: Vec::new(),
-        returns: Vec::new(),
-    };
+    let mut g = SelfPlayGame::default();
     while let Some(p) = state.current_player() {
         if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
             break;
@@ -321,6 +317,9 @@ pub fn selfplay_game(
         let o = g.observations.len();
         g.observations.resize(o + size, 0.0);
         state.write_observation(&mut g.observations[o..]);
+        let l = g.legal_masks.len();
+        g.legal_masks.resize(l + na, false);
+        state.write_legal_mask(&mut g.legal_masks[l..]);
         let q = g.policies.len();
         g.policies.resize(q + na, 0.0);
         r.policy_into(&mut g.policies[q..]);
@@ -338,7 +337,7 @@ pub fn selfplay_game(
 }
 
 /// An action drawn with probability proportional to its visits (`None` if nothing was visited).
-fn sample_by_visits(actions: &[u32], visits: &[u64], rng: &mut Rng) -> Option<u32> {
+pub(super) fn sample_by_visits(actions: &[u32], visits: &[u64], rng: &mut Rng) -> Option<u32> {
     let total: u64 = visits.iter().sum();
     if total == 0 {
         return None;

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import _core
-from . import analyse, bench, lab, match, play, render, selfplay, simulate, solve
+from . import analyse, bench, lab, match, play, render, selfplay, simulate, solve, train
 from ._common import UsageError, did_you_mean
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -29,6 +29,7 @@ COMMANDS = {
     "selfplay": selfplay,
     "solve": solve,
     "lab": lab,
+    "train": train,
 }
 
 

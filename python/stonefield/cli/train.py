@@ -1,0 +1,79 @@
+"""``stonefield train``: the small AlphaZero loop (PUCT self-play, training, evaluation against
+UCT, ``.npz`` checkpoints). Needs the optional extra ``stonefield[jax]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .. import _core
+from ._common import GAME_HELP, MAX_SEED, add_option_flag, fail, game_id, int_in, make_game
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "train",
+        help="train a policy-value network by AlphaZero self-play (needs stonefield[jax])",
+        description="Runs ITERATIONS rounds of PUCT self-play with the current network, training"
+        " on the visit policies and outcomes, and a match against UCT; writes"
+        " checkpoint-NNN.npz, latest.npz, results.json and results.md to --out. Needs the"
+        " optional extra: pip install 'stonefield[jax]'.",
+    )
+    p.add_argument("game", type=game_id, metavar="GAME", help=GAME_HELP)
+    add_option_flag(p, "a game option (repeatable), e.g. --option size=4")
+    p.add_argument("--iterations", type=int_in(1, None, "iterations"), required=True, help="rounds")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for checkpoints")
+    p.add_argument("--games", type=int_in(1, None, "games"), default=64, help="self-play games")
+    p.add_argument(
+        "--simulations", type=int_in(1, None, "simulations"), default=64, help="PUCT simulations"
+    )
+    p.add_argument("--batch-size", type=int_in(1, 65536, "batch-size"), default=8)
+    p.add_argument("--temperature-moves", type=int_in(0, None, "temperature-moves"), default=4)
+    p.add_argument("--epochs", type=int_in(1, None, "epochs"), default=4)
+    p.add_argument("--window", type=int_in(1, None, "window"), default=4)
+    p.add_argument("--hidden", type=int_in(1, None, "hidden"), default=128)
+    p.add_argument("--eval-games", type=int_in(0, None, "eval-games"), default=40)
+    p.add_argument("--eval-simulations", type=int_in(1, None, "eval-simulations"), default=200)
+    p.add_argument("--uct-iterations", type=int_in(1, None, "uct-iterations"), default=200)
+    p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), default=0)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = make_game(args.game, dict(args.options))
+    try:
+        from ..alphazero import TrainConfig, train
+    except ImportError as e:
+        fail(str(e))
+    config = TrainConfig(
+        games=args.games,
+        simulations=args.simulations,
+        batch_size=args.batch_size,
+        temperature_moves=args.temperature_moves,
+        epochs=args.epochs,
+        window=args.window,
+        hidden=args.hidden,
+        eval_games=args.eval_games,
+        eval_simulations=args.eval_simulations,
+        uct_iterations=args.uct_iterations,
+        seed=args.seed,
+    )
+
+    def show(row: dict[str, Any]) -> None:
+        score = row.get("score_vs_uct")
+        vs = "" if score is None else f", score vs UCT {score:.3f}"
+        print(
+            f"iteration {row['iteration']}: {row['positions']} positions, policy loss"
+            f" {row['policy_loss']:.3f}, value loss {row['value_loss']:.3f}{vs}"
+            f" ({row['seconds']:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    try:
+        train(game, args.iterations, args.out, config, progress=show)
+    except _core.StonefieldError as e:
+        fail(str(e))
+    print(f"{args.out}/results.md")
+    return 0

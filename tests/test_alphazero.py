@@ -1,0 +1,120 @@
+"""The small AlphaZero loop (stonefield[jax], installed by the README's test command): a
+CI-sized run whose losses fall and whose checkpoint reloads to the same outputs, the `train`
+command, the batch adapter, and a PyTorch-style plain function as the evaluator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import stonefield as sf
+from stonefield.alphazero import Network, TrainConfig, batches, train
+from stonefield.cli import main
+
+GAME = sf.make("subsume", size=3)
+
+SMALL = TrainConfig(
+    games=16,
+    simulations=32,
+    batch_size=8,
+    epochs=6,
+    hidden=64,
+    eval_games=4,
+    eval_simulations=32,
+    uct_iterations=32,
+    seed=1,
+)
+
+
+def test_a_short_run_learns_and_its_checkpoint_reloads(tmp_path: Path) -> None:
+    rows = train(GAME, 3, tmp_path, SMALL)
+    assert [r["iteration"] for r in rows] == [1, 2, 3]
+    # The loss falls: on every round's fresh data the trained network beats its state before
+    # training, and the value loss ends well below where it started.
+    for r in rows:
+        assert r["policy_loss"] + r["value_loss"] < r["policy_loss_before"] + r["value_loss_before"]
+    assert rows[-1]["value_loss"] < rows[0]["value_loss_before"]
+    for r in rows:
+        assert 0 <= r["score_low"] <= r["score_vs_uct"] <= r["score_high"] <= 1
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == [
+        "checkpoint-001.npz",
+        "checkpoint-002.npz",
+        "checkpoint-003.npz",
+        "latest.npz",
+        "results.json",
+        "results.md",
+    ]
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["game"] == "subsume" and len(saved["rows"]) == 3
+    assert "score vs UCT" in (tmp_path / "results.md").read_text()
+    # The checkpoint is plain numpy (no pickles) and reloads to the same outputs.
+    with np.load(tmp_path / "latest.npz", allow_pickle=False) as f:
+        assert "header" in f.files
+    net = Network.load(tmp_path / "latest.npz")
+    again = Network.load(tmp_path / "latest.npz")
+    obs, mask = net.example_batch(3)
+    p1, v1 = net.evaluate(obs, mask)
+    p2, v2 = again.evaluate(obs, mask)
+    assert np.array_equal(p1, p2) and np.array_equal(v1, v2)
+    np.testing.assert_allclose(p1.sum(axis=1), 1, atol=1e-5)
+    assert (p1[~mask] < 1e-6).all()
+    # The same search with either copy plays the same move.
+    state = GAME.new_state()
+    a = sf.PUCT(net.evaluate, simulations=30, dirichlet_fraction=0).analyse(state)
+    b = sf.PUCT(again.evaluate, simulations=30, dirichlet_fraction=0).analyse(state)
+    assert np.array_equal(a.visits, b.visits)
+
+
+def test_a_file_that_is_not_a_checkpoint_is_a_record_error(tmp_path: Path) -> None:
+    path = tmp_path / "x.npz"
+    np.savez(path, header=np.array('{"format": "other"}'))
+    with pytest.raises(sf.RecordError, match="not a checkpoint"):
+        Network.load(path)
+
+
+def test_the_train_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    code = main(
+        [
+            "train", "subsume", "--option", "size=3", "--iterations", "1", "--out", str(out),
+            "--games", "4", "--simulations", "8", "--eval-games", "2",
+            "--eval-simulations", "8", "--uct-iterations", "8",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    assert (out / "latest.npz").exists() and (out / "results.md").exists()
+    assert "iteration 1:" in capsys.readouterr().err
+
+
+def test_batches_cover_the_data_in_the_observation_frame() -> None:
+    d = sf.selfplay(GAME, sf.PUCT(simulations=10), games=3, seed=2)
+    seen = 0
+    for b in batches(d, 16, seed=0):
+        n = len(b["observations"])
+        assert b["observations"].dtype == np.float32 and b["legal_masks"].dtype == np.bool_
+        assert b["policies"].shape == (n, GAME.num_actions) and b["values"].shape == (n, 2)
+        seen += n
+    assert seen == len(d)
+    rel = d.relative_returns()
+    assert np.array_equal(rel[:, 0], d.value_targets())
+    assert np.array_equal(rel[:, 1], -rel[:, 0])  # two players, zero-sum
+
+
+def test_any_function_of_the_two_arrays_is_an_evaluator() -> None:
+    # What a PyTorch user writes: a function of numpy arrays returning numpy arrays.
+    planes, sites = GAME.observation_shape
+    w = np.random.default_rng(0).normal(size=(planes * sites, GAME.num_actions)).astype(np.float32)
+
+    def linear(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits = obs.reshape(len(obs), -1) @ w
+        p = np.exp(logits - logits.max(axis=1, keepdims=True)) * mask
+        return (p / p.sum(axis=1, keepdims=True)).astype(np.float32), np.zeros(
+            (len(obs), 2), np.float32
+        )
+
+    res = sf.PUCT(linear, simulations=40).analyse(GAME.new_state())
+    assert int(res.visits.sum()) == 40
