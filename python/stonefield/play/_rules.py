@@ -116,9 +116,12 @@ def _find_change(game: _core.Game, want: str) -> tuple[_core.State, int] | None:
     return None
 
 
-def _find_illegal(game: _core.Game, after: int = 4) -> tuple[_core.State, int] | None:
+def _find_illegal(
+    game: _core.Game, after: int = 4, on_stones: bool = False
+) -> tuple[_core.State, int] | None:
     """A position at least ``after`` actions in with an empty site the mover may not play on
-    (for Windflowers, an opponent's stone that may not be replaced)."""
+    (with ``on_stones``, for games that play onto stones: an opponent's stone that may not be
+    replaced)."""
     n = game.num_sites
     for state, _ in _playouts(game):
         if state.move_count < after:
@@ -127,7 +130,7 @@ def _find_illegal(game: _core.Game, after: int = 4) -> tuple[_core.State, int] |
         if not any(a < n for a in legal):
             continue
         board = state.board.tolist()
-        if game.name == "windflowers":
+        if on_stones:
             me = state.current_player
             bad = [s for s in range(n) if board[s] not in (0, (me or 0) + 1) and s not in legal]
         else:
@@ -201,9 +204,12 @@ def _name(game: _core.Game, action: int) -> str:
     return str(game.action_name(action))
 
 
-def _placement_diagrams(game: _core.Game, what: str) -> list[dict[str, str]]:
-    """The mover's legal placements (green dots) and one illegal site (a cross)."""
-    found = _find_illegal(game)
+def _placement_diagrams(
+    game: _core.Game, what: str, on_stones: bool = False
+) -> list[dict[str, str]]:
+    """The mover's legal placements (green dots) and one illegal site (a cross): an empty one,
+    or with ``on_stones`` (games that play onto stones) an opponent's stone."""
+    found = _find_illegal(game, on_stones=on_stones)
     if found is None:
         return []
     state, bad = found
@@ -421,7 +427,9 @@ def _windflowers(game: _core.Game) -> tuple[str, str, list[Section]]:
                 f"You may replace a stone when, among {near}, that opponent's stones outnumber "
                 "yours (other players' stones do not count).",
             ],
-            _placement_diagrams(game, "its owner's stones around it do not outnumber the mover's"),
+            _placement_diagrams(
+                game, "its owner's stones around it do not outnumber the mover's", on_stones=True
+            ),
         ),
         _section(
             "Replacing",

@@ -199,27 +199,33 @@ class Session:
             "terminal": after_state.is_terminal(),
         }
         parts = [f"{out['label']}:"]
-        if game.name == "smallholder":
+        # What each game shows of itself comes from its marks (the overlays the core hands
+        # over), never from its name: territory where a game has it, a turn's phase where
+        # placements come in runs.
+        marks_before, marks_after = state.marks(), after_state.marks()
+        if "territory" in marks_after:
             gained = {}
-            for p in range(game.num_players):
-                old = state.territory(p)
-                new = after_state.territory(p)
+            for p, (old, new) in enumerate(
+                zip(marks_before["territory"], marks_after["territory"])
+            ):
                 gained[str(p)] = [s for s in range(n) if new[s] and not old[s]]
             out["territory"] = gained
             mine = gained[str(mover)] if mover is not None else []
             if mine:
                 parts.append(f"territory +{len(mine)}")
-        if game.name == "faraday" and not after_state.is_terminal():
-            again = after_state.current_player == mover and after_state.phase == "placement"
+        if "phase" in marks_after and not after_state.is_terminal():
+            again = after_state.current_player == mover and marks_after["phase"] == "placement"
             out["next"] = [int(a) for a in after_state.legal_actions() if a < n] if again else []
-            if state.phase == "placement":
+            if marks_before["phase"] == "placement":
                 parts.append(
                     f"{len(out['next'])} more placements open" if again else "the turn ends"
                 )
         if removed:
             parts.append(f"removes {len(removed)}")
         if turned:
-            flips = "replaces" if game.name == "windflowers" else "turns"
+            # A stone played onto another's is a replacement; stones changing colour elsewhere
+            # are turned.
+            flips = "replaces" if site is not None and site in turned else "turns"
             parts.append(f"{flips} {len(turned)}")
         if scores_after is not None and scores_before is not None and mover is not None:
             delta = float(scores_after[mover]) - float(scores_before[mover])
