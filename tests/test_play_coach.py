@@ -238,6 +238,36 @@ def test_preview_of_faraday_lists_the_next_placements(client: TestClient) -> Non
         assert p.get("next", []) == []
 
 
+def test_preview_of_faraday_gives_the_charges_it_changes(client: TestClient) -> None:
+    view = start(client, "faraday", moves=["3", "second 4", "second 10", "accept"])
+    sid = view["id"]
+    before = sf.make("faraday", **SMALL["faraday"]).new_state()
+    for a in view["line"]:
+        before.apply(a)
+    n = before.game.num_sites
+    for action in [a for a in view["legal"] if a < n][:6]:
+        p = client.get(f"/api/sessions/{sid}/hover?action={action}").json()
+        after = before.copy()
+        after.apply(action)
+        want = {
+            str(k): [
+                [s, int(after.charge_counts(k)[s])]
+                for s in range(n)
+                if after.charge_counts(k)[s] != before.charge_counts(k)[s]
+            ]
+            for k in range(2)
+        }
+        assert p["charges"] == want
+        # A placement changes its owner's charge around it, and the text says so.
+        assert want[str(before.current_player)]
+        touched = {s for entries in want.values() for s, _ in entries}
+        assert f"changes the charge around {len(touched)} sites" in p["text"]
+    # Games without charges leave the key out.
+    other = start(client, "subsume")
+    q = client.get(f"/api/sessions/{other['id']}/hover?action={other['legal'][0]}").json()
+    assert "charges" not in q
+
+
 @pytest.mark.timing
 def test_agent_time_budget(client: TestClient) -> None:
     view = start(client, "subsume", seats=["mcts:iterations=200000", "human"])

@@ -313,6 +313,38 @@ def test_hovering_previews_what_a_placement_does(
     assert read(browser)["moves"] == list(state.history)
 
 
+def test_hovering_in_faraday_shows_the_charges_a_placement_changes(
+    server: Server, browser: WebDriver
+) -> None:
+    g = sf.make("faraday")
+    state = g.new_state()
+    for a in ("3", "second 4", "second 10", "accept"):
+        state.apply(g.parse_action(a))
+    sites = [int(a) for a in state.legal_actions() if a < g.num_sites]
+    action = sites[len(sites) // 2]
+    moves = ",".join(action_name(g, a) for a in state.history)
+    browser.get(play_url(server.base, "faraday", {}, ["human", "human"]) + "&moves=" + moves)
+    WebDriverWait(browser, 20).until(lambda d: read(d)["state"] == "idle" and read(d)["session"])
+    hit = browser.find_element(By.CSS_SELECTOR, f'#board .hit[data-site="{action}"]')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", hit)
+    ActionChains(browser).move_to_element(hit).perform()
+    WebDriverWait(browser, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#board g.preview .preview-charge")
+    )
+    preview = api(browser, f"/api/sessions/{read(browser)['session']}/hover?action={action}")
+    shown = sorted(
+        (int(e.get_attribute("data-player") or -1), int(e.get_attribute("data-site") or -1), e.text)
+        for e in browser.find_elements(By.CSS_SELECTOR, "#board g.preview .preview-charge")
+    )
+    want = sorted(
+        (int(k), site, str(count))
+        for k, entries in preview["charges"].items()
+        for site, count in entries
+    )
+    assert shown == want and want
+    assert read(browser)["moves"] == list(state.history)
+
+
 @pytest.mark.timing
 def test_a_clock_running_out_loses_the_game(server: Server, browser: WebDriver) -> None:
     url = play_url(server.base, "subsume", {"size": 4}, ["human", "random"]) + "&clock=0.04"

@@ -645,8 +645,9 @@ impl PyState {
     /// The game's own marks for pictures of the position, as a dict holding whichever of these
     /// the game has: `territory` (one bool array per player: the Smallholder's territories),
     /// `blocked` (bool array: stones of blocked groups), `surrounded` (bool array: Subsume's
-    /// closed cells), `enclosed` (bool array: Subsume's stones kept out of play) and `phase`
-    /// (Faraday's phase name). Empty for games without marks.
+    /// closed cells), `enclosed` (bool array: Subsume's stones kept out of play), `phase`
+    /// (Faraday's phase name) and `charges` (Faraday: one uint8 array per player, that player's
+    /// stones among each site's placement neighbours). Empty for games without marks.
     fn marks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         match self.state() {
@@ -666,7 +667,13 @@ impl PyState {
                 d.set_item("surrounded", bools(py, s.surrounded()))?;
                 d.set_item("enclosed", bools(py, s.enclosed_stones()))?;
             }
-            State::Faraday(s) => d.set_item("phase", s.phase().name())?,
+            State::Faraday(s) => {
+                d.set_item("phase", s.phase().name())?;
+                let charges: Vec<_> = (0..s.num_players())
+                    .map(|p| PyArray1::from_vec(py, s.charge_counts(p)))
+                    .collect();
+                d.set_item("charges", charges)?;
+            }
             State::Windflowers(_) => {}
         }
         Ok(d)

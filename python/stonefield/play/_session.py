@@ -163,7 +163,8 @@ class Session:
         off (``removed``) or turn to another colour (``turned``: Windflowers' replacement counts
         there too), the scores after it, the sites that would join each player's territory (the
         Smallholder), the sites the mover could place on next in the same turn (Faraday's runs),
-        and a one-line ``text``.
+        each player's new charge count on every site whose count the placement changes
+        (``charges``: player → [site, count] pairs; Faraday), and a one-line ``text``.
         Nothing changes.
 
         Raises:
@@ -220,6 +221,16 @@ class Session:
                 parts.append(
                     f"{len(out['next'])} more placements open" if again else "the turn ends"
                 )
+        if "charges" in marks_after:
+            # Each player's charge around the sites the placement touches: the counts that
+            # decide where each may place next (Faraday).
+            changed: dict[str, list[list[int]]] = {}
+            for p, (old, new) in enumerate(zip(marks_before["charges"], marks_after["charges"])):
+                changed[str(p)] = [[s, int(new[s])] for s in range(n) if new[s] != old[s]]
+            out["charges"] = changed
+            touched = {s for sites in changed.values() for s, _ in sites}
+            if touched:
+                parts.append(f"changes the charge around {len(touched)} sites")
         if removed:
             parts.append(f"removes {len(removed)}")
         if turned:

@@ -1018,7 +1018,7 @@ function clearPreview() {
 
 // What the placement would do: a faint stone where it goes, crosses on the stones it takes off,
 // rings in the new colour on those it turns, dots on the territory it adds and, in Faraday, on
-// the sites open for the next placement of the same turn.
+// the sites open for the next placement of the same turn, with the charge counts it changes.
 function drawPreview(p) {
   const svg = $("board").querySelector("svg");
   if (!svg) return;
@@ -1063,6 +1063,20 @@ function drawPreview(p) {
   for (const site of p.next || []) {
     const c = centre(site);
     if (c) add("circle", { class: "preview-next", "data-site": site, cx: c[0], cy: c[1], r: 0.22 * c[2], fill: "#1f9e55", "fill-opacity": 0.7 });
+  }
+  // Faraday: each player's new charge count beside every site it changes, Black's above and to
+  // the left, White's below and to the right, in the player's ink.
+  for (const [owner, entries] of Object.entries(p.charges || {})) {
+    const k = Number(owner);
+    for (const [site, count] of entries) {
+      const c = centre(site);
+      if (!c) continue;
+      const dx = (k === 0 ? -0.45 : 0.45) * c[2];
+      const dy = (k === 0 ? -0.35 : 0.65) * c[2];
+      const ink = COLOURS[k % 4] === "#f7f7f2" ? "#6d6d62" : COLOURS[k % 4];
+      const label = add("text", { class: "preview-charge", "data-site": site, "data-player": k, x: c[0] + dx, y: c[1] + dy, "text-anchor": "middle", "font-size": Math.max(8, 0.7 * c[2]), "font-weight": "bold", fill: ink, stroke: "#fff", "stroke-width": 0.6, "paint-order": "stroke" });
+      label.textContent = String(count);
+    }
   }
   svg.insertBefore(layer, svg.querySelector("g.hits"));
   $("hover-text").textContent = p.text;
