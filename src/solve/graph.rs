@@ -34,7 +34,8 @@ pub trait Explore {
     fn code(&self, n: &Self::Node) -> Result<u64>;
     /// The player to move, `None` for a finished game.
     fn mover(&self, n: &Self::Node) -> Option<usize>;
-    /// The legal actions, ascending.
+    /// The legal actions, ascending, written into `out` (cleared first: the enumeration hands
+    /// on the lists of finished positions).
     fn actions(&self, n: &Self::Node, out: &mut Vec<u32>);
     /// The position after action `a`.
     fn child(&self, n: &Self::Node, a: u32) -> Self::Node;
