@@ -4,10 +4,9 @@ agents' clock budget."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from starlette.testclient import TestClient
+from test_play_api import SMALL, start
 
 import stonefield as sf
 from stonefield.play import _coach
@@ -15,24 +14,10 @@ from stonefield.play._app import create_app
 from stonefield.play._rules import _find_change, rules
 from stonefield.play._session import action_name, parse_action
 
-SMALL = {
-    "smallholder": {"board": "hex3"},
-    "windflowers": {"grid": "square", "size": 3},
-    "faraday": {"order": 3},
-    "subsume": {"size": 3},
-}
-
 
 @pytest.fixture
 def client() -> TestClient:
     return TestClient(create_app())
-
-
-def start(client: TestClient, game: str = "windflowers", **body: Any) -> dict[str, Any]:
-    payload = {"game": game, "options": SMALL[game], "seats": ["human", "random"], **body}
-    r = client.post("/api/sessions", json=payload)
-    assert r.status_code == 201, r.text
-    return r.json()
 
 
 def test_rules_for_every_game_and_option_set() -> None:

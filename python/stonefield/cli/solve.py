@@ -11,18 +11,7 @@ import sys
 from typing import Any
 
 from .. import _core
-from ._common import int_in, seconds
-
-
-def _option(text: str) -> tuple[str, Any]:
-    """argparse type: one ``KEY=VALUE`` game option."""
-    key, eq, _ = text.partition("=")
-    if not eq or not key:
-        raise argparse.ArgumentTypeError(f"expected a game option as KEY=VALUE, got {text!r}")
-    try:
-        return _core.parse_option(text)
-    except _core.StonefieldError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+from ._common import int_in, option_arg, seconds
 
 
 def add_parser(sub: Any) -> None:
@@ -39,7 +28,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--option",
         dest="options",
-        type=_option,
+        type=option_arg,
         action="append",
         default=[],
         metavar="KEY=VALUE",
