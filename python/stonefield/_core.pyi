@@ -1,6 +1,6 @@
 """Type stubs for the Rust extension module stonefield._core."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable, ClassVar, SupportsIndex, final
 
 import numpy as np
@@ -24,6 +24,7 @@ __all__ = [
     "cancel_native_calls",
     "games",
     "lab_play",
+    "lab_schema",
     "lab_stats",
     "lab_summary",
     "make",
@@ -76,7 +77,10 @@ def lab_stats(
     values: npt.NDArray[np.float32] | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]: ...
-def lab_summary(columns: dict[str, npt.NDArray[Any]], players: int) -> dict[str, Any]: ...
+def lab_schema(game: Game) -> list[tuple[str, str, int, str, bool]]: ...
+def lab_summary(
+    columns: Mapping[str, Any], players: int, declared: list[str] = ...
+) -> dict[str, Any]: ...
 def make(name: str, /, **options: _OptionValue) -> Game: ...
 def option_spec(name: str) -> list[dict[str, Any]]: ...
 def parse_option(item: str) -> tuple[str, _OptionValue]: ...

@@ -18,8 +18,29 @@ use super::{each_state, Rules, MAX_PLAYERS};
 use crate::algo::FloodScratch;
 use crate::rng::Rng;
 
+/// Most columns a game declares ([`Measure::final_columns`]).
+pub const MAX_DECLARED: usize = 8;
+
+/// A per-game column a game declares: a fact of a finished game's last position, by which a
+/// variant of the game can be judged (its name, snake case, and what it holds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FinalColumn {
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
 /// Facts about a game's positions, gathered at every position of a measured game.
 pub trait Measure: Rules {
+    /// The per-game columns this game declares (at most [`MAX_DECLARED`]), which
+    /// [`Measure::final_facts`] fills: none by default.
+    fn final_columns(&self) -> &'static [FinalColumn] {
+        &[]
+    }
+
+    /// Writes the declared facts of this position, the last of a game, into `out` (one entry
+    /// per [`Measure::final_columns`]).
+    fn final_facts(&self, _out: &mut [f64]) {}
+
     /// The number of legal actions now (0 once terminal). `buf` is scratch space.
     fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
         self.legal_actions_into(buf);
@@ -106,6 +127,12 @@ pub trait Observer {
 }
 
 impl Measure for super::State {
+    fn final_columns(&self) -> &'static [FinalColumn] {
+        each_state!(self, s => s.final_columns())
+    }
+    fn final_facts(&self, out: &mut [f64]) {
+        each_state!(self, s => s.final_facts(out))
+    }
     fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
         each_state!(self, s => s.legal_count(buf))
     }

@@ -20,7 +20,7 @@ pub mod zobrist;
 use std::fmt;
 use std::sync::Arc;
 
-pub use measure::{Measure, Observer};
+pub use measure::{FinalColumn, Measure, Observer, MAX_DECLARED};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use session::Session;
 

@@ -4,42 +4,153 @@
 use super::*;
 
 /// Calls `$m!` with every column of [`Columns`] as it is stored: per group (one allocation
-/// each, of one element type), the group's columns in order with their widths per row.
+/// each, of one element type), the group's columns in order with their widths per row and what
+/// they hold. This is the one list of the lab's own columns: storage, the views that fill it,
+/// the schema Python reads ([`schema`]), the results file and the sums all follow it. (The
+/// columns a game declares, [`Measure::final_columns`], follow them in the [`Columns::game`]
+/// group.) A new column is one entry here and one field of [`GameStats`] of the same name.
 macro_rules! column_groups {
     ($m:ident, $players:expr) => {
-        $m!(
+        $m! {
             whole: u32 = [
-                length * 1,
-                turns * 1,
-                multi_choice * 1,
-                repeated * 1,
-                branching_bins * BINS
+                length * 1 => "actions played",
+                turns * 1 => "runs of consecutive actions by one player",
+                multi_choice * 1 => "decisions with more than one legal action",
+                repeated * 1 => "positions repeating an earlier one",
+                branching_bins * BINS => "legal actions summed over each tenth of the decisions"
             ];
             floats: f64 = [
-                branching_sum * 1,
-                coverage * 1,
-                lead_change * 1,
-                drama * 1,
-                decisiveness * 1,
-                threshold * 1,
-                stability * 1,
-                returns * $players,
-                ranks * $players,
-                scores * $players
+                branching_sum * 1 => "legal actions summed over the decisions",
+                coverage * 1 => "share of the sites ever occupied",
+                lead_change * 1 => "share of decisions where the leader changes",
+                drama * 1 => "mean drop of the eventual winner below the leader",
+                decisiveness * 1 => "share of the game played after the threshold is passed",
+                threshold * 1 => "the decisiveness threshold of the game",
+                stability * 1 => "mean variance of each player's evaluation over the game",
+                returns * $players => "final returns, one per player",
+                ranks * $players => "final ranks, one per player (1 best)",
+                scores * $players => "final raw scores, one per player (None without scores)"
             ];
-            flags: bool = [top_tied * 1, truncated * 1];
-            signs: i8 = [pie * 1]
-        )
+            flags: bool = [
+                top_tied * 1 => "whether the raw scores tie for first",
+                truncated * 1 => "whether the move cap ended the game"
+            ];
+            signs: i8 = [pie * 1 => "the pie choice: 1 swap, 0 accept, -1 none"]
+        }
     };
 }
 
+pub(crate) use column_groups;
+
+/// The columns that may be absent (`None` in Python) in a run of a game without such values:
+/// the raw scores of games without scores.
+pub const OPTIONAL: &[&str] = &["scores"];
+
+/// The element types of the columns, as numpy names them.
+pub trait Dtype {
+    const NAME: &'static str;
+}
+impl Dtype for u32 {
+    const NAME: &'static str = "uint32";
+}
+impl Dtype for f64 {
+    const NAME: &'static str = "float64";
+}
+impl Dtype for bool {
+    const NAME: &'static str = "bool";
+}
+impl Dtype for i8 {
+    const NAME: &'static str = "int8";
+}
+
+/// One column of a lab run as users see it: its name, numpy element type, entries per game
+/// (one row of `width` entries; a column of width 1 is one-dimensional), what it holds and
+/// whether the game declared it ([`Measure::final_columns`]) rather than the lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColumnInfo {
+    pub name: &'static str,
+    pub dtype: &'static str,
+    pub width: usize,
+    pub description: &'static str,
+    pub declared: bool,
+}
+
+/// Every column of a lab run of a game of `players` players that declares the columns `game`:
+/// the lab's own, in storage order, then the game's (float64, one entry per game).
+pub fn schema(players: usize, game: &[FinalColumn]) -> Vec<ColumnInfo> {
+    let mut out = Vec::new();
+    macro_rules! all {
+        ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {
+            $($(out.push(ColumnInfo {
+                name: stringify!($f),
+                dtype: <$t as Dtype>::NAME,
+                width: $w,
+                description: $d,
+                declared: false,
+            });)+)+
+        };
+    }
+    column_groups!(all, players);
+    out.extend(game.iter().map(|c| ColumnInfo {
+        name: c.name,
+        dtype: <f64 as Dtype>::NAME,
+        width: 1,
+        description: c.description,
+        declared: true,
+    }));
+    out
+}
+
+/// Writes a game's value of one column into its row.
+pub trait Cell<T> {
+    fn write(&self, row: &mut [T]);
+}
+impl<T: Copy> Cell<T> for T {
+    #[inline(always)]
+    fn write(&self, row: &mut [T]) {
+        row[0] = *self;
+    }
+}
+impl<T: Copy, const N: usize> Cell<T> for [T; N] {
+    /// The first `row.len()` entries (a row per player of a `MAX_PLAYERS` array).
+    #[inline(always)]
+    fn write(&self, row: &mut [T]) {
+        row.copy_from_slice(&self[..row.len()]);
+    }
+}
+
+/// Defines the by-column view structs from the list: [`ColumnsMut`] (rows to fill) and
+/// [`ColumnsRef`] (rows to read).
+macro_rules! views {
+    ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {
+        /// Some consecutive rows of a [`Columns`], to fill in place: one slice per column
+        /// (see `column_groups!`), and one per column the game declares.
+        pub struct ColumnsMut<'a> {
+            pub(crate) players: usize,
+            $($(pub(crate) $f: &'a mut [$t],)+)+
+            pub(crate) game: Vec<&'a mut [f64]>,
+        }
+
+        /// Every column of some games, to read: one slice per column (see `column_groups!`;
+        /// `players` entries a game in `returns`, `ranks` and `scores`; `scores` may be empty
+        /// for games without scores), and one per column the game declares, in its order.
+        #[derive(Clone, Debug)]
+        pub struct ColumnsRef<'a> {
+            pub players: usize,
+            $($(pub $f: &'a [$t],)+)+
+            pub game: Vec<&'a [f64]>,
+        }
+    };
+}
+column_groups!(views, 0);
+
 /// Per-game facts of many games as columns, one row per game (`returns`, `ranks` and `scores`
-/// `players` entries a row; `scores` NaN for games without scores), and the action lists of
-/// the games a run keeps.
+/// `players` entries a row; `scores` NaN for games without scores), the columns the game
+/// declares, and the action lists of the games a run keeps.
 ///
 /// The columns of one element type share one allocation (a group; [`Columns::layout`] says
-/// where each lies): a run's facts are tens of megabytes, and four large blocks rather than
-/// eighteen smaller ones let the allocator hand the same memory to the next run instead of
+/// where each lies): a run's facts are tens of megabytes, and a few large blocks rather than
+/// twenty smaller ones let the allocator hand the same memory to the next run instead of
 /// returning it to the system and faulting it in again page by page.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Columns {
@@ -54,6 +165,10 @@ pub struct Columns {
     pub flags: Vec<bool>,
     /// `pie`.
     pub signs: Vec<i8>,
+    /// The columns the game declares ([`Columns::declared`]), one after the other.
+    pub game: Vec<f64>,
+    /// What the columns of [`Columns::game`] are.
+    pub declared: &'static [FinalColumn],
     /// Games whose actions were kept, in game order.
     pub kept: Vec<Kept>,
 }
@@ -63,46 +178,28 @@ pub struct Columns {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColumnPlace {
     pub name: &'static str,
-    /// `"whole"`, `"floats"`, `"flags"` or `"signs"`.
+    /// `"whole"`, `"floats"`, `"flags"`, `"signs"` or `"game"`.
     pub group: &'static str,
     pub start: usize,
     pub end: usize,
     pub width: usize,
 }
 
-/// Some consecutive rows of a [`Columns`], to fill in place.
-pub struct ColumnsMut<'a> {
-    pub(crate) players: usize,
-    pub(crate) length: &'a mut [u32],
-    pub(crate) turns: &'a mut [u32],
-    pub(crate) multi_choice: &'a mut [u32],
-    pub(crate) repeated: &'a mut [u32],
-    pub(crate) branching_sum: &'a mut [f64],
-    pub(crate) coverage: &'a mut [f64],
-    pub(crate) lead_change: &'a mut [f64],
-    pub(crate) drama: &'a mut [f64],
-    pub(crate) decisiveness: &'a mut [f64],
-    pub(crate) threshold: &'a mut [f64],
-    pub(crate) stability: &'a mut [f64],
-    pub(crate) top_tied: &'a mut [bool],
-    pub(crate) truncated: &'a mut [bool],
-    pub(crate) pie: &'a mut [i8],
-    pub(crate) branching_bins: &'a mut [u32],
-    pub(crate) returns: &'a mut [f64],
-    pub(crate) ranks: &'a mut [f64],
-    pub(crate) scores: &'a mut [f64],
-}
-
 impl<'a> ColumnsMut<'a> {
     /// The first `games` rows and the rest.
     pub fn split_at(self, games: usize) -> (ColumnsMut<'a>, ColumnsMut<'a>) {
         let players = self.players;
+        let (game, rest): (Vec<_>, Vec<_>) = self
+            .game
+            .into_iter()
+            .map(|c| c.split_at_mut(games))
+            .unzip();
         macro_rules! split {
-            ($($g:ident : $t:ty = [$($f:ident * $w:expr),+]);+) => {{
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
                 $($(let $f = self.$f.split_at_mut(games * $w);)+)+
                 (
-                    ColumnsMut { players, $($($f: $f.0),+),+ },
-                    ColumnsMut { players, $($($f: $f.1),+),+ },
+                    ColumnsMut { players, $($($f: $f.0,)+)+ game },
+                    ColumnsMut { players, $($($f: $f.1,)+)+ game: rest },
                 )
             }};
         }
@@ -137,43 +234,23 @@ impl<'a> ColumnsMut<'a> {
     /// Writes games `stats` into the first rows, one column at a time (a column's writes then
     /// run in order, which is cheaper than a game's scattered over every column).
     pub fn set_all(&mut self, stats: &[GameStats]) {
-        let p = self.players;
+        let players = self.players;
         macro_rules! each {
-            ($($f:ident),+) => {
-                $(for (o, s) in self.$f.iter_mut().zip(stats) {
-                    *o = s.$f;
-                })+
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {
+                $($(for (o, s) in self.$f.chunks_exact_mut($w).zip(stats) {
+                    Cell::<$t>::write(&s.$f, o);
+                })+)+
             };
         }
-        each!(
-            length,
-            turns,
-            multi_choice,
-            repeated,
-            branching_sum,
-            coverage,
-            lead_change,
-            drama,
-            decisiveness,
-            threshold,
-            stability,
-            top_tied,
-            truncated,
-            pie
-        );
-        for (o, s) in self.branching_bins.chunks_exact_mut(BINS).zip(stats) {
-            o.copy_from_slice(&s.branching_bins);
+        column_groups!(each, players);
+        for (o, s) in self.scores.chunks_exact_mut(players).zip(stats) {
+            if !s.has_scores {
+                o.fill(f64::NAN);
+            }
         }
-        for (o, s) in self.returns.chunks_exact_mut(p).zip(stats) {
-            o.copy_from_slice(s.returns());
-        }
-        for (o, s) in self.ranks.chunks_exact_mut(p).zip(stats) {
-            o.copy_from_slice(s.ranks());
-        }
-        for (o, s) in self.scores.chunks_exact_mut(p).zip(stats) {
-            match s.scores() {
-                Some(x) => o.copy_from_slice(x),
-                None => o.fill(f64::NAN),
+        for (j, column) in self.game.iter_mut().enumerate() {
+            for (o, s) in column.iter_mut().zip(stats) {
+                *o = s.game[j];
             }
         }
     }
@@ -189,14 +266,17 @@ pub struct Kept {
 }
 
 impl Columns {
-    /// Columns for `games` games, zeroed, to be filled through [`Columns::rows_mut`].
-    pub fn zeroed(players: usize, games: usize) -> Columns {
+    /// Columns for `games` games of a game that declares the columns `declared`, zeroed, to be
+    /// filled through [`Columns::rows_mut`].
+    pub fn zeroed(players: usize, declared: &'static [FinalColumn], games: usize) -> Columns {
         macro_rules! all {
-            ($($g:ident : $t:ty = [$($f:ident * $w:expr),+]);+) => {
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {
                 Columns {
                     players,
                     games,
                     $($g: vec![<$t>::default(); games * (0 $(+ $w)+)],)+
+                    game: vec![0.0; games * declared.len()],
+                    declared,
                     kept: Vec::new(),
                 }
             };
@@ -207,25 +287,54 @@ impl Columns {
     /// Every row, writable in place (and cut into pieces by [`ColumnsMut::split_at`]).
     pub fn rows_mut(&mut self) -> ColumnsMut<'_> {
         let (players, games) = (self.players, self.games);
+        let game = if games == 0 {
+            std::iter::repeat_with(|| &mut [][..])
+                .take(self.declared.len())
+                .collect()
+        } else {
+            self.game.chunks_exact_mut(games).collect()
+        };
         macro_rules! all {
-            ($($g:ident : $t:ty = [$($f:ident * $w:expr),+]);+) => {{
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
                 $(
                     let rest = &mut self.$g[..];
                     $(let ($f, rest) = rest.split_at_mut(games * $w);)+
                     debug_assert!(rest.is_empty());
                 )+
-                ColumnsMut { players, $($($f),+),+ }
+                ColumnsMut { players, $($($f,)+)+ game }
             }};
         }
         column_groups!(all, players)
     }
 
-    /// Where each column lies: group by group, each group's columns in the order stored.
+    /// Every row, to read.
+    pub fn rows(&self) -> ColumnsRef<'_> {
+        let (players, games) = (self.players, self.games);
+        let game = if games == 0 {
+            vec![&[][..]; self.declared.len()]
+        } else {
+            self.game.chunks_exact(games).collect()
+        };
+        macro_rules! all {
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
+                $(
+                    let rest = &self.$g[..];
+                    $(let ($f, rest) = rest.split_at(games * $w);)+
+                    debug_assert!(rest.is_empty());
+                )+
+                ColumnsRef { players, $($($f,)+)+ game }
+            }};
+        }
+        column_groups!(all, players)
+    }
+
+    /// Where each column lies: group by group, each group's columns in the order stored, then
+    /// the game's columns (group `"game"`).
     pub fn layout(&self) -> Vec<ColumnPlace> {
         let (players, games) = (self.players, self.games);
         let mut out = Vec::new();
         macro_rules! all {
-            ($($g:ident : $t:ty = [$($f:ident * $w:expr),+]);+) => {
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {
                 $(
                     let mut start = 0;
                     $(
@@ -244,6 +353,15 @@ impl Columns {
             };
         }
         column_groups!(all, players);
+        for (j, c) in self.declared.iter().enumerate() {
+            out.push(ColumnPlace {
+                name: c.name,
+                group: "game",
+                start: j * games,
+                end: (j + 1) * games,
+                width: 1,
+            });
+        }
         out
     }
 
@@ -255,5 +373,43 @@ impl Columns {
     /// Whether there are no games.
     pub fn is_empty(&self) -> bool {
         self.games == 0
+    }
+}
+
+impl ColumnsRef<'_> {
+    /// Fails unless every column holds one row per game (`length`'s count): an optional column
+    /// ([`OPTIONAL`]) may be empty instead, and the game's columns must be as many as
+    /// `declared`.
+    pub fn check(&self, declared: usize) -> Result<()> {
+        let n = self.length.len();
+        let players = self.players;
+        macro_rules! all {
+            ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {
+                $($({
+                    let (name, len, w) = (stringify!($f), self.$f.len(), $w);
+                    if len != n * w && !(len == 0 && OPTIONAL.contains(&name)) {
+                        return Err(Error::InvalidArgument(if w == 1 {
+                            format!("per-game columns of {n} games expected; {name} has {len} rows")
+                        } else {
+                            format!("{name} needs {w} entries for each of {n} games, has {len}")
+                        }));
+                    }
+                })+)+
+            };
+        }
+        column_groups!(all, players);
+        if self.game.len() != declared {
+            return Err(Error::InvalidArgument(format!(
+                "the game declares {declared} columns, {} given",
+                self.game.len()
+            )));
+        }
+        if let Some(c) = self.game.iter().find(|c| c.len() != n) {
+            return Err(Error::InvalidArgument(format!(
+                "per-game columns of {n} games expected; a game's column has {} rows",
+                c.len()
+            )));
+        }
+        Ok(())
     }
 }

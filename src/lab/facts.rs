@@ -37,6 +37,8 @@ pub struct GameStats {
     pub(crate) returns: [f64; MAX_PLAYERS],
     pub(crate) ranks: [f64; MAX_PLAYERS],
     pub(crate) scores: [f64; MAX_PLAYERS],
+    /// The facts of the columns the game declares ([`Measure::final_columns`]), then zeros.
+    pub game: [f64; MAX_DECLARED],
     /// Ludii-style state-evaluation metrics (see the module docs).
     pub lead_change: f64,
     pub drama: f64,
@@ -214,6 +216,7 @@ impl<'s> Tracker<'s> {
             decisiveness: 0.0,
             threshold: 0.0,
             stability: 0.0,
+            game: [0.0; MAX_DECLARED],
         };
         if !end.ranks_into(&mut st.ranks[..n]) {
             return Err(Error::Record(format!(
@@ -225,6 +228,8 @@ impl<'s> Tracker<'s> {
             crate::games::returns_from_ranks_into(&st.ranks[..n], &mut st.returns[..n]);
         }
         st.has_scores = end.scores_into(&mut st.scores[..n]);
+        let declared = end.final_columns().len().min(MAX_DECLARED);
+        end.final_facts(&mut st.game[..declared]);
         if st.has_scores {
             let s = &st.scores[..n];
             let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -82,7 +82,7 @@ use rayon::prelude::*;
 use crate::algo::FloodScratch;
 use crate::error::{Asked, Error, GameOver, Result};
 pub use crate::games::MAX_PLAYERS;
-use crate::games::{each_state, Game, Measure, Observer};
+use crate::games::{each_state, FinalColumn, Game, Measure, Observer, MAX_DECLARED};
 use crate::rng::Rng;
 
 pub use columns::*;

@@ -36,7 +36,8 @@ pub fn game_stats_batch(
         }
     }
     check_values(actions, values)?;
-    let mut cols = Columns::zeroed(game.num_players(), games);
+    let declared = Measure::final_columns(&game.new_state());
+    let mut cols = Columns::zeroed(game.num_players(), declared, games);
     let parts = cols.rows_mut().parts(RANDOM_CHUNK);
     each_state!(game.new_state(), start => {
         let ev = Evaluator::new(&start);

@@ -11,27 +11,8 @@
 use crate::error::{Error, Result};
 use crate::games::MAX_PLAYERS;
 
-/// The per-game columns the metrics read (see [`super::Columns`]): one entry per game,
-/// `players` per game in `returns` and `ranks`.
-#[derive(Clone, Copy, Debug)]
-pub struct Facts<'a> {
-    pub players: usize,
-    pub length: &'a [u32],
-    pub turns: &'a [u32],
-    pub multi_choice: &'a [u32],
-    pub repeated: &'a [u32],
-    pub branching_sum: &'a [f64],
-    pub coverage: &'a [f64],
-    pub lead_change: &'a [f64],
-    pub drama: &'a [f64],
-    pub decisiveness: &'a [f64],
-    pub stability: &'a [f64],
-    pub top_tied: &'a [bool],
-    pub truncated: &'a [bool],
-    pub pie: &'a [i8],
-    pub returns: &'a [f64],
-    pub ranks: &'a [f64],
-}
+/// The per-game columns the metrics read: every column of a run ([`super::ColumnsRef`]).
+pub type Facts<'a> = super::ColumnsRef<'a>;
 
 /// How many values there are, their mean and their squared deviations about it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,6 +70,8 @@ pub struct Summary {
     pub pie_swap: u64,
     pub swap_seats: Vec<f64>,
     pub accept_seats: Vec<f64>,
+    /// The moments of each column the game declares, in its order.
+    pub game: Vec<Moments>,
 }
 
 /// The percentiles [`Summary`] reports.
@@ -455,32 +438,7 @@ pub fn summarize(f: &Facts<'_>) -> Result<Summary> {
             "players must be 2 to {MAX_PLAYERS}, got {p}"
         )));
     }
-    let lengths = [
-        ("turns", f.turns.len()),
-        ("multi_choice", f.multi_choice.len()),
-        ("repeated", f.repeated.len()),
-        ("branching_sum", f.branching_sum.len()),
-        ("coverage", f.coverage.len()),
-        ("lead_change", f.lead_change.len()),
-        ("drama", f.drama.len()),
-        ("decisiveness", f.decisiveness.len()),
-        ("stability", f.stability.len()),
-        ("top_tied", f.top_tied.len()),
-        ("truncated", f.truncated.len()),
-        ("pie", f.pie.len()),
-    ];
-    if let Some((name, len)) = lengths.iter().find(|&&(_, len)| len != n) {
-        return Err(Error::InvalidArgument(format!(
-            "per-game columns of {n} games expected; {name} has {len} rows"
-        )));
-    }
-    for (name, len) in [("returns", f.returns.len()), ("ranks", f.ranks.len())] {
-        if len != n * p {
-            return Err(Error::InvalidArgument(format!(
-                "{name} needs {p} entries for each of {n} games, has {len}"
-            )));
-        }
-    }
+    f.check(f.game.len())?;
     let seats = || match p {
         2 => seat_sums::<2>(f),
         3 => seat_sums::<3>(f),
@@ -526,6 +484,7 @@ pub fn summarize(f: &Facts<'_>) -> Result<Summary> {
         pie_swap: s.pie_swap,
         swap_seats: s.swap_seats,
         accept_seats: s.accept_seats,
+        game: f.game.iter().map(|c| moments(c)).collect(),
     })
 }
 
@@ -647,17 +606,21 @@ mod tests {
             turns: length,
             multi_choice: length,
             repeated: length,
+            branching_bins: Box::leak(vec![0; length.len() * super::super::BINS].into()),
             branching_sum: floats,
             coverage: floats,
             lead_change: floats,
             drama: floats,
             decisiveness: floats,
+            threshold: floats,
             stability: floats,
+            returns,
+            ranks,
+            scores: &[],
             top_tied: flags,
             truncated: flags,
             pie,
-            returns,
-            ranks,
+            game: Vec::new(),
         }
     }
 
@@ -708,12 +671,15 @@ mod tests {
         let f = facts(2, &length, &floats, &flags, &pie, &returns, &ranks);
         assert!(summarize(&f).is_ok());
         let short = [0.0; 1];
-        let bad = Facts { drama: &short, ..f };
+        let bad = Facts {
+            drama: &short,
+            ..f.clone()
+        };
         let e = summarize(&bad).unwrap_err().to_string();
         assert!(e.contains("drama has 1 rows"), "{e}");
         let bad = Facts {
             returns: &short,
-            ..f
+            ..f.clone()
         };
         let e = summarize(&bad).unwrap_err().to_string();
         assert!(

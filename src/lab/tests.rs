@@ -19,7 +19,7 @@ fn columns_lie_where_their_layout_says() {
         .iter()
         .map(|a| game_stats(&g, a, None).unwrap())
         .collect();
-    let mut cols = Columns::zeroed(2, 3);
+    let mut cols = Columns::zeroed(2, &[], 3);
     // Rows written in two parts land in order.
     let (mut first, mut rest) = cols.rows_mut().split_at(1);
     first.set_all(&stats[..1]);
@@ -53,6 +53,67 @@ fn columns_lie_where_their_layout_says() {
     assert_eq!(cols.flags[p.start..p.end], [true, false, true]);
     let p = place("pie");
     assert_eq!(cols.signs[p.start..p.end], [-1, -1, -1]);
+    // Windflowers declares no columns; the schema lists the lab's in storage order.
+    assert!(cols.game.is_empty() && layout.iter().all(|p| p.group != "game"));
+    let names: Vec<_> = schema(2, &[]).iter().map(|c| c.name).collect();
+    let stored: Vec<_> = layout.iter().map(|p| p.name).collect();
+    assert_eq!(names, stored);
+}
+
+/// The columns a game declares (Subsume's final-shape facts) are stored after the lab's, one
+/// per declared name, filled from each game's last position, and summed like the others.
+#[test]
+fn declared_columns_follow_the_game() {
+    let g = Game::make("subsume", &[("size".into(), OptionValue::Int(3))]).unwrap();
+    let start = g.new_state();
+    let declared = Measure::final_columns(&start);
+    assert_eq!(
+        declared.iter().map(|c| c.name).collect::<Vec<_>>(),
+        [
+            "groups_final",
+            "groups_final_0",
+            "groups_final_1",
+            "largest_group_share"
+        ]
+    );
+    let mut cols = Columns::zeroed(2, declared, 5);
+    let mut rng = Rng::new(3);
+    let mut stats = Vec::new();
+    let mut ends = Vec::new();
+    for _ in 0..5 {
+        let mut s = start.clone();
+        let mut acts = Vec::new();
+        while s.current_player().is_some() {
+            let a = s.random_action(&mut rng, &mut Vec::new()).unwrap();
+            s.apply_unchecked(a);
+            acts.push(a as u32);
+        }
+        stats.push(game_stats(&g, &acts, None).unwrap());
+        ends.push(s);
+    }
+    let (mut first, mut rest) = cols.rows_mut().split_at(2);
+    first.set_all(&stats[..2]);
+    rest.set_all(&stats[2..]);
+    let layout = cols.layout();
+    let schema = schema(2, declared);
+    assert_eq!(schema.len(), layout.len());
+    for (j, c) in declared.iter().enumerate() {
+        let p = layout.iter().find(|p| p.name == c.name).unwrap();
+        assert_eq!((p.group, p.width), ("game", 1));
+        let mut want = Vec::new();
+        for end in &ends {
+            let mut out = [0.0; 4];
+            end.final_facts(&mut out);
+            want.push(out[j]);
+        }
+        assert_eq!(cols.game[p.start..p.end], want[..], "{}", c.name);
+        assert!(schema.iter().any(|s| s.name == c.name && s.declared));
+    }
+    let s = summary::summarize(&cols.rows()).unwrap();
+    assert_eq!(s.game.len(), 4);
+    let total = &cols.game[..5];
+    assert_eq!(s.game[0].n, 5);
+    assert!((s.game[0].mean - total.iter().sum::<f64>() / 5.0).abs() < 1e-12);
 }
 
 #[test]

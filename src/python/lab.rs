@@ -9,8 +9,9 @@ use pyo3::types::{PyDict, PySlice};
 use super::game::PyGame;
 use super::search::NativeRun;
 use super::{setting_arg, threads_arg, to_py};
-use crate::lab::summary::{summarize, Facts, Moments, Ratio};
-use crate::lab::{game_stats_batch, Columns};
+use crate::games::Measure;
+use crate::lab::summary::{summarize, Moments, Ratio};
+use crate::lab::{game_stats_batch, schema, Columns, ColumnsRef, OPTIONAL};
 use crate::sim::batch::thread_pool;
 
 /// Replays games and returns their per-game facts.
@@ -108,6 +109,7 @@ fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_
         ("floats", PyArray1::from_vec(py, cols.floats).into_any()),
         ("flags", PyArray1::from_vec(py, cols.flags).into_any()),
         ("signs", PyArray1::from_vec(py, cols.signs).into_any()),
+        ("game", PyArray1::from_vec(py, cols.game).into_any()),
     ];
     let d = PyDict::new(py);
     for place in layout {
@@ -120,7 +122,7 @@ fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_
         };
         let slice = PySlice::new(py, place.start as isize, place.end as isize, 1);
         let mut column = group.get_item(slice)?;
-        if place.width > 1 || matches!(place.name, "returns" | "ranks" | "scores") {
+        if place.width > 1 {
             column = column.call_method1("reshape", ((n, place.width),))?;
         }
         d.set_item(place.name, column)?;
@@ -142,78 +144,80 @@ fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_
     Ok(d)
 }
 
-/// The sums behind a variant's metrics (see `crate::lab::summary`) from its per-game columns:
-/// `columns` maps `length`, `turns`, `multi_choice`, `repeated` (uint32), `branching_sum`,
-/// `coverage`, `lead_change`, `drama`, `decisiveness`, `stability` (float64), `top_tied`,
-/// `truncated` (bool), `pie` (int8), `returns` and `ranks` (float64, `players` per game) to
-/// contiguous one-dimensional arrays. Moments come as (n, mean, Σ (x − mean)²) and ratios as
-/// (Σ num, Σ den, residual moments).
+/// The columns of a lab run of `game`, as `(name, dtype, width, description, declared)`: the
+/// lab's own in storage order, then those the game declares (`declared` true). `dtype` is
+/// numpy's name; a column of width 1 is one-dimensional, wider ones are games × width.
 #[pyfunction]
+pub fn lab_schema(game: &PyGame) -> Vec<(&'static str, &'static str, usize, &'static str, bool)> {
+    let players = game.game.num_players();
+    let declared = Measure::final_columns(&game.game.new_state());
+    schema(players, declared)
+        .into_iter()
+        .map(|c| (c.name, c.dtype, c.width, c.description, c.declared))
+        .collect()
+}
+
+/// The sums behind a variant's metrics (see `crate::lab::summary`) from its per-game columns:
+/// `columns` maps every column of [`lab_schema`] (any array shape; `scores` may be None) to
+/// its values, and `declared` names the game's own columns to sum (those of them that
+/// `columns` lacks or holds as None are left out). Moments come as (n, mean, Σ (x − mean)²),
+/// ratios as (Σ num, Σ den, residual moments), and the declared columns' as `game`, a list of
+/// (name, moments).
+#[pyfunction]
+#[pyo3(signature = (columns, players, declared = Vec::new()))]
 pub fn lab_summary<'py>(
     py: Python<'py>,
     columns: &Bound<'py, PyDict>,
     players: usize,
+    declared: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    fn column<'py, T: numpy::Element>(
-        columns: &Bound<'py, PyDict>,
-        name: &str,
-    ) -> PyResult<PyReadonlyArray1<'py, T>> {
-        let item = columns
-            .get_item(name)?
-            .ok_or_else(|| PyValueError::new_err(format!("the columns lack {name}")))?;
-        item.extract().map_err(|_| {
-            PyValueError::new_err(format!(
-                "column {name} must be a one-dimensional {} array",
-                std::any::type_name::<T>()
-            ))
-        })
-    }
-    let (length, turns) = (
-        column::<u32>(columns, "length")?,
-        column::<u32>(columns, "turns")?,
-    );
-    let multi_choice = column::<u32>(columns, "multi_choice")?;
-    let repeated = column::<u32>(columns, "repeated")?;
-    let floats = [
-        "branching_sum",
-        "coverage",
-        "lead_change",
-        "drama",
-        "decisiveness",
-        "stability",
-        "returns",
-        "ranks",
-    ]
-    .map(|name| column::<f64>(columns, name));
-    let [branching_sum, coverage, lead_change, drama, decisiveness, stability, returns, ranks] =
-        floats;
-    let (top_tied, truncated) = (
-        column::<bool>(columns, "top_tied")?,
-        column::<bool>(columns, "truncated")?,
-    );
-    let pie = column::<i8>(columns, "pie")?;
-    let (branching_sum, coverage, lead_change, drama) =
-        (branching_sum?, coverage?, lead_change?, drama?);
-    let (decisiveness, stability, returns, ranks) = (decisiveness?, stability?, returns?, ranks?);
-    let facts = Facts {
-        players,
-        length: length.as_slice()?,
-        turns: turns.as_slice()?,
-        multi_choice: multi_choice.as_slice()?,
-        repeated: repeated.as_slice()?,
-        branching_sum: branching_sum.as_slice()?,
-        coverage: coverage.as_slice()?,
-        lead_change: lead_change.as_slice()?,
-        drama: drama.as_slice()?,
-        decisiveness: decisiveness.as_slice()?,
-        stability: stability.as_slice()?,
-        top_tied: top_tied.as_slice()?,
-        truncated: truncated.as_slice()?,
-        pie: pie.as_slice()?,
-        returns: returns.as_slice()?,
-        ranks: ranks.as_slice()?,
+    let numpy = py.import("numpy")?;
+    // Each column as a contiguous one-dimensional array of its type (None when it is absent).
+    let column = |name: &str, dtype: &str| -> PyResult<Option<Bound<'py, PyAny>>> {
+        let item = columns.get_item(name)?.filter(|v| !v.is_none());
+        let Some(item) = item else {
+            if OPTIONAL.contains(&name) {
+                return Ok(None);
+            }
+            return Err(PyValueError::new_err(format!("the columns lack {name}")));
+        };
+        let flat = numpy
+            .call_method1("ascontiguousarray", (item, dtype))
+            .and_then(|a| a.call_method1("reshape", (-1,)))
+            .map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
+        Ok(Some(flat))
     };
-    let s = summarize(&facts).map_err(to_py)?;
+    macro_rules! all {
+        ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
+            $($(
+                let $f: Option<PyReadonlyArray1<'py, $t>> =
+                    match column(stringify!($f), <$t as crate::lab::Dtype>::NAME)? {
+                        Some(a) => Some(a.extract()?),
+                        None => None,
+                    };
+            )+)+
+            let mut game = Vec::new();
+            let mut names = Vec::new();
+            for name in &declared {
+                if let Some(item) = columns.get_item(name)?.filter(|v| !v.is_none()) {
+                    let a = numpy.call_method1("ascontiguousarray", (item, "float64"))?;
+                    let a: PyReadonlyArray1<'py, f64> = a.call_method1("reshape", (-1,))?.extract()?;
+                    game.push(a);
+                    names.push(name.as_str());
+                }
+            }
+            let facts = ColumnsRef {
+                players,
+                $($($f: match &$f {
+                    Some(a) => a.as_slice()?,
+                    None => &[],
+                },)+)+
+                game: game.iter().map(|a| a.as_slice()).collect::<Result<_, _>>()?,
+            };
+            (summarize(&facts).map_err(to_py)?, names)
+        }};
+    }
+    let (s, names) = crate::lab::columns::column_groups!(all, players);
     let moments = |m: Moments| (m.n, m.mean, m.squares);
     let ratio = |r: Ratio| (r.num, r.den, moments(r.residuals));
     let d = PyDict::new(py);
@@ -242,5 +246,11 @@ pub fn lab_summary<'py>(
     d.set_item("pie_swap", s.pie_swap)?;
     d.set_item("swap_seats", s.swap_seats)?;
     d.set_item("accept_seats", s.accept_seats)?;
+    let game: Vec<_> = names
+        .into_iter()
+        .zip(s.game)
+        .map(|(n, m)| (n, moments(m)))
+        .collect();
+    d.set_item("game", game)?;
     Ok(d)
 }

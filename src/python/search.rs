@@ -918,7 +918,8 @@ impl NativeRun {
         // measured (at least double, at most sixteen times), so a run stops for Ctrl-C that
         // often and no more. Every block is written straight into one set of columns.
         let total = self.games();
-        let mut cols = Columns::zeroed(n, total);
+        let declared = crate::games::Measure::final_columns(&self.game.new_state());
+        let mut cols = Columns::zeroed(n, declared, total);
         let mut kept = Vec::new();
         let mut rest = cols.rows_mut();
         let (mut done, mut chunk) = (0, if random { threads * 4096 } else { threads });

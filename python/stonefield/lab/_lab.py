@@ -17,6 +17,7 @@ from .._seeds import seated
 from ..agents import agent_string
 from . import metrics as M
 from .brief import Brief
+from .columns import declared_names
 from .results import ResultsFile
 from .run import (
     Plan,
@@ -135,7 +136,7 @@ class Lab:
                 if cols["length"] is None:
                     out.append({})
                     continue
-                m = M.variant_metrics(cols, v.game.num_players)
+                m = M.variant_metrics(cols, v.game.num_players, declared_names(v.game))
                 if v.game.num_players >= 3 and self.plan.kingmaking:
                     flags = [bool(g["kingmade"]) for g in self.kingmaking_games(v.index)]
                     m["kingmaking"] = M.kingmaking_metric(flags)

@@ -2,8 +2,8 @@
 
 :func:`variant_metrics` takes the per-game columns that :func:`stonefield._core.lab_play` (or
 ``lab_stats``) returns, concatenated over a variant's games. The facts that need the positions
-are computed in Rust while games are played (``src/sim/stats.rs``), and so are the sums over
-games the metrics rest on (``_core.lab_summary``, ``src/sim/summary.rs``: each in a fixed
+are computed in Rust while games are played (``src/lab/``), and so are the sums over
+games the metrics rest on (``_core.lab_summary``, ``src/lab/summary.rs``: each in a fixed
 order, so they depend on the rows alone); this module turns them into values and intervals.
 Formulas are in the package documentation (:mod:`stonefield.lab`).
 
@@ -26,6 +26,7 @@ Every interval of a metric that is a share (seat scores, coverage, decision move
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -217,47 +218,28 @@ def seat_scores(returns: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return (np.asarray(returns, dtype=np.float64) + 1.0) / 2.0
 
 
-# The dtype of each column the summary reads.
-_SUMMED = {
-    "length": np.uint32,
-    "turns": np.uint32,
-    "multi_choice": np.uint32,
-    "repeated": np.uint32,
-    "branching_sum": np.float64,
-    "coverage": np.float64,
-    "lead_change": np.float64,
-    "drama": np.float64,
-    "decisiveness": np.float64,
-    "stability": np.float64,
-    "top_tied": np.bool_,
-    "truncated": np.bool_,
-    "pie": np.int8,
-    "returns": np.float64,
-    "ranks": np.float64,
-}
-
-
-def summarize(cols: Columns, players: int) -> dict[str, Any]:
+def summarize(cols: Columns, players: int, declared: Sequence[str] = ()) -> dict[str, Any]:
     """The sums behind a variant's metrics, taken in Rust in a fixed order (so they depend on
-    the rows alone): see ``_core.lab_summary``."""
-    flat: dict[str, npt.NDArray[Any]] = {
-        name: np.ascontiguousarray(cols[name], dtype=dtype).reshape(-1)
-        for name, dtype in _SUMMED.items()
-    }
-    return dict(_core.lab_summary(flat, players))
+    the rows alone) over every column the core lists: see ``_core.lab_summary``."""
+    return dict(_core.lab_summary(cols, players, list(declared)))
 
 
-def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
+def variant_metrics(
+    cols: Columns, players: int, declared: Sequence[str] = ()
+) -> dict[str, Metric]:
     """Every per-variant metric from a variant's per-game columns (see the package docs).
 
     Args:
         cols: Columns as ``lab_play`` returns them, concatenated over the variant's games.
         players: The number of players.
+        declared: The columns the game declares
+            (:func:`~stonefield.lab.columns.declared_names`): each present one gives the metric
+            of its name, its mean with a Student t interval.
 
     Returns:
         Metric name → :class:`Metric`, in the order tables show them.
     """
-    s = summarize(cols, players)
+    s = summarize(cols, players, declared)
     n = int(s["games"])
     out: dict[str, Metric] = {}
     for p in range(players):
@@ -292,6 +274,8 @@ def variant_metrics(cols: Columns, players: int) -> dict[str, Metric]:
         out[name] = _within(out[name], 0.0, 1.0)
     for name in ("drama", "stability"):
         out[name] = _within(out[name], 0.0, math.inf)
+    for name, moments in s["game"]:
+        out[name] = _student(*moments)
     chose, swap = int(s["pie_chose"]), int(s["pie_swap"])
     if chose:
         out["pie_swap"] = _wilson(swap / chose, chose)

@@ -27,11 +27,13 @@ import json
 import os
 import socket
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .._core import InvalidOptionError, RecordError, StonefieldError
+from .columns import Column
 
 #: Format tag of the first line of a results file.
 FORMAT = "stonefield-lab/2"
@@ -81,8 +83,9 @@ class ResultsFile:
     """An open, locked results file (a context manager; :meth:`close` releases the lock).
 
     ``header`` is the run's header line; ``totals`` maps each chunk kind to the games per
-    variant the run plays of it; ``variants`` is the number of variants; ``columns`` the names
-    every chunk's ``stats`` holds, with their numpy dtypes in ``dtypes`` (float64 otherwise).
+    variant the run plays of it; ``variants`` is the number of variants; ``columns`` the columns
+    of the game (:func:`~stonefield.lab.columns.columns_of`): every chunk's ``stats`` holds the
+    lab's own, and the game's declared ones when it was written by a version that had them.
     """
 
     def __init__(
@@ -92,15 +95,13 @@ class ResultsFile:
         *,
         variants: int,
         totals: dict[str, int],
-        columns: tuple[str, ...],
-        dtypes: dict[str, Any],
+        columns: Sequence[Column],
     ) -> None:
         self.path = path
         self.header = header
         self.variants = variants
         self.totals = totals
-        self.columns = columns
-        self.dtypes = dtypes
+        self.columns = tuple(columns)
         parent = os.path.dirname(os.path.abspath(path))
         os.makedirs(parent, exist_ok=True)
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -272,11 +273,11 @@ class ResultsFile:
     def _check_stats(self, stats: Any, count: int, bad: Any) -> None:
         if not isinstance(stats, dict):
             raise bad("a chunk holds its games' stats (an object of columns)")
-        missing = [c for c in self.columns if c not in stats]
+        missing = [c.name for c in self.columns if not c.declared and c.name not in stats]
         if missing:
             raise bad(f"stats lack the column(s) {', '.join(missing)}")
-        for name in self.columns:
-            v = stats[name]
+        for name in (c.name for c in self.columns):
+            v = stats.get(name)
             if v is None:
                 continue
             if not isinstance(v, list) or len(v) != count:

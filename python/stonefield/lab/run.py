@@ -20,41 +20,8 @@ from .._actions import is_action_id
 from .._core import Game, IllegalMoveError, InvalidOptionError, StonefieldError
 from .._seeds import seated
 from ..agents import agent_string, is_native, parse_agent
+from .columns import Column, columns_of
 from .results import FORMAT, ResultsFile
-
-#: Columns of the per-game facts kept in the results file.
-COLUMNS = (
-    "length",
-    "turns",
-    "multi_choice",
-    "repeated",
-    "branching_sum",
-    "coverage",
-    "lead_change",
-    "drama",
-    "decisiveness",
-    "threshold",
-    "stability",
-    "top_tied",
-    "truncated",
-    "pie",
-    "branching_bins",
-    "returns",
-    "ranks",
-    "scores",
-)
-
-_DTYPES: dict[str, Any] = {
-    "length": np.uint32,
-    "turns": np.uint32,
-    "multi_choice": np.uint32,
-    "repeated": np.uint32,
-    "top_tied": np.bool_,
-    "truncated": np.bool_,
-    "pie": np.int8,
-    "branching_bins": np.uint32,
-}
-
 
 @dataclass
 class Variant:
@@ -317,9 +284,12 @@ def _play_python(
 # The results file
 
 
-def encode_chunk(chunk: Chunk, seed: int, cols: dict[str, Any]) -> dict[str, Any]:
-    """A chunk's entry: its place, its per-game facts (numpy columns; :func:`_listed` makes
-    them JSON) and the action lists of the games :func:`run_chunk` kept."""
+def encode_chunk(
+    chunk: Chunk, seed: int, cols: dict[str, Any], columns: Sequence[Column]
+) -> dict[str, Any]:
+    """A chunk's entry: its place, its per-game facts (the numpy ``columns`` of the game,
+    :func:`~stonefield.lab.columns.columns_of`; :func:`_listed` makes them JSON) and the action
+    lists of the games :func:`run_chunk` kept."""
     records = []
     offsets = cols["offsets"]
     for k, index in enumerate(np.asarray(cols["kept"]).tolist()):
@@ -338,7 +308,7 @@ def encode_chunk(chunk: Chunk, seed: int, cols: dict[str, Any]) -> dict[str, Any
         "first": chunk.first,
         "count": chunk.count,
         "seed": seed,
-        "stats": {name: cols.get(name) for name in COLUMNS},
+        "stats": {c.name: cols.get(c.name) for c in columns},
         "records": records,
     }
 
@@ -349,15 +319,13 @@ def _listed(entry: dict[str, Any]) -> dict[str, Any]:
     return {**entry, "stats": stats}
 
 
-def decode_stats(stats: dict[str, Any]) -> dict[str, Any]:
-    """A chunk's facts as numpy columns."""
+def decode_stats(stats: dict[str, Any], columns: Sequence[Column]) -> dict[str, Any]:
+    """A chunk's facts as numpy ``columns`` (None for a column the chunk lacks or holds as
+    None: the scores of games without scores, a game's column in an older file)."""
     out: dict[str, Any] = {}
-    for name in COLUMNS:
-        v = stats.get(name)
-        if v is None:
-            out[name] = None
-        else:
-            out[name] = np.asarray(v, dtype=_DTYPES.get(name, np.float64))
+    for c in columns:
+        v = stats.get(c.name)
+        out[c.name] = None if v is None else np.asarray(v, dtype=c.dtype)
     return out
 
 
@@ -371,8 +339,7 @@ def open_results(plan: Plan, path: str) -> ResultsFile:
         plan.header(),
         variants=len(plan.variants),
         totals=totals,
-        columns=COLUMNS,
-        dtypes=_DTYPES,
+        columns=columns_of(plan.variants[0].game),
     )
 
 
@@ -516,7 +483,7 @@ def execute(
 
     def record(chunk: Chunk, cols: dict[str, Any]) -> None:
         nonlocal finished
-        entry = encode_chunk(chunk, plan.seed, cols)
+        entry = encode_chunk(chunk, plan.seed, cols, columns_of(plan.variants[chunk.variant].game))
         done.append(entry)
         if out is not None:
             out.append(_listed(entry))
@@ -585,14 +552,19 @@ def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> li
         if e.get("kind") == kind:
             by_variant[e["variant"]].append(e)
     out = []
-    for chunks in by_variant:
+    for v, chunks in zip(plan.variants, by_variant):
         chunks.sort(key=lambda e: e["first"])
-        parts = [decode_stats(e["stats"]) for e in chunks]
+        columns = columns_of(v.game)
+        parts = [decode_stats(e["stats"], columns) for e in chunks]
         cols: dict[str, Any] = {}
-        for name in COLUMNS:
-            vals = [p[name] for p in parts if p[name] is not None]
+        for c in columns:
+            vals = [p[c.name] for p in parts if p[c.name] is not None]
+            if c.declared and len(vals) < len(parts):
+                # A game's column that older chunks lack is left out rather than cover some
+                # of the games.
+                vals = []
             # One chunk (the usual case for random agents) is used as it is, without a copy.
-            cols[name] = (vals[0] if len(vals) == 1 else np.concatenate(vals)) if vals else None
+            cols[c.name] = (vals[0] if len(vals) == 1 else np.concatenate(vals)) if vals else None
         out.append(cols)
     return out
 

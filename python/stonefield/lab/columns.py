@@ -1,0 +1,49 @@
+"""The lab's per-game columns, as the core lists them (``src/lab/columns.rs`` owns the list).
+
+Nothing in Python restates the columns: the results file, the decoding of its chunks, the
+gathering of a variant's games and the sums all read :func:`columns_of`.
+
+>>> import stonefield as sf
+>>> cols = columns_of(sf.make("subsume"))
+>>> [(c.name, c.dtype, c.width) for c in cols][:2]
+[('length', 'uint32', 1), ('turns', 'uint32', 1)]
+>>> [c.name for c in cols if c.declared]
+['groups_final', 'groups_final_0', 'groups_final_1', 'largest_group_share']
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .. import _core
+from .._core import Game
+
+
+class Column(NamedTuple):
+    """One per-game column of a lab run.
+
+    Attributes:
+        name: Its name (the key of :meth:`Lab.columns <stonefield.lab.Lab.columns>` and of the
+            results file's ``stats``).
+        dtype: Its numpy element type.
+        width: Entries per game: 1 for a one-dimensional column, else games × width.
+        description: What it holds.
+        declared: Whether the game declares it (its final-shape facts, each averaged into a
+            metric of the same name) rather than the lab; older results files may lack it.
+    """
+
+    name: str
+    dtype: str
+    width: int
+    description: str
+    declared: bool
+
+
+def columns_of(game: Game) -> tuple[Column, ...]:
+    """Every column of a lab run of ``game``: the lab's own, then those the game declares."""
+    return tuple(Column(*c) for c in _core.lab_schema(game))
+
+
+def declared_names(game: Game) -> tuple[str, ...]:
+    """The names of the columns ``game`` declares."""
+    return tuple(c.name for c in columns_of(game) if c.declared)
