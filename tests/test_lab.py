@@ -17,6 +17,7 @@ import stonefield as sf
 from stonefield import _core
 from stonefield.cli.lab import add_parser  # noqa: F401  (the CLI module imports cleanly)
 from stonefield.lab import metrics as M
+from stonefield.lab.columns import columns_of
 from stonefield.lab.run import check_address
 from stonefield.matches import wilson_interval
 
@@ -97,7 +98,7 @@ def test_three_and_four_player_outcomes_by_hand() -> None:
         "stability": np.zeros(3),
         "pie": np.full(3, -1, np.int8),
     }
-    m = M.variant_metrics(cols, 3)
+    m = M.variant_metrics(completed(cols), 3)
     # w: (1, ½, 0), (¾, ¾, 0), (½, ½, ½); seat means ¾, 7/12, 1/6.
     assert m["seat_score_0"].value == pytest.approx(0.75)
     assert m["seat_score_1"].value == pytest.approx(7 / 12)
@@ -123,7 +124,7 @@ def test_three_and_four_player_outcomes_by_hand() -> None:
         k: (v[:1] if isinstance(v, np.ndarray) and k not in ("returns", "ranks") else v)
         for k, v in four.items()
     }
-    m4 = M.variant_metrics(four, 4)
+    m4 = M.variant_metrics(completed(four), 4)
     assert [m4[f"seat_score_{p}"].value for p in range(4)] == pytest.approx(
         [1.0, 2 / 3, 1 / 3, 0.0]
     )
@@ -225,6 +226,16 @@ def test_share_intervals_stay_within_their_range() -> None:
             assert 0.0 <= metric.low <= metric.high <= 1.0, name
 
 
+def completed(cols: dict[str, Any]) -> dict[str, Any]:
+    """``cols`` with every other column the core lists (:func:`columns_of`) zero."""
+    n, players = np.shape(cols["returns"])
+    out = dict(cols)
+    for c in columns_of(sf.make("windflowers", players=players, **SMALL)):
+        if c.name not in out:
+            out[c.name] = np.zeros((n, c.width) if c.width > 1 else n, c.dtype)
+    return out
+
+
 def constructed(returns: np.ndarray, **cols: Any) -> dict[str, Any]:
     """Per-game columns of games with the given returns; every other fact zero unless given."""
     n, players = returns.shape
@@ -246,7 +257,7 @@ def constructed(returns: np.ndarray, **cols: Any) -> dict[str, Any]:
         "stability": np.zeros(n),
         "pie": np.full(n, -1, np.int8),
     }
-    return {**base, **cols}
+    return completed({**base, **cols})
 
 
 def balance_of_scores(w: np.ndarray) -> M.Metric:
@@ -711,3 +722,57 @@ def test_skill_trace_per_variant(tmp_path: Any) -> None:
     assert (tmp_path / "skill.png").stat().st_size > 1000
     with pytest.raises(sf.InvalidOptionError, match="rungs"):
         sf.lab.skill_trace("subsume", rungs=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The columns' one owner, and the columns a game declares
+
+
+def test_the_schema_is_the_columns_every_run_holds() -> None:
+    for name in sf.games():
+        game = sf.make(name)
+        schema = columns_of(game)
+        cols = dict(_core.lab_play(game, [sf.RandomAgent()], np.zeros((3, 2), np.int64), 0, 0))
+        for c in schema:
+            v = cols[c.name]
+            if v is None:
+                assert c.name == "scores"
+                continue
+            assert str(v.dtype) == c.dtype, c.name
+            assert v.shape == ((3, c.width) if c.width > 1 else (3,)), c.name
+        assert {c.name for c in schema} | {"kept", "actions", "offsets", "values"} == set(cols)
+        # Only Subsume declares columns of its own.
+        declared = [c.name for c in schema if c.declared]
+        assert declared == (
+            ["groups_final", "groups_final_0", "groups_final_1", "largest_group_share"]
+            if name == "subsume"
+            else []
+        )
+
+
+def test_declared_columns_become_metrics_and_older_files_still_read(tmp_path: Any) -> None:
+    out = str(tmp_path / "s.jsonl")
+    lab = sf.lab.evaluate("subsume", fixed={"size": 4}, games=30, out=out)
+    m = lab.metrics()[0]
+    groups = lab.columns(0)["groups_final"]
+    assert m["groups_final"].value == pytest.approx(groups.mean())
+    assert m["groups_final"].interval == "t" and m["groups_final"].n == 30
+    share = lab.columns(0)["largest_group_share"]
+    assert 0 < share.min() and share.max() <= 1
+    assert "largest_group_share" in lab.table()
+    # A results file written before the game declared columns: its chunks lack them. It reads,
+    # every other metric is the same, and the declared ones are left out.
+    older = str(tmp_path / "old.jsonl")
+    with open(out) as f, open(older, "w") as g:
+        for line in f:
+            entry = json.loads(line)
+            for name in ("groups_final", "groups_final_0", "groups_final_1"):
+                entry.get("stats", {}).pop(name, None)
+            if "stats" in entry:
+                del entry["stats"]["largest_group_share"]
+            g.write(json.dumps(entry) + "\n")
+    old = sf.lab.evaluate("subsume", fixed={"size": 4}, games=30, out=older).metrics()[0]
+    assert "groups_final" not in old
+    assert {k: repr((v.value, v.low, v.high)) for k, v in old.items()} == {
+        k: repr((v.value, v.low, v.high)) for k, v in m.items() if k in old
+    }
