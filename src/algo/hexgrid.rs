@@ -6,7 +6,7 @@
 //! six shifts and a few masks, whatever the set holds, so a fill costs a few dozen word
 //! operations per step of its radius: the fast path for fills over large parts of a large board.
 
-use super::bits::Bits;
+use super::bits::{with_width, Bits};
 use crate::board::Board;
 
 /// Marks the bits of the layout that no cell uses.
@@ -93,6 +93,24 @@ impl HexGrid {
     #[inline]
     pub fn bit(&self, c: usize) -> usize {
         self.bit[c] as usize
+    }
+
+    /// The number of groups (connected parts) of the cells of `set` (as words), and the
+    /// largest one's size (0 for an empty set).
+    pub fn groups(&self, set: &[u64]) -> (usize, usize) {
+        fn groups_w<const K: usize>(grid: &HexGrid, set: &[u64]) -> (usize, usize) {
+            let m = grid.masks::<K>();
+            let mut rest = Bits::<K>::from_words(set) & m.valid;
+            let (mut groups, mut largest) = (0, 0);
+            while !rest.is_empty() {
+                let part = m.fill(rest.isolate_lowest(), rest);
+                groups += 1;
+                largest = largest.max(part.count());
+                rest &= !part;
+            }
+            (groups, largest)
+        }
+        with_width!(self.words, K => groups_w::<K>(self, set))
     }
 
     /// The set of cells holding `value`, as words.

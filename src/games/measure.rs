@@ -66,6 +66,14 @@ pub trait Measure: Rules {
         false
     }
 
+    /// Whether every stone that stands on the board during a game was placed there by an
+    /// action numbered as its site (stones may change owner or be removed, but never appear on
+    /// a site no action named). The sites ever occupied are then the start's stones and the
+    /// sites of the actions played, with no need to look at every position.
+    fn placed_by_actions(&self) -> bool {
+        false
+    }
+
     /// A heuristic: writes into `out` (one entry per player) the numerators k_p of
     /// H(s, p) = k_p / [`Measure::heuristic_scale`]. The default counts each player's stones.
     /// `scratch` is for games whose heuristic is a flood fill.
@@ -144,6 +152,9 @@ impl Measure for super::State {
     }
     fn sites_stay_occupied(&self) -> bool {
         each_state!(self, s => s.sites_stay_occupied())
+    }
+    fn placed_by_actions(&self) -> bool {
+        each_state!(self, s => s.placed_by_actions())
     }
     fn heuristic_into(&self, scratch: &mut FloodScratch, out: &mut [u32]) {
         each_state!(self, s => s.heuristic_into(scratch, out))

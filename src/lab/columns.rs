@@ -40,6 +40,7 @@ macro_rules! column_groups {
     };
 }
 
+#[allow(unused_imports)] // used by the bindings (`src/python/lab.rs`)
 pub(crate) use column_groups;
 
 /// The columns that may be absent (`None` in Python) in a run of a game without such values:

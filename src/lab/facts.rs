@@ -124,6 +124,9 @@ pub(crate) struct Tracker<'s> {
     pub(crate) pie: Option<(u32, u32)>,
     /// Whether sites stay occupied (then coverage is read at the end).
     pub(crate) stays: bool,
+    /// Whether every stone comes from an action on its site (then coverage is read from the
+    /// actions, and `occupied` holds the start's stones).
+    pub(crate) placed: bool,
     /// Whether the decisions carry search values (else the heuristic evaluates them).
     pub(crate) valued: bool,
     /// The level of the latest position (see [`Observer::position`]).
@@ -143,9 +146,15 @@ impl<'s> Tracker<'s> {
         s.decisions.clear();
         s.keys.clear();
         let stays = start.sites_stay_occupied();
+        let placed = !stays && start.placed_by_actions();
         s.occupied.clear();
         if !stays {
             s.occupied.resize(sites, false);
+        }
+        if placed {
+            for (o, &c) in s.occupied.iter_mut().zip(start.cells()) {
+                *o = c != 0;
+            }
         }
         s.run.clear();
         Tracker {
@@ -155,6 +164,7 @@ impl<'s> Tracker<'s> {
             sites,
             pie: start.pie_actions(),
             stays,
+            placed,
             valued: false,
             level: u32::MAX,
             suspect: false,
@@ -294,6 +304,14 @@ impl<'s> Tracker<'s> {
         // Where sites stay occupied, those occupied at the end are all that ever were.
         let occupied = if self.stays {
             end.cells().iter().filter(|&&c| c != 0).count()
+        } else if self.placed {
+            // The start's stones, and the site of every action (others name no site).
+            for d in steps {
+                if let Some(o) = self.s.occupied.get_mut(d.action as usize) {
+                    *o = true;
+                }
+            }
+            self.s.occupied.iter().filter(|&&o| o).count()
         } else {
             self.s.occupied.iter().filter(|&&o| o).count()
         };
@@ -341,7 +359,7 @@ impl Observer for Tracker<'_> {
             }
             None => self.s.keys.push(key),
         }
-        if !self.stays {
+        if !self.stays && !self.placed {
             self.occupy(cells);
         }
     }

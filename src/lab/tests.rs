@@ -479,11 +479,20 @@ fn keys_follow_the_position_and_stones_stay_where_promised() {
         for _ in 0..20 {
             let mut st = g.new_state();
             let stays = st.sites_stay_occupied();
+            let placed = st.placed_by_actions();
+            let mut played = vec![false; st.cells().len()];
             while let Some(a) = st.random_action(&mut rng, &mut buf) {
                 let before: Vec<bool> = st.cells().iter().map(|&c| c != 0).collect();
                 st.apply_unchecked(a);
+                if let Some(p) = played.get_mut(a) {
+                    *p = true;
+                }
                 if stays {
                     assert!(st.cells().iter().zip(&before).all(|(&c, &b)| c != 0 || !b));
+                }
+                if placed {
+                    // Every stone stands on a site some action named.
+                    assert!(st.cells().iter().zip(&played).all(|(&c, &p)| c == 0 || p));
                 }
                 // A copy keys alike; the key does not depend on the path's history.
                 assert_eq!(st.clone().key(), st.key());

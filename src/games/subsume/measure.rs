@@ -26,55 +26,37 @@ const FINAL: [FinalColumn; 4] = [
     },
 ];
 
-impl State {
-    /// Whether cell c holds a stone in play of colour `colour` (1 Red, 2 Blue, 0 either).
-    /// Stones kept inside a settled loop (`remove_surrounded=false`) take no part.
-    fn in_play(&self, c: usize, colour: i8) -> bool {
-        let v = self.cells[c];
-        v > 0 && (colour == 0 || v == colour) && !self.kept.get(c).copied().unwrap_or(false)
-    }
-
-    /// The number of groups of `colour`'s stones (0: of every stone) and the largest one's
-    /// size.
-    fn groups(&self, colour: i8, seen: &mut [bool], stack: &mut Vec<usize>) -> (usize, usize) {
-        let board = &self.cfg.board;
-        seen.fill(false);
-        let (mut groups, mut largest) = (0, 0);
-        for c in 0..self.cells.len() {
-            if seen[c] || !self.in_play(c, colour) {
-                continue;
-            }
-            groups += 1;
-            seen[c] = true;
-            stack.push(c);
-            let mut size = 0;
-            while let Some(x) = stack.pop() {
-                size += 1;
-                for &t in board.orth(x) {
-                    let t = t as usize;
-                    if !seen[t] && self.in_play(t, colour) {
-                        seen[t] = true;
-                        stack.push(t);
-                    }
-                }
-            }
-            largest = largest.max(size);
-        }
-        (groups, largest)
-    }
-}
-
 impl Measure for State {
-    /// The open cells that pass the anti-blob rule (only the open ones are looked at).
+    /// The open cells that pass the anti-blob rule (only the open ones are looked at; all of
+    /// them without the rule).
     fn legal_count(&self, _buf: &mut Vec<u32>) -> usize {
+        /// The open cells with at least as many of the enemy's stones as of player `ME`'s
+        /// among their neighbours: the mover fixed, each cell is one load and one compare.
+        fn balanced_count<const ME: usize>(open: &[u16], near: &[[u8; 2]]) -> usize {
+            open.iter()
+                .filter(|&&c| {
+                    let n = near[c as usize];
+                    n[1 - ME] >= n[ME]
+                })
+                .count()
+        }
         if self.outcome != Outcome::Running {
             return 0;
         }
-        let p = self.to_move as usize;
         let open = self.open.as_slice();
-        open.iter()
-            .filter(|&&c| self.balanced(c as usize, p))
-            .count()
+        if !self.anti_blob {
+            return open.len();
+        }
+        match self.to_move {
+            0 => balanced_count::<0>(open, &self.near),
+            _ => balanced_count::<1>(open, &self.near),
+        }
+    }
+
+    /// Each action places a stone on its site; flips change owners and settling removes
+    /// stones, but no stone appears anywhere else.
+    fn placed_by_actions(&self) -> bool {
+        true
     }
 
     /// The heuristic: each player's stones in play. Stones kept inside a settled loop
@@ -90,14 +72,14 @@ impl Measure for State {
         &FINAL
     }
 
-    /// Groups in all, of each colour, and the largest group's share of the stones in play.
+    /// Groups in all, of each colour, and the largest group's share of the stones in play
+    /// (stones kept inside a settled loop, `remove_surrounded=false`, take no part).
     fn final_facts(&self, out: &mut [f64]) {
-        let mut seen = vec![false; self.cells.len()];
-        let mut stack = Vec::new();
-        let (all, largest) = self.groups(0, &mut seen, &mut stack);
-        let (red, _) = self.groups(1, &mut seen, &mut stack);
-        let (blue, _) = self.groups(2, &mut seen, &mut stack);
-        let stones = (0..self.cells.len()).filter(|&c| self.in_play(c, 0)).count();
+        let grid = &self.cfg.grid;
+        let (all, largest) = grid.groups(&self.sets[2]);
+        let (red, _) = grid.groups(&self.sets[0]);
+        let (blue, _) = grid.groups(&self.sets[1]);
+        let stones: u32 = self.sets[2].iter().map(|w| w.count_ones()).sum();
         let share = if stones == 0 {
             f64::NAN
         } else {
