@@ -402,6 +402,20 @@ fn lab_configs() -> Vec<Game> {
             ],
         ),
         make("subsume", &[("size", OptionValue::Int(4))]),
+        make(
+            "subsume",
+            &[
+                ("size", OptionValue::Int(5)),
+                ("anti_blob", OptionValue::Bool(false)),
+            ],
+        ),
+        make(
+            "subsume",
+            &[
+                ("size", OptionValue::Int(5)),
+                ("remove_surrounded", OptionValue::Bool(false)),
+            ],
+        ),
     ]
 }
 
