@@ -190,11 +190,8 @@ impl<'a> ColumnsMut<'a> {
     /// The first `games` rows and the rest.
     pub fn split_at(self, games: usize) -> (ColumnsMut<'a>, ColumnsMut<'a>) {
         let players = self.players;
-        let (game, rest): (Vec<_>, Vec<_>) = self
-            .game
-            .into_iter()
-            .map(|c| c.split_at_mut(games))
-            .unzip();
+        let (game, rest): (Vec<_>, Vec<_>) =
+            self.game.into_iter().map(|c| c.split_at_mut(games)).unzip();
         macro_rules! split {
             ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
                 $($(let $f = self.$f.split_at_mut(games * $w);)+)+

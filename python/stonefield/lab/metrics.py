@@ -224,9 +224,7 @@ def summarize(cols: Columns, players: int, declared: Sequence[str] = ()) -> dict
     return dict(_core.lab_summary(cols, players, list(declared)))
 
 
-def variant_metrics(
-    cols: Columns, players: int, declared: Sequence[str] = ()
-) -> dict[str, Metric]:
+def variant_metrics(cols: Columns, players: int, declared: Sequence[str] = ()) -> dict[str, Metric]:
     """Every per-variant metric from a variant's per-game columns (see the package docs).
 
     Args:

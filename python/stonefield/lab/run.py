@@ -23,6 +23,7 @@ from ..agents import agent_string, is_native, parse_agent
 from .columns import Column, columns_of
 from .results import FORMAT, ResultsFile
 
+
 @dataclass
 class Variant:
     """One cell of the grid: its varied options and every option of the game it makes."""
