@@ -9,7 +9,7 @@
 completion  ...
 
 Games are played in Rust (``_core.lab_play``: the native match runner), and every fact that
-needs the positions is gathered in Rust (``src/sim/stats.rs``), as are the sums over games the
+needs the positions is gathered in Rust (``src/lab/``), as are the sums over games the
 metrics rest on (``_core.lab_summary``, in a fixed order); Python draws the values and their
 intervals from those. With
 random agents each game is measured while it is played, in one pass; games of searching agents
@@ -72,6 +72,13 @@ game's length in actions and D its decisions (the positions where an action was 
   the actual move left out) are each played to the end by the same agents with the same seeds
   (seat j of game i gets seed (seed, i, j)), as is the actual move. The game is king-made if
   some alternative gives a different set of winners while the last player wins in neither.
+* Columns a game declares (``Measure::final_columns`` in Rust): facts of each game's last
+  position, each averaged into the metric of its name (t interval). Subsume declares
+  ``groups_final`` (groups at the end: connected stones of either colour, as its rules count
+  groups), ``groups_final_0`` and ``groups_final_1`` (groups of Red's, of Blue's stones alone)
+  and ``largest_group_share`` (the largest group's share of the stones), by which "two big blobs"
+  can be told from a board of many small groups. Stones kept inside a settled loop
+  (``remove_surrounded=False``) take no part.
 * ``pie_swap`` (Faraday): share of games where player 1 swapped (Wilson), and
   ``seat_score_p_swap`` / ``seat_score_p_accept``: seat scores among games with each choice.
 * ``skill`` (with ``skill=N``): N more games per variant of MCTS with 4× the base agent's
@@ -84,6 +91,14 @@ balance the Wilson intervals of the two extreme seats (exact with two players, N
 interval for a difference with more), so that a balance of 1 keeps a real interval. Intervals of
 shares stay within [0, 1]. No bootstrap: every interval is a
 closed formula, so the metrics of 100,000 games take about a millisecond.
+
+Columns
+-------
+:meth:`Lab.columns` gives a variant's per-game facts as numpy arrays, one row per game. Their
+list, types, widths and descriptions come from the core (:func:`stonefield.lab.columns.columns_of`,
+``_core.lab_schema``; one list in ``src/lab/columns.rs`` plus the columns the game declares),
+which the results file, the decoding of its chunks and the sums all read: Python names no
+column except to read a metric.
 
 Results file
 ------------
