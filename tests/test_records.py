@@ -290,3 +290,23 @@ def test_pickle_round_trip(config: tuple[str, dict[str, Any]]) -> None:
             undone = pickle.loads(pickle.dumps(state))
             undone.undo()
             assert undone.history == state.history[:-1]
+
+
+def test_records_carry_notation_checked_against_the_actions() -> None:
+    game = sf.make("faraday", order=3)
+    state = game.new_state()
+    for i in range(6):
+        state.apply(state.random_action(seed=i))
+    record = state.to_record()
+    assert record["notation"] == [game.action_name(a) for a in record["actions"]]
+    assert any(n.startswith("second ") for n in record["notation"])
+    assert sf.State.from_record(record).history == state.history
+    # Optional: a record without it reads the same.
+    assert sf.State.from_record({k: v for k, v in record.items() if k != "notation"}).history
+    for bad, match in (
+        ({**record, "notation": record["notation"][:-1]}, "5 names for 6 actions"),
+        ({**record, "notation": ["pass"] + record["notation"][1:]}, r"index 0\) is named"),
+        ({**record, "notation": "12"}, "notation"),
+    ):
+        with pytest.raises(sf.RecordError, match=match):
+            sf.State.from_record(bad)

@@ -10,6 +10,7 @@ A record is a JSON object (format version 1)::
       "rules_version": 1,
       "stonefield_version": "0.1.0",
       "actions": [17, 4, 36, ...],
+      "notation": ["17", "4", "36", ...],
       "result": {"terminal": true, "truncated": false,
                  "ranks": [1.0, 2.0], "returns": [1.0, -1.0], "scores": [19.0, 17.0]}
     }
@@ -23,6 +24,9 @@ and is read as version 1): a record of another version than this stonefield play
 since its actions could mean something else now. ``stonefield_version`` is the version that
 wrote the record, for information only.
 ``actions`` are the game's action ids from the start, in order; sites are numbered as in Ludii.
+``notation`` (optional) names the same actions in the game's own words
+(:meth:`stonefield.Game.action_name`: a site's number, ``pass``, Faraday's ``second 12``,
+``accept``, ``swap``), for people reading the file; a reader checks it against ``actions``.
 ``result`` describes the position reached: whether it is terminal or truncated, and ``ranks``,
 ``returns`` and ``scores`` as :class:`stonefield.State` reports them (``null`` while the game
 runs, ``scores`` ``null`` for games without scores). Records of unfinished games are fine.
@@ -82,8 +86,8 @@ def to_record(state: State) -> dict[str, Any]:
     >>> import stonefield as sf
     >>> record = to_record(sf.make("windflowers").new_state())
     >>> sorted(record)  # doctest: +NORMALIZE_WHITESPACE
-    ['actions', 'format', 'format_version', 'game', 'options', 'result', 'rules_version',
-     'stonefield_version']
+    ['actions', 'format', 'format_version', 'game', 'notation', 'options', 'result',
+     'rules_version', 'stonefield_version']
     """
     game = state.game
     return {
@@ -94,6 +98,7 @@ def to_record(state: State) -> dict[str, Any]:
         "rules_version": game.rules_version,
         "stonefield_version": __version__,
         "actions": [int(a) for a in state.history],
+        "notation": [game.action_name(int(a)) for a in state.history],
         "result": _result(state),
     }
 
@@ -170,9 +175,25 @@ def from_record(record: dict[str, Any] | str | bytes) -> State:
         except StonefieldError as e:
             raise RecordError(f"action {action} (index {index}): {e}") from e
 
+    if "notation" in record:
+        _check_notation(_field(record, "notation", list), state)
     if "result" in record:
         _check_result(record["result"], state)
     return state
+
+
+def _check_notation(notation: list[Any], state: State) -> None:
+    """Fails unless ``notation`` names the replayed actions, one name each, in order."""
+    history = state.history
+    if len(notation) != len(history):
+        raise RecordError(f'field "notation": {len(notation)} names for {len(history)} actions')
+    for index, (name, action) in enumerate(zip(notation, history)):
+        want = state.game.action_name(int(action))
+        if name != want:
+            raise RecordError(
+                f'field "notation": action {action} (index {index}) is named {want!r},'
+                f" the record says {_show(name)}"
+            )
 
 
 def save(state: State, path: str | os.PathLike[str]) -> None:
