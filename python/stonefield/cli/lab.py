@@ -115,8 +115,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--solve-time",
         type=float,
-        default=20.0,
-        help="studies: seconds of the exact solver per small board (0: none; default 20)",
+        default=None,
+        help="studies: seconds of the exact solver per small board (0: none; default: the "
+        "study's own, 20 or 60)",
     )
     p.add_argument(
         "--skill-games",

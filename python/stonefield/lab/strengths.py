@@ -90,7 +90,7 @@ def run_study(
     backend: str = "local",
     address: str | None = None,
     threads: int | None = None,
-    solve_time: float = 0.0,
+    solve_time: float | None = 0.0,
     skill_games: int = 0,
     progress: Any = False,
 ) -> StudyRun:
@@ -106,7 +106,8 @@ def run_study(
         backend: As for :func:`~stonefield.lab.evaluate`.
         address: As for :func:`~stonefield.lab.evaluate`.
         threads: As for :func:`~stonefield.lab.evaluate`.
-        solve_time: Seconds of the exact solver per small board of the study (0: none).
+        solve_time: Seconds of the exact solver per small board of the study (0: none; None:
+            the study's own budget, ``solve_seconds``).
         skill_games: Games a rung of a skill trace per variant (0: none).
         progress: As for :func:`~stonefield.lab.evaluate`.
 
@@ -136,8 +137,9 @@ def run_study(
                 progress=progress,
             )
     run = StudyRun(s, labs, seed)
-    if solve_time > 0:
-        run.perfect = perfect_play(s, solve_time, out)
+    seconds = s.solve_seconds if solve_time is None else solve_time
+    if seconds > 0 and s.solved:
+        run.perfect = perfect_play(s, seconds, out)
     if skill_games > 0:
         run.traces = study_traces(s, skill_games, seed, threads, out, max(levels[0], 4))
     if report is not None:

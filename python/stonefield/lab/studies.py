@@ -9,7 +9,7 @@ conclusion only when it holds at both strengths.
 * ``smallholder-rulesets``: the five named rulesets on hex232323 (solved), hex4 and hex5.
 * ``windflowers-scoring``: scoring × tie-break × ``last_placer_breaks_ties`` for 2, 3 and 4
   players (square grid, size 3).
-* ``windflowers-kingmaking``: king-making with 3 and 4 players, judged on 100 games a
+* ``windflowers-kingmaking``: king-making with 3 and 4 players, judged on 300 games a
   variant, against the null procedure (the same replays where no choice differs).
 * ``windflowers-mirror``: mirror play by the second player on the boards symmetric through
   their centre, against the strong agent in both seats.
@@ -17,7 +17,7 @@ conclusion only when it holds at both strengths.
   2–4 players, many random games (every repeated-position game is kept as a record).
 * ``faraday-pie``: pie choices and seat balance on each grid (order 4), with and without the
   surplus-charge variant, with either offer rule (``min_offer_stones`` 0 or 1).
-* ``subsume-sizes``: balance and length over sizes 4 to 8.
+* ``subsume-sizes``: balance and length over sizes 4 to 7.
 * ``subsume-asides``: the designer's two asides, ``anti_blob`` and ``remove_surrounded``, each
   off, against the default (size 5).
 
@@ -76,6 +76,7 @@ class Study:
         combined: Writes the answer from every strength and arm (default: the first-seat
             findings that hold at every strength, see :mod:`stonefield.lab.study_report`).
         group_by: A varied option whose values are answered apart (a recommendation each).
+        solve_seconds: The solver's budget per small board, on one thread.
     """
 
     name: str
@@ -93,6 +94,7 @@ class Study:
     solved: tuple[dict[str, Any], ...] = ()
     combined: CombinedAnswer | None = None
     group_by: str | None = None
+    solve_seconds: float = 20.0
 
     @property
     def iterations(self) -> int:
@@ -163,7 +165,11 @@ def _cycles_answer(lab: Lab) -> tuple[str, str | None]:
         "No game can cycle: every replacement lowers the number of same-owner neighbour pairs "
         "and every placement adds a stone that is never removed, so a game has at most "
         "players × (sites + capture pairs + 1) actions (the proof is in docs/games/"
-        f"windflowers.md). This run: {games} games, {repeated} with a repeated position, "
+        f"windflowers.md). The exact state graph agrees where it could be finished: two-player "
+        "trisquare 3 has 28,599,513 positions and no cycle, its longest game is 66 actions and "
+        "its value a draw (docs/solved/graphs.md; `stonefield solve windflowers --option "
+        "grid=trisquare --option size=3 --graph`). This run: "
+        f"{games} random games, {repeated} with a repeated position, "
         f"{truncated} cut short by the move cap."
     )
     if repeated:
@@ -443,6 +449,7 @@ STUDIES: dict[str, Study] = {
                 for tb in ("underdog", "cascade")
                 for lp in (False, True)
             ),
+            solve_seconds=60.0,
         ),
         Study(
             "windflowers-cycles",
@@ -464,8 +471,8 @@ STUDIES: dict[str, Study] = {
             "windflowers",
             {"players": [3, 4], "last_placer_breaks_ties": [False, True]},
             {"grid": "square", "size": 3},
-            100,
-            kingmaking=100,
+            300,
+            kingmaking=300,
             description="King-making with 3 and 4 players, against the same procedure where "
             "no choice differs (the null).",
             question=(
@@ -502,6 +509,7 @@ STUDIES: dict[str, Study] = {
                 {"grid": "trisquare", "size": 3, "last_placer_breaks_ties": lp}
                 for lp in (False, True)
             ),
+            solve_seconds=60.0,
         ),
         Study(
             "faraday-pie",
@@ -540,11 +548,11 @@ STUDIES: dict[str, Study] = {
         Study(
             "subsume-sizes",
             "subsume",
-            {"size": [4, 5, 6, 7, 8]},
+            {"size": [4, 5, 6, 7]},
             {},
             400,
             strengths=(100, 1000),
-            description="Balance and length over sizes 4 to 8.",
+            description="Balance and length over sizes 4 to 7.",
             question="Does the size of the Subsume board change who wins, and how long games last?",
             decide=("seat_score_0", "balance", "length_mean", "drawishness"),
             answer=_sizes_answer,

@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._core import option_spec
 from . import metrics as M
 from .brief import excludes
-from .report import _md_table, new_figure, plot_heatmap, reference, save_figure
+from .report import HALF_REFERENCE, _md_table, new_figure, plot_heatmap, reference, save_figure
 
 if TYPE_CHECKING:
     from ._view import LabView as Lab
@@ -73,11 +74,32 @@ def _short(m: M.Metric) -> str:
     return f"{m.value:.2f}" if abs(m.value) < 10 else f"{m.value:.1f}"
 
 
-def _flag(lab: Lab, name: str, m: M.Metric, variant: int) -> str:
-    ref = reference(lab, name)
-    if ref is None or m.interval == "none" or math.isnan(m.value):
+def reference_variant(lab: Lab, index: int, key: str | None) -> int | None:
+    """The variant a metric of variant ``index`` is compared with: the one whose varied options
+    take the game's defaults, except ``key`` (the study's group), which stays ``index``'s own.
+    None when the grid has no such variant."""
+    if key is None or key not in lab.plan.vary:
+        return lab.default_variant()
+    spec = {o["name"]: o["default"] for o in option_spec(lab.plan.game)}
+    own = lab.plan.variants[index].varied[key]
+    for v in lab.plan.variants:
+        if v.varied[key] == own and all(spec.get(k) == x for k, x in v.varied.items() if k != key):
+            return v.index
+    return None
+
+
+def _flag(lab: Lab, name: str, m: M.Metric, variant: int, key: str | None = None) -> str:
+    if m.interval == "none" or math.isnan(m.value):
         return ""
-    if variant == lab.default_variant() and not (name.startswith("seat_score_") or ref == 0.5):
+    if name in HALF_REFERENCE or name.startswith("seat_score_"):
+        ref: float | None = 0.5
+    else:
+        base = reference_variant(lab, variant, key)
+        if base is None or base == variant:
+            return ""
+        other = lab.metrics()[base].get(name)
+        ref = None if other is None or math.isnan(other.value) else other.value
+    if ref is None:
         return ""
     side = excludes(m, ref)
     return "▲" if side > 0 else "▼" if side < 0 else ""
@@ -248,6 +270,7 @@ def compact_table(run: StudyRun, names: Sequence[str]) -> list[str]:
     labs0 = run.lab(levels[0], run.arms[0])
     names = [n for n in names if any(n in m for m in labs0.metrics())]
     multi = len(run.arms) > 1
+    key = run.study.group_by
     head = "| " + ("arm | " if multi else "") + "variant | games | " + " | ".join(names) + " |"
     lines = [head, "|" + "---|" * (len(names) + 2 + multi)]
     for arm in run.arms:
@@ -259,11 +282,14 @@ def compact_table(run: StudyRun, names: Sequence[str]) -> list[str]:
             cells = []
             for n in names:
                 ms = [lab.metrics()[v.index].get(n, M.NAN_METRIC) for lab in labs]
-                text = " → ".join(_short(m) + _flag(lab, n, m, v.index) for m, lab in zip(ms, labs))
+                text = " → ".join(
+                    _short(m) + _flag(lab, n, m, v.index, key) for m, lab in zip(ms, labs)
+                )
                 if len(ms) > 1:
                     text += " " + arrow(ms[0], ms[-1])
                 cells.append(text)
-            label = v.label + (" (default)" if v.index == labs[0].default_variant() else "")
+            is_ref = v.index == reference_variant(labs[0], v.index, key)
+            label = v.label + (" (reference)" if is_ref else "")
             lines.append(
                 "| "
                 + (f"{arm} | " if multi else "")
@@ -405,8 +431,10 @@ def write_study_report(run: StudyRun, directory: str) -> str:
         *played,
         "",
         "In the table, each cell is the weaker → the stronger strength; ▲ / ▼: the 95 % interval "
-        "lies above / below the reference (½ for seat scores and pie swaps; the default "
-        "variant's value for the other metrics); ↑ / ↓: the change between the strengths is "
+        "lies above / below the reference (½ for seat scores and pie swaps; for the other "
+        "metrics the value of the reference variant, whose options are the game's defaults"
+        + (f" on the same {s.group_by}" if s.group_by else "")
+        + "); ↑ / ↓: the change between the strengths is "
         "larger than the two intervals allow, ≈ otherwise. The intervals are in the tables of "
         "each strength below.",
         "",
