@@ -1,4 +1,4 @@
-"""Studies at two strengths: the runs, the king-making null, perfect play, the report and the CLI."""
+"""Studies at two strengths: the runs, the king-making null, perfect play, the report, the CLI."""
 
 from __future__ import annotations
 
