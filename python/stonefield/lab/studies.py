@@ -542,7 +542,7 @@ STUDIES: dict[str, Study] = {
                 {"order": 3, "grid": g, "surplus_charge": sc, "min_offer_stones": mo}
                 for g in ("trisquare_omni", "trisquare", "hex_limping", "hex", "square_omni")
                 for sc in (False, True)
-                for mo in (0, 1)
+                for mo in (0, 1, 2, 3)
             ),
         ),
         Study(
