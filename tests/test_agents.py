@@ -123,3 +123,59 @@ def test_parsed_mcts_plays_legal_moves() -> None:
     agent = parse_agent("mcts:iterations=50,c=0.5")
     assert state.is_legal(agent.act(state))
     assert math.isclose(agent.c, 0.5)
+
+
+# ---------------------------------------------------------------------------------------------
+# puct agent strings
+
+
+def test_puct_strings_build_the_search_without_root_noise() -> None:
+    agent = parse_agent("puct:simulations=64,c=2,batch_size=8,seed=3")
+    assert isinstance(agent, sf.PUCT)
+    assert (agent.simulations, agent.c, agent.batch_size, agent.seed) == (64, 2.0, 8, 3)
+    assert agent.dirichlet_fraction == 0 and agent.evaluator == "rollout"
+    assert parse_agent("puct:simulations=8,dirichlet_fraction=0.25").dirichlet_fraction == 0.25
+    state = sf.make("subsume", size=3).new_state()
+    assert state.is_legal(agent.act(state))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["puct:simulations=200", "puct:simulations=50,c=2.0,seed=4", "puct:simulations=9,batch_size=4"],
+)
+def test_puct_agent_strings_round_trip(text: str) -> None:
+    agent = parse_agent(text)
+    assert agent_string(agent) == text
+    assert repr(parse_agent(agent_string(agent))) == repr(agent)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("puct:sims=5", ["unknown setting", "simulations"]),
+        ("puct:simulations=0", ["simulations"]),
+        ("puct:evaluator=net", ["evaluator must be rollout"]),
+        ("puct:checkpoint=/nonexistent/x.npz", ["cannot be read", "/nonexistent/x.npz"]),
+        ("puct:checkpoint=a.npz,evaluator=x", ["not both"]),
+    ],
+)
+def test_bad_puct_strings(text: str, words: list[str]) -> None:
+    with pytest.raises(sf.InvalidOptionError) as e:
+        parse_agent(text)
+    assert all(w in str(e.value) for w in words) and "\n" not in str(e.value)
+
+
+def test_puct_string_reads_a_trained_checkpoint(tmp_path: object) -> None:
+    from stonefield.alphazero import Network
+
+    game = sf.make("subsume", size=3)
+    path = str(tmp_path) + "/net.npz"
+    Network.create(game, hidden=8, seed=0).save(path)
+    agent = parse_agent(f"puct:simulations=16,checkpoint={path}")
+    assert agent_string(agent) == f"puct:simulations=16,checkpoint={path}"
+    state = game.new_state()
+    assert state.is_legal(agent.act(state))
+    # The network is the checkpoint's: the same priors as the saved one.
+    net = Network.load(path)
+    obs, mask = net.example_batch(1)
+    assert (agent.evaluator(obs, mask)[0] == net.evaluate(obs, mask)[0]).all()

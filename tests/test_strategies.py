@@ -126,4 +126,4 @@ def test_a_restricted_agent_in_the_lab_never_swaps() -> None:
     )
     m = lab.metrics()[0]
     assert m["pie_swap"].value == 0.0 and m["pie_swap"].n > 0
-    assert "restricted(swap)" in lab.agents_label()
+    assert "restricted(swap;" in lab.agents_label()

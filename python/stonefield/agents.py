@@ -14,19 +14,27 @@ settings::
 ``mcts:preset=strong``; without ``iterations`` or ``time`` it gets 1000 iterations. ``random``
 takes ``seed``. Booleans are ``true`` or ``false``; ``iterations=none`` or ``time=none`` removes
 that budget; ``mcts:2000`` is short for ``mcts:iterations=2000`` (a bare number as the first
-setting). Every mistake raises
+setting). ``puct`` is :class:`stonefield.PUCT` (``simulations``, ``c``, ``dirichlet_alpha``,
+``dirichlet_fraction``, ``batch_size``, ``seed``, ``max_nodes``) guided by the native rollout
+evaluator, or by a network trained with ``stonefield train`` (``checkpoint=PATH``, needs the
+``jax`` extra): ``puct:simulations=400,checkpoint=run/latest.npz``. As a player it searches
+without root noise unless ``dirichlet_fraction`` is given. Every mistake raises
 :class:`stonefield.InvalidOptionError` with a one-line message naming what is allowed.
 
 >>> parse_agent("mcts:iterations=2000,c=1.0")
 MCTS(iterations=2000, time=None, c=1.0, threads=1, solver=None, seed=0, max_nodes=10000000, reuse=False)
 >>> parse_agent("random:seed=3")
 RandomAgent(seed=3)
+>>> parse_agent("puct:simulations=200,seed=1")
+PUCT('rollout', simulations=200, c=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0, batch_size=32, seed=1, max_nodes=10000000)
+>>> agent_string(parse_agent("puct:simulations=200,c=2"))
+'puct:simulations=200,c=2.0'
 >>> agent_string(parse_agent("mcts:time=0.5,solver=false"))
 'mcts:time=0.5,solver=false'
 >>> parse_agent("alphazero")
 Traceback (most recent call last):
 ...
-stonefield.InvalidOptionError: unknown agent "alphazero"; agents: random, mcts (e.g. mcts:iterations=2000,c=1.0)
+stonefield.InvalidOptionError: unknown agent "alphazero"; agents: random, mcts, puct (e.g. mcts:iterations=2000,c=1.0)
 """  # noqa: E501
 
 from __future__ import annotations
@@ -97,7 +105,33 @@ _SETTINGS: dict[str, dict[str, tuple[Callable[[str], Any], str]]] = {
         "playouts": (str, "random or mast"),
         "preset": (str, "strong"),
     },
+    "puct": {
+        "simulations": (_int, "an integer ≥ 1"),
+        "c": (_float, "a number ≥ 0"),
+        "dirichlet_alpha": (_float, "a number > 0"),
+        "dirichlet_fraction": (_float, "a number from 0 to 1"),
+        "batch_size": (_int, "an integer from 1 to 65536"),
+        "seed": (_int, "an integer ≥ 0"),
+        "max_nodes": (_int, "an integer ≥ 1024"),
+        "evaluator": (str, "rollout"),
+        "checkpoint": (str, "the path of a checkpoint written by stonefield train"),
+    },
 }
+
+#: Every setting of :class:`stonefield.PUCT` an agent string may set, beside ``checkpoint``.
+PUCT_SETTINGS = (
+    "simulations",
+    "c",
+    "dirichlet_alpha",
+    "dirichlet_fraction",
+    "batch_size",
+    "seed",
+    "max_nodes",
+)
+
+#: Root noise of a ``puct`` agent string: none (an agent string names a player; self-play
+#: that wants AlphaZero's noise builds ``sf.PUCT`` itself or asks for it).
+PUCT_STRING_NOISE = 0.0
 
 #: Every setting of :class:`stonefield.MCTS`, in its constructor's order: what an agent string
 #: may set, and what an agent is rebuilt from when it is seated or reseeded.
@@ -112,14 +146,15 @@ _PRESET_DECIDES = ("c", "selection", "grave_ref", "grave_bias", "playouts")
 _INFINITE_REF = 2**32 - 1
 
 
-def parse_agent(text: str) -> NativeAgent:
+def parse_agent(text: str) -> Any:
     """Builds the agent an agent string names.
 
     Args:
         text: ``NAME`` or ``NAME:key=value,key=value`` (see the module documentation).
 
     Returns:
-        A :class:`stonefield.MCTS` or :class:`stonefield.RandomAgent`.
+        A :class:`stonefield.MCTS`, :class:`stonefield.RandomAgent` or
+        :class:`stonefield.PUCT`.
 
     Raises:
         InvalidOptionError: an unknown name or setting, a malformed value, or settings the
@@ -172,11 +207,57 @@ def parse_agent(text: str) -> NativeAgent:
     try:
         if name == "random":
             return RandomAgent(**settings)
+        if name == "puct":
+            return _puct(settings)
         if "iterations" not in settings and "time" not in settings:
             settings["iterations"] = DEFAULT_ITERATIONS
         return MCTS(**settings)
     except InvalidOptionError as e:
         raise InvalidOptionError(f'agent "{text}": {e}') from None
+
+
+def _puct(settings: dict[str, Any]) -> Any:
+    """The PUCT agent of a ``puct`` agent string's settings."""
+    from ._core import PUCT
+
+    checkpoint = settings.pop("checkpoint", None)
+    evaluator: Any = settings.pop("evaluator", "rollout")
+    if checkpoint is not None:
+        if evaluator != "rollout":
+            raise InvalidOptionError("give evaluator or checkpoint, not both")
+        try:
+            from .alphazero import Network
+        except ImportError as e:
+            raise InvalidOptionError(f"checkpoint needs the jax extra ({e})") from None
+        try:
+            evaluator = Network.load(checkpoint).evaluate
+        except OSError as e:
+            raise InvalidOptionError(f"checkpoint {checkpoint!r} cannot be read ({e})") from None
+    elif evaluator != "rollout":
+        raise InvalidOptionError(f"evaluator must be rollout, got {evaluator!r}")
+    settings.setdefault("dirichlet_fraction", PUCT_STRING_NOISE)
+    return PUCT(evaluator, **settings)
+
+
+def _puct_string(agent: Any) -> str:
+    """The agent string of a PUCT search: the settings that differ from a ``puct`` string's
+    defaults, and its evaluator (``checkpoint=PATH`` for a network read from a checkpoint, the
+    evaluator's name for any other callable)."""
+    from ._core import PUCT
+
+    default = PUCT(simulations=1, dirichlet_fraction=PUCT_STRING_NOISE)
+    parts = []
+    for key in PUCT_SETTINGS:
+        value = getattr(agent, key)
+        if value != getattr(default, key) or key == "simulations":
+            parts.append(f"{key}={value}")
+    evaluator = agent.evaluator
+    path = getattr(getattr(evaluator, "__self__", None), "path", None)
+    if isinstance(path, str):
+        parts.append(f"checkpoint={path}")
+    elif evaluator != "rollout":
+        parts.append(f"evaluator={getattr(evaluator, '__qualname__', type(evaluator).__name__)}")
+    return "puct:" + ",".join(parts)
 
 
 def is_native(agent: object) -> bool:
@@ -220,5 +301,7 @@ def agent_string(agent: object) -> str:
             shown = "none" if value is None else str(value).lower()
             parts.append(f"{key}={shown}")
         return "mcts" + (":" + ",".join(parts) if parts else "")
+    if type(agent).__name__ == "PUCT" and type(agent).__module__.startswith("stonefield"):
+        return _puct_string(agent)
     name = getattr(agent, "name", None)
     return name if isinstance(name, str) else type(agent).__name__

@@ -134,6 +134,8 @@ class Network:
     _opt: Any = field(default=None, repr=False)
     _opt_state: Any = field(default=None, repr=False)
     _step: Any = field(default=None, repr=False)
+    #: The checkpoint it was read from (None for a network made in this process).
+    path: str | None = field(default=None, repr=False)
 
     @classmethod
     def create(
@@ -265,6 +267,8 @@ class Network:
             except (KeyError, ValueError, TypeError, _core.StonefieldError) as e:
                 raise _core.RecordError(f"{os.fspath(path)}: not a checkpoint ({e})") from None
         net.model = eqx.combine(jax.tree_util.tree_unflatten(treedef, leaves), static)
+        # Where it came from, so that an agent string can name it (``puct:checkpoint=PATH``).
+        net.path = os.fspath(path)
         return net
 
 

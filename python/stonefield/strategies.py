@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from ._core import MCTS, Game, InvalidOptionError, RandomAgent, State
 from ._seeds import reseeded
+from .agents import agent_string
 
 __all__ = ["MirrorAgent", "RestrictedAgent", "mirror_map", "move_classes"]
 
@@ -104,14 +105,14 @@ class MirrorAgent:
     that no point reflection maps onto itself, naming the boards it accepts.
     """
 
-    name = "mirror"
-
     def __init__(self, fallback: Any) -> None:
         if not callable(getattr(fallback, "act", None)):
             raise InvalidOptionError(
                 f"MirrorAgent needs a fallback agent with act(state), got {type(fallback).__name__}"
             )
         self.fallback = fallback
+        #: The agent's name in tables and results files, with its fallback's.
+        self.name = f"mirror({agent_string(fallback)})"
         self._current = fallback
         self._maps: dict[tuple[str, tuple[tuple[str, Any], ...]], npt.NDArray[np.int64]] = {}
         self.mirrored = 0
@@ -201,7 +202,9 @@ class RestrictedAgent:
             raise InvalidOptionError("RestrictedAgent: forbid at least one move class or action")
         self._current = agent
         self._rng = random.Random(0)
-        self.name = "restricted(" + ",".join(str(f) for f in self.forbid) + ")"
+        self.name = (
+            "restricted(" + ",".join(str(f) for f in self.forbid) + f";{agent_string(agent)})"
+        )
 
     def reset(self, seed: int = 0) -> None:
         """Starts a game with ``seed``."""

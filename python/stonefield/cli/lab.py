@@ -32,6 +32,19 @@ def _pair(text: str, many: bool) -> tuple[str, Any]:
     return pairs[0][0], values if many else values[0]
 
 
+def _strengths(text: str) -> tuple[int, ...]:
+    """argparse type: comma-separated iteration counts, each ≥ 1."""
+    try:
+        values = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        values = ()
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError(
+            f"expected iteration counts ≥ 1 separated by commas (200,2000), got {text!r}"
+        )
+    return values
+
+
 def add_parser(sub: Any) -> None:
     """Adds ``lab`` to the subcommands."""
     from ..lab.studies import STUDIES
@@ -68,7 +81,8 @@ def add_parser(sub: Any) -> None:
         action="append",
         default=[],
         metavar="AGENT",
-        help="random or mcts:iterations=N,... (once for every seat, or once per seat)",
+        help="an agent string: random, mcts:iterations=N,..., puct:... (once for every seat, "
+        "or once per seat)",
     )
     # Its own dest: the top-level parser checks a plain `games` against negatives.
     p.add_argument(
@@ -81,7 +95,37 @@ def add_parser(sub: Any) -> None:
         help="games per variant",
     )
     p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), default=0, help="the run's seed")
-    p.add_argument("--iterations", type=int, default=None, help="studies: MCTS iterations")
+    p.add_argument(
+        "--iterations",
+        type=int_in(0, None, "iterations"),
+        default=None,
+        help="studies: one strength only, this many iterations of the strong preset (0: random)",
+    )
+    p.add_argument(
+        "--strengths",
+        type=_strengths,
+        default=None,
+        metavar="N1,N2",
+        help="studies: the strong preset's iterations at each strength (default: the study's)",
+    )
+    p.add_argument(
+        "--arm",
+        default=None,
+        help="studies with --iterations: who sits where (default: the study's first arm)",
+    )
+    p.add_argument(
+        "--solve-time",
+        type=float,
+        default=None,
+        help="studies: seconds of the exact solver per small board (0: none; default: the "
+        "study's own, 20 or 60)",
+    )
+    p.add_argument(
+        "--skill-games",
+        type=int_in(0, None, "skill games"),
+        default=0,
+        help="studies: games a rung of a skill trace per variant (0: none)",
+    )
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--address", default=None, help="Ray address (host:port or auto)")
     p.add_argument(
@@ -94,7 +138,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--chunk", type=int, default=None, help="games per chunk")
     p.add_argument("--kingmaking", type=int, default=None, help="games judged (3-4 players)")
     p.add_argument("--skill", type=int, default=0, help="games of 4x iterations vs base")
-    p.add_argument("--out", default=None, help="results file (JSON lines; resumable)")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="results file (JSON lines; resumable); for a whole study, a directory of them",
+    )
     p.add_argument("--report", default=None, help="directory for report.md/.html and plots")
     p.add_argument("--csv", default=None, help="write the table as CSV")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -103,6 +151,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..lab._lab import evaluate
+    from ..lab.strengths import run_study
     from ..lab.studies import STUDIES, study
 
     study_name = args.study
@@ -113,15 +162,42 @@ def run(args: argparse.Namespace) -> int:
     elif args.name is not None:
         fail(f"unexpected argument {args.name!r}")
     try:
-        if study_name is not None:
-            lab = study(
+        if study_name is not None and args.iterations is None:
+            if args.arm is not None:
+                fail("--arm needs --iterations (a whole study runs every arm)")
+            whole = run_study(
                 study_name,
                 args.lab_games,
-                iterations=args.iterations,
+                strengths=args.strengths,
                 seed=args.seed,
                 out=args.out,
                 backend=args.backend,
                 address=args.address,
+                threads=args.threads,
+                solve_time=args.solve_time,
+                skill_games=args.skill_games,
+                progress=not args.quiet,
+            )
+            for (iterations, arm), one in whole.labs.items():
+                print(f"== {study_name}: {iterations} iterations of the strong preset, {arm}")
+                print(one.table(), end="\n\n")
+            if args.report:
+                path = whole.report(args.report)
+                _print_report_path(path)
+            return 0
+        if study_name is not None:
+            if args.strengths is not None:
+                fail("give --strengths or --iterations, not both")
+            lab = study(
+                study_name,
+                args.lab_games,
+                iterations=args.iterations,
+                arm=args.arm,
+                seed=args.seed,
+                out=args.out,
+                backend=args.backend,
+                address=args.address,
+                threads=args.threads,
                 progress=not args.quiet,
             )
         else:
@@ -167,7 +243,10 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         lab.to_csv(args.csv)
     if args.report:
-        path = lab.report(args.report)
-        page = os.path.abspath(os.path.join(os.path.dirname(path), "report.html"))
-        print(f"report: {page} (open it in a browser; markdown: {path})", file=sys.stderr)
+        _print_report_path(lab.report(args.report))
     return 0
+
+
+def _print_report_path(path: str) -> None:
+    page = os.path.abspath(os.path.join(os.path.dirname(path), "report.html"))
+    print(f"report: {page} (open it in a browser; markdown: {path})", file=sys.stderr)

@@ -11,7 +11,7 @@ import tempfile
 from typing import Any
 
 from .. import _core
-from ..agents import NativeAgent, parse_agent
+from ..agents import parse_agent
 from ..matches import Match, MatchInterrupted, match
 from ._common import (
     GAME_HELP,
@@ -30,14 +30,16 @@ from ._common import (
 AGENT_HELP = (
     "AGENT is random[:seed=S] or mcts[:key=value,...] with the settings iterations, time, c,"
     " threads, solver, seed, max_nodes, reuse, selection, grave_ref, grave_bias, playouts, preset"
-    " (e.g. mcts:iterations=2000,c=1.0 or mcts:preset=strong,time=0.5)"
+    " (e.g. mcts:iterations=2000,c=1.0 or mcts:preset=strong,time=0.5), or puct[:key=value,...]"
+    " with simulations, c, dirichlet_alpha, dirichlet_fraction, batch_size, seed, max_nodes and"
+    " checkpoint=PATH (a network from stonefield train)"
 )
 
 # The two "unknown ..." messages of parse_agent, with the names they allow.
 _UNKNOWN = re.compile(r'unknown (?:agent|setting) "([^"]+)"; (?:agents:|\w+ takes) ([\w, ]+)')
 
 
-def agent_arg(text: str) -> NativeAgent:
+def agent_arg(text: str) -> Any:
     """argparse type: an agent string, a near-miss name answered with a suggestion."""
     try:
         return parse_agent(text)

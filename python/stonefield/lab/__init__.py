@@ -72,6 +72,13 @@ game's length in actions and D its decisions (the positions where an action was 
   the actual move left out) are each played to the end by the same agents with the same seeds
   (seat j of game i gets seed (seed, i, j)), as is the actual move. The game is king-made if
   some alternative gives a different set of winners while the last player wins in neither.
+  The agents' own randomness changes winners too, so the same games are put through the
+  **null procedure**: at the same decisions, the actual move is played again as many times as
+  there were alternatives, each continued by the same agents under another run's seeds, and
+  the game is flagged (``kingmaking_null``) if a replay gives a different set of winners
+  without the last player. ``kingmaking_excess`` = kingmaking − kingmaking_null over the same
+  games (a Student t interval of the paired differences): above 0, the last player's choices
+  decide more than noise does.
 * Columns a game declares (``Measure::final_columns`` in Rust): facts of each game's last
   position, each averaged into the metric of its name (t interval). Subsume declares
   ``groups_final`` (groups at the end: connected stones of either colour, as its rules count
@@ -114,6 +121,7 @@ from ._lab import Lab, evaluate
 from .metrics import Metric
 from .results import ResultsFileBusyError
 from .skill import SkillTrace, plot_skill_traces, skill_trace
+from .strengths import StudyRun, run_study
 from .studies import STUDIES, study
 
 __all__ = [
@@ -122,8 +130,10 @@ __all__ = [
     "Metric",
     "ResultsFileBusyError",
     "SkillTrace",
+    "StudyRun",
     "evaluate",
     "plot_skill_traces",
+    "run_study",
     "skill_trace",
     "study",
 ]

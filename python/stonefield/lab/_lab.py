@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _core
 from .._core import Game
-from .._seeds import seated
+from .._seeds import seat_seed, seated
 from ..agents import agent_string
 from . import metrics as M
 from .brief import Brief
@@ -36,6 +36,8 @@ from .run import (
 #: alternatives tried per decision.
 KM_DECISIONS = 3
 KM_ALTERNATIVES = 4
+#: The seat number the null procedure's seeds are derived with (no game has this seat).
+KM_NULL_SEAT = 1 << 16
 
 
 class Lab:
@@ -138,8 +140,13 @@ class Lab:
                     continue
                 m = M.variant_metrics(cols, v.game.num_players, declared_names(v.game))
                 if v.game.num_players >= 3 and self.plan.kingmaking:
-                    flags = [bool(g["kingmade"]) for g in self.kingmaking_games(v.index)]
+                    judged = self.kingmaking_games(v.index)
+                    flags = [bool(g["kingmade"]) for g in judged]
                     m["kingmaking"] = M.kingmaking_metric(flags)
+                    if judged and all("null_kingmade" in g for g in judged):
+                        null = [bool(g["null_kingmade"]) for g in judged]
+                        m["kingmaking_null"] = M.kingmaking_metric(null)
+                        m["kingmaking_excess"] = M.kingmaking_excess(flags, null)
                 if self._skill is not None and self._skill[v.index]["returns"] is not None:
                     m["skill"] = M.skill_metric(self._strong_scores(v.index))
                 out.append(m)
@@ -277,7 +284,9 @@ def kingmaking_verdicts(
         final = ranks[index]
         worst = float(final.max())
         if worst == float(final.min()):
-            verdicts.append({"index": index, "kingmade": False, "why": "no last player"})
+            verdicts.append(
+                {"index": index, "kingmade": False, "null_kingmade": False, "why": "no last player"}
+            )
             continue
         lasts = [int(p) for p in np.flatnonzero(final == worst)]
         seats = seating(plan, v, "games", index, 1)[0]
@@ -290,7 +299,13 @@ def kingmaking_verdicts(
         for a in actions:
             movers.append(state.current_player)
             state.apply(a)
-        found: dict[str, Any] = {"index": index, "kingmade": False}
+        found: dict[str, Any] = {"index": index, "kingmade": False, "null_kingmade": False}
+
+        def null_players(j: int, seats: np.ndarray = seats, index: int = index) -> list[Any]:
+            # The same agents under another run's seeds: a replay where no choice differs.
+            other = seat_seed(plan.seed, index, KM_NULL_SEAT, j + 1)
+            return [seated(plan.agents[int(a)], other, index, s) for s, a in enumerate(seats)]
+
         for last in lasts:
             mine = [k for k, m in enumerate(movers) if m == last][-KM_DECISIONS:]
             for k in reversed(mine):
@@ -303,25 +318,33 @@ def kingmaking_verdicts(
                 pick = np.unique(np.linspace(0, len(legal) - 1, KM_ALTERNATIVES).round())
                 actual = before.copy()
                 actual.apply(actions[k])
-                base = _continue(game, actual, fresh_players())
-                for j in pick.astype(int):
-                    alt = before.copy()
-                    alt.apply(legal[j])
-                    won = _continue(game, alt, fresh_players())
-                    if won != base and last not in won and last not in base:
-                        found = {
-                            "index": index,
-                            "kingmade": True,
-                            "player": last,
-                            "move": k,
-                            "alternative": legal[j],
-                            "winners": sorted(base),
-                            "winners_after": sorted(won),
-                        }
-                        break
-                if found["kingmade"]:
+                base = _continue(game, actual.copy(), fresh_players())
+                if not found["kingmade"]:
+                    for j in pick.astype(int):
+                        alt = before.copy()
+                        alt.apply(legal[j])
+                        won = _continue(game, alt, fresh_players())
+                        if won != base and last not in won and last not in base:
+                            found.update(
+                                kingmade=True,
+                                player=last,
+                                move=k,
+                                alternative=legal[j],
+                                winners=sorted(base),
+                                winners_after=sorted(won),
+                            )
+                            break
+                if not found["null_kingmade"]:
+                    # The null procedure: the actual move again, as many times as there were
+                    # alternatives, each continued under other seeds.
+                    for j in range(len(pick)):
+                        won = _continue(game, actual.copy(), null_players(j))
+                        if won != base and last not in won and last not in base:
+                            found["null_kingmade"] = True
+                            break
+                if found["kingmade"] and found["null_kingmade"]:
                     break
-            if found["kingmade"]:
+            if found["kingmade"] and found["null_kingmade"]:
                 break
         verdicts.append(found)
     return verdicts

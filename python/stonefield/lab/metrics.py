@@ -333,6 +333,29 @@ def kingmaking_metric(flags: list[bool]) -> Metric:
     return share(np.asarray(flags, dtype=np.float64)) if flags else NAN_METRIC
 
 
+def kingmaking_excess(flags: list[bool], null: list[bool]) -> Metric:
+    """King-making beyond noise: the share of games king-made less the share flagged by the
+    null procedure on the same games, with a Student t interval of the paired per-game
+    differences (each −1, 0 or 1), clipped to [−1, 1]. The half-width is at least that of
+    Wilson's interval for a share of 0 over the same games, z² / (n + z²), so that the interval
+    does not collapse to a point when every difference is the same.
+
+    >>> m = kingmaking_excess([True, True, False, False], [True, False, False, False])
+    >>> round(m.value, 2), m.n
+    (0.25, 4)
+    """
+    if not flags or len(flags) != len(null):
+        return NAN_METRIC
+    d = np.asarray(flags, dtype=np.float64) - np.asarray(null, dtype=np.float64)
+    n = d.size
+    value = float(d.mean())
+    if n < 2:
+        return Metric(value, -1.0, 1.0, n, "t")
+    half = float(t_quantile(n - 1) * d.std(ddof=1) / math.sqrt(n))
+    half = max(half, Z95**2 / (n + Z95**2))
+    return Metric(value, max(-1.0, value - half), min(1.0, value + half), n, "t")
+
+
 def skill_metric(strong_scores: npt.ArrayLike) -> Metric:
     """The stronger agent's mean score w over the skill games (Wilson)."""
     return share(strong_scores)

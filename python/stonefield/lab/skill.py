@@ -37,6 +37,7 @@ class SkillTrace:
         budgets: The weaker side's iterations at each rung (the stronger has twice as many).
         scores: The stronger side's score at each rung, with its Wilson interval.
         games: Games a rung.
+        preset: The agents' preset (None: plain UCT).
     """
 
     label: str
@@ -44,6 +45,7 @@ class SkillTrace:
     budgets: tuple[int, ...]
     scores: tuple[M.Metric, ...]
     games: int
+    preset: str | None = None
 
     @property
     def area(self) -> float:
@@ -53,7 +55,8 @@ class SkillTrace:
     def label_of_rung(self, k: int) -> str:
         """Who played rung k, e.g. "mcts:iterations=100 vs mcts:iterations=50"."""
         b = self.budgets[k]
-        return f"mcts:iterations={2 * b} vs mcts:iterations={b}"
+        p = f",preset={self.preset}" if self.preset else ""
+        return f"mcts:iterations={2 * b}{p} vs mcts:iterations={b}{p}"
 
 
 def skill_trace(
@@ -66,6 +69,7 @@ def skill_trace(
     games: int = 100,
     seed: int = 0,
     threads: int | None = None,
+    preset: str | None = None,
 ) -> list[SkillTrace]:
     """The skill trace of every variant of a grid (see the module documentation).
 
@@ -79,6 +83,8 @@ def skill_trace(
         games: Games a rung (100 by default; an even number seats both sides equally).
         seed: The trace's seed.
         threads: Threads of each match (None: every core).
+        preset: The agents' preset (``"strong"``: GRAVE, MAST and the rest of
+            ``MCTS(preset="strong")``), or None for plain UCT.
 
     Returns:
         One :class:`SkillTrace` per variant, in grid order.
@@ -102,16 +108,16 @@ def skill_trace(
         for k, b in enumerate(budgets):
             rung_seed = seat_seed(seed, v.index, k)
             # One stronger agent against the weaker in every other seat (fair: w̄ = ½).
-            weak = [MCTS(iterations=b, seed=rung_seed)] * (g.num_players - 1)
+            weak = [MCTS(iterations=b, seed=rung_seed, preset=preset)] * (g.num_players - 1)
             m = match(
                 g,
-                [MCTS(iterations=2 * b, seed=rung_seed), *weak],
+                [MCTS(iterations=2 * b, seed=rung_seed, preset=preset), *weak],
                 games=games,
                 seed=rung_seed,
                 threads=threads,
             )
             scores.append(M.share((m.agent_returns[:, 0] + 1.0) / 2.0))
-        out.append(SkillTrace(v.label, dict(v.options), budgets, tuple(scores), games))
+        out.append(SkillTrace(v.label, dict(v.options), budgets, tuple(scores), games, preset))
     return out
 
 

@@ -1,17 +1,23 @@
 """Ready-made studies: the designers' open questions as lab runs.
 
-Each study is a grid, an agent and a number of games per variant; :func:`study` runs it (and
-writes its report when given a directory). The defaults finish in a few minutes on two cores;
-``games`` and ``iterations`` scale them.
+Each study is a grid, a number of games per variant, two strengths of the strong preset
+(``MCTS(preset="strong")`` at a budget and ten times that budget) and one or more arms (who sits
+where). :func:`study` runs one strength and arm and returns its lab;
+:func:`~stonefield.lab.run_study` runs them all and writes the study's report, which states a
+conclusion only when it holds at both strengths.
 
-* ``smallholder-rulesets``: the five named rulesets on hex4 and hex5.
+* ``smallholder-rulesets``: the five named rulesets on hex232323 (solved), hex4 and hex5.
 * ``windflowers-scoring``: scoring × tie-break × ``last_placer_breaks_ties`` for 2, 3 and 4
-  players (square grid, size 3), with king-making judged for 3–4 players.
+  players (square grid, size 3).
+* ``windflowers-kingmaking``: king-making with 3 and 4 players, judged on 300 games a
+  variant, against the null procedure (the same replays where no choice differs).
+* ``windflowers-mirror``: mirror play by the second player on the boards symmetric through
+  their centre, against the strong agent in both seats.
 * ``windflowers-cycles``: a hunt for repeated positions on the smallest boards of each grid,
   2–4 players, many random games (every repeated-position game is kept as a record).
 * ``faraday-pie``: pie choices and seat balance on each grid (order 4), with and without the
-  surplus-charge variant.
-* ``subsume-sizes``: balance and length over sizes 4 to 8.
+  surplus-charge variant, with either offer rule (``min_offer_stones`` 0 or 1).
+* ``subsume-sizes``: balance and length over sizes 4 to 7.
 * ``subsume-asides``: the designer's two asides, ``anti_blob`` and ``remove_surrounded``, each
   off, against the default (size 5).
 
@@ -22,6 +28,7 @@ report opens with them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,21 +40,66 @@ if TYPE_CHECKING:
     from ._view import LabView as Lab
 
 
+#: (answer paragraph, recommendation or None) from a whole :class:`~stonefield.lab.StudyRun`:
+#: every strength and arm.
+CombinedAnswer = Callable[[Any], "tuple[str, str | None]"]
+
+#: The strong preset's iterations at a study's two strengths, unless the study names its own.
+STRENGTHS = (200, 2000)
+
+
+@dataclass(frozen=True)
+class Arm:
+    """Who sits where in a study: a label and a function from the strength's agent (the strong
+    preset at that strength) to the lab's ``agents`` argument. The default arm seats that
+    agent in every seat."""
+
+    label: str
+    seats: Callable[[Any], Any]
+
+
+#: The one arm of most studies: the same agent in every seat.
+SELF_PLAY = Arm("self-play", lambda agent: agent)
+
+
 @dataclass(frozen=True)
 class Study:
-    """A named study: the arguments of :func:`stonefield.lab.evaluate` it runs."""
+    """A named study: the arguments of :func:`stonefield.lab.evaluate` it runs, at each of its
+    strengths and for each of its arms.
+
+    Attributes:
+        strengths: Iterations of the strong preset (``MCTS(preset="strong")``) at each
+            strength, weaker first; empty for random agents.
+        arms: Who sits where (default: the strength's agent in every seat).
+        solved: Two-player option sets small enough for the exact solver; the report sets their
+            perfect-play values beside the agents' numbers.
+        combined: Writes the answer from every strength and arm (default: the first-seat
+            findings that hold at every strength, see :mod:`stonefield.lab.study_report`).
+        group_by: A varied option whose values are answered apart (a recommendation each).
+        solve_seconds: The solver's budget per small board, on one thread.
+    """
 
     name: str
     game: str
     vary: dict[str, list[Any]]
     fixed: dict[str, Any]
     games: int
-    iterations: int  # 0: random agents
+    strengths: tuple[int, ...] = STRENGTHS
     kingmaking: int = 0
     description: str = ""
     question: str = ""
     decide: tuple[str, ...] = ()
     answer: Answer | None = None
+    arms: tuple[Arm, ...] = (SELF_PLAY,)
+    solved: tuple[dict[str, Any], ...] = ()
+    combined: CombinedAnswer | None = None
+    group_by: str | None = None
+    solve_seconds: float = 20.0
+
+    @property
+    def iterations(self) -> int:
+        """The stronger strength's iterations (0: random agents)."""
+        return self.strengths[-1] if self.strengths else 0
 
     def brief(self) -> Brief:
         """The report's opening for this study."""
@@ -113,7 +165,11 @@ def _cycles_answer(lab: Lab) -> tuple[str, str | None]:
         "No game can cycle: every replacement lowers the number of same-owner neighbour pairs "
         "and every placement adds a stone that is never removed, so a game has at most "
         "players × (sites + capture pairs + 1) actions (the proof is in docs/games/"
-        f"windflowers.md). This run: {games} games, {repeated} with a repeated position, "
+        f"windflowers.md). The exact state graph agrees where it could be finished: two-player "
+        "trisquare 3 has 28,599,513 positions and no cycle, its longest game is 66 actions and "
+        "its value a draw (docs/solved/graphs.md; `stonefield solve windflowers --option "
+        "grid=trisquare --option size=3 --graph`). This run: "
+        f"{games} random games, {repeated} with a repeated position, "
         f"{truncated} cut short by the move cap."
     )
     if repeated:
@@ -136,6 +192,153 @@ def _pie_answer(lab: Lab) -> tuple[str, str | None]:
         "pie aims at)."
     )
     return answer, recommendation
+
+
+def _mirror_answer(lab: Lab) -> tuple[str, str | None]:
+    ms = lab.metrics()
+    parts = []
+    for v, m in zip(lab.plan.variants, ms):
+        s1 = m.get("seat_score_1", M.NAN_METRIC)
+        side = excludes(s1, 0.5)
+        verdict = "above ½" if side > 0 else "below ½" if side < 0 else "holds ½"
+        parts.append(f"{v.label}: the second seat scores {fmt(s1)} ({verdict})")
+    return f"At {lab.agents_label()}: " + "; ".join(parts) + ".", None
+
+
+def _kingmaking_answer(lab: Lab) -> tuple[str, str | None]:
+    ms = lab.metrics()
+    parts = []
+    for v, m in zip(lab.plan.variants, ms):
+        km, null = m.get("kingmaking", M.NAN_METRIC), m.get("kingmaking_null", M.NAN_METRIC)
+        ex = m.get("kingmaking_excess", M.NAN_METRIC)
+        real = excludes(ex, 0.0) > 0
+        parts.append(
+            f"{v.label}: king-made {fmt(km)} of {km.n} games, the null {fmt(null)}, the excess "
+            f"{fmt(ex)} ({'real king-making' if real else 'not told apart from noise'})"
+        )
+    return f"At {lab.agents_label()}: " + "; ".join(parts) + ".", None
+
+
+def _at(levels: list[int]) -> str:
+    return " and ".join(f"{i:,}" for i in levels) + " iterations of the strong preset"
+
+
+def _mirror_combined(run: Any) -> tuple[str, str | None]:
+    levels = run.strengths
+    mirror = [run.lab(i, "mirror") for i in levels]
+    base = [run.lab(i, "self-play") for i in levels]
+    holds, loses, gains, moving = [], [], [], []
+    for v in mirror[0].plan.variants:
+        ms = [lab.metrics()[v.index].get("seat_score_1", M.NAN_METRIC) for lab in mirror]
+        bs = [lab.metrics()[v.index].get("seat_score_1", M.NAN_METRIC) for lab in base]
+        sides = [excludes(m, 0.5) for m in ms]
+        text = (
+            f"{v.label} (mirror {' → '.join(fmt(m) for m in ms)}; the strong second player "
+            f"{' → '.join(fmt(b) for b in bs)})"
+        )
+        if all(x < 0 for x in sides):
+            loses.append(text)
+        elif all(x >= 0 for x in sides):
+            holds.append(text)
+        else:
+            moving.append(text)
+        if all(m.low > b.high for m, b in zip(ms, bs)):
+            gains.append(v.label)
+    parts = [f"At {_at(levels)} for the first player and the mirror's fallback"]
+    if holds:
+        parts.append(
+            "the mirroring second player holds its own at every strength on " + "; ".join(holds)
+        )
+    if loses:
+        parts.append("it scores below ½ at every strength on " + "; ".join(loses))
+    if moving:
+        parts.append("it depends on the strength on " + "; ".join(moving))
+    if gains:
+        parts.append(
+            "mirroring scores better than the strong second player at every strength on "
+            + ", ".join(gains)
+        )
+    answer = "; ".join(parts) + "."
+    recommendation = None
+    if holds:
+        recommendation = (
+            "Where the mirror holds its own, the designer's remark stands: the first player has "
+            "to find a way to break the symmetry (a replacement or a pass the mirror cannot "
+            "copy), and strong play did not find one reliably on those boards."
+        )
+    return answer, recommendation
+
+
+#: Game-specific per-game metrics of the final position, when the game declares them.
+SHAPE = ("groups_final", "largest_group_share")
+
+
+def _asides_combined(run: Any) -> tuple[str, str | None]:
+    levels = run.strengths
+    labs = [run.lab(i) for i in levels]
+    default = labs[0].default_variant()
+    if default is None:
+        return _asides_answer(labs[-1])
+    names = [
+        n
+        for n in ("seat_score_0", "length_mean", "decisiveness", "drawishness", *SHAPE)
+        if any(n in m for m in labs[0].metrics())
+    ]
+    parts = []
+    for v in labs[0].plan.variants:
+        if v.index == default:
+            continue
+        held = []
+        for name in names:
+            sides = []
+            for lab in labs:
+                a = lab.metrics()[v.index].get(name, M.NAN_METRIC)
+                b = lab.metrics()[default].get(name, M.NAN_METRIC)
+                apart = excludes(a, b.value) != 0 and excludes(b, a.value) != 0
+                sides.append(0 if not apart else (1 if a.value > b.value else -1))
+            if sides and all(x == sides[0] != 0 for x in sides):
+                vals = "; ".join(
+                    f"{fmt(lab.metrics()[v.index][name])} against "
+                    f"{fmt(lab.metrics()[default][name])}"
+                    for lab in labs
+                )
+                held.append(f"{name} {'higher' if sides[0] > 0 else 'lower'} ({vals})")
+        parts.append(
+            f"with {v.label}: "
+            + ("; ".join(held) if held else "no deciding metric differs at every strength")
+        )
+    answer = (
+        f"At {_at(levels)}, against the default, what differs at every strength: "
+        + "; ".join(parts)
+        + ". By stonefield's reading, remove_surrounded=false changes no legal move and no "
+        "result (the kept stones take no part; a test plays both side by side), so its rows "
+        "can differ from those with removal only by chance: the kept stones change the board "
+        "that the search mixes into its random seeds, so the same agents play other games."
+    )
+    return answer, None
+
+
+def _kingmaking_combined(run: Any) -> tuple[str, str | None]:
+    levels = run.strengths
+    labs = [run.lab(i) for i in levels]
+    real: list[str] = []
+    noise: list[str] = []
+    for v in labs[0].plan.variants:
+        exs = [lab.metrics()[v.index].get("kingmaking_excess", M.NAN_METRIC) for lab in labs]
+        kms = [lab.metrics()[v.index].get("kingmaking", M.NAN_METRIC) for lab in labs]
+        nulls = [lab.metrics()[v.index].get("kingmaking_null", M.NAN_METRIC) for lab in labs]
+        text = (
+            f"{v.label}: king-made {' → '.join(fmt(m) for m in kms)}, the null "
+            f"{' → '.join(fmt(m) for m in nulls)}, the excess {' → '.join(fmt(m) for m in exs)}"
+        )
+        (real if all(excludes(m, 0.0) > 0 for m in exs) else noise).append(text)
+    judged = min(labs[0].plan.kingmaking, labs[0].plan.games)
+    parts = [f"At {_at(levels)}, over {judged} judged games a variant"]
+    if real:
+        parts.append("real king-making (the excess above 0 at every strength): " + "; ".join(real))
+    if noise:
+        parts.append("not told apart from noise at every strength: " + "; ".join(noise))
+    return "; ".join(parts) + ".", None
 
 
 def _sizes_answer(lab: Lab) -> tuple[str, str | None]:
@@ -176,6 +379,12 @@ def _asides_answer(lab: Lab) -> tuple[str, str | None]:
     return answer, None
 
 
+def _mirror_seats(agent: Any) -> Any:
+    from ..strategies import MirrorAgent
+
+    return [agent, MirrorAgent(agent)]
+
+
 STUDIES: dict[str, Study] = {
     s.name: s
     for s in (
@@ -190,12 +399,11 @@ STUDIES: dict[str, Study] = {
                     "stymie",
                     "hull_setbacks",
                 ],
-                "board": ["hex4", "hex5"],
+                "board": ["hex232323", "hex4", "hex5"],
             },
             {},
-            200,
-            50,
-            description="The five named rulesets on hex4 and hex5, MCTS self-play.",
+            400,
+            description="The five named rulesets on hex232323 (solved), hex4 and hex5.",
             question=(
                 'The designer keeps the rule options "so that players can assess on their own '
                 'the value of these changes". Which named ruleset gives the fairest game on '
@@ -203,6 +411,11 @@ STUDIES: dict[str, Study] = {
             ),
             decide=("seat_score_0", "balance", "drawishness", "truncation", "length_mean"),
             answer=_rulesets_answer,
+            group_by="board",
+            solved=tuple(
+                {"board": "hex232323", "ruleset": r}
+                for r in ("nibbler", "gaps_original", "offshore_gaps", "stymie", "hull_setbacks")
+            ),
         ),
         Study(
             "windflowers-scoring",
@@ -214,23 +427,29 @@ STUDIES: dict[str, Study] = {
                 "last_placer_breaks_ties": [False, True],
             },
             {"grid": "square", "size": 3},
-            200,
-            50,
-            kingmaking=5,
+            400,
             description="Scoring × tie-break × last placer breaks ties, 2–4 players.",
             question=(
                 '"The best scoring and tiebreaker combination needs to be resolved." Which '
                 "combination of scoring, tie-break and last_placer_breaks_ties gives fair, "
-                "decisive games with 2, 3 and 4 players (and how much king-making is there)?"
+                "decisive games with 2, 3 and 4 players?"
             ),
-            decide=(
-                "seat_score_0",
-                "drawishness",
-                "tiebreak_unresolved",
-                "balance",
-                "kingmaking",
-            ),
+            decide=("seat_score_0", "drawishness", "tiebreak_unresolved", "balance"),
             answer=_scoring_answer,
+            group_by="players",
+            solved=tuple(
+                {
+                    "grid": "trisquare",
+                    "size": 3,
+                    "scoring": sc,
+                    "tiebreak": tb,
+                    "last_placer_breaks_ties": lp,
+                }
+                for sc in ("stones", "largest_group")
+                for tb in ("underdog", "cascade")
+                for lp in (False, True)
+            ),
+            solve_seconds=60.0,
         ),
         Study(
             "windflowers-cycles",
@@ -238,7 +457,7 @@ STUDIES: dict[str, Study] = {
             {"grid": ["hex", "trisquare", "square"], "players": [2, 3, 4]},
             {"size": 3},
             50000,
-            0,
+            strengths=(),
             description="Random games on the smallest boards, hunting repeated positions.",
             question=(
                 "The designer notes that no proof excludes cycles: stones can be replaced back "
@@ -246,6 +465,51 @@ STUDIES: dict[str, Study] = {
             ),
             decide=("repeated_games", "repetition", "truncation", "length_mean", "length_p90"),
             answer=_cycles_answer,
+        ),
+        Study(
+            "windflowers-kingmaking",
+            "windflowers",
+            {"players": [3, 4], "last_placer_breaks_ties": [False, True]},
+            {"grid": "square", "size": 3},
+            300,
+            kingmaking=300,
+            description="King-making with 3 and 4 players, against the same procedure where "
+            "no choice differs (the null).",
+            question=(
+                "With three or four players, how often can the player who finishes last "
+                "decide which of the others wins, beyond what the agents' own randomness "
+                "already changes?"
+            ),
+            decide=("kingmaking", "kingmaking_null", "kingmaking_excess", "seat_score_0"),
+            answer=_kingmaking_answer,
+            combined=_kingmaking_combined,
+        ),
+        Study(
+            "windflowers-mirror",
+            "windflowers",
+            {
+                "grid": ["square", "trisquare"],
+                "size": [3, 4],
+                "last_placer_breaks_ties": [False, True],
+            },
+            {},
+            400,
+            description="Mirror play by the second player on the boards symmetric through "
+            "their centre, against the strong agent in both seats.",
+            question=(
+                'The designer: "the first player is obligated to break mirror play". Does a '
+                "second player who answers every move with its image through the centre hold "
+                "its own against strong first-player play?"
+            ),
+            decide=("seat_score_1", "drawishness", "tiebreak_unresolved", "length_mean"),
+            answer=_mirror_answer,
+            combined=_mirror_combined,
+            arms=(SELF_PLAY, Arm("mirror", _mirror_seats)),
+            solved=tuple(
+                {"grid": "trisquare", "size": 3, "last_placer_breaks_ties": lp}
+                for lp in (False, True)
+            ),
+            solve_seconds=60.0,
         ),
         Study(
             "faraday-pie",
@@ -260,26 +524,35 @@ STUDIES: dict[str, Study] = {
                     "square_omni",
                 ],
                 "surplus_charge": [False, True],
+                "min_offer_stones": [0, 1],
             },
             {"order": 4},
-            300,
-            50,
-            description="Pie choices and seat balance per grid, with and without surplus charge.",
+            400,
+            description="Pie choices and seat balance per grid, with and without surplus "
+            "charge, with Ludii's offer rule (0) and the designer's (at least 1 stone).",
             question=(
                 "Does Faraday's pie offer keep the game fair on every grid, with and without "
-                "the designer's surplus-charge variant, and how often does player 1 swap?"
+                "the designer's surplus-charge variant and whichever offer rule, and how often "
+                "does player 1 swap?"
             ),
             decide=("seat_score_0", "pie_swap", "balance", "length_mean"),
             answer=_pie_answer,
+            group_by="grid",
+            solved=tuple(
+                {"order": 3, "grid": g, "surplus_charge": sc, "min_offer_stones": mo}
+                for g in ("trisquare_omni", "trisquare", "hex_limping", "hex", "square_omni")
+                for sc in (False, True)
+                for mo in (0, 1, 2, 3)
+            ),
         ),
         Study(
             "subsume-sizes",
             "subsume",
-            {"size": [4, 5, 6, 7, 8]},
+            {"size": [4, 5, 6, 7]},
             {},
-            100,
-            50,
-            description="Balance and length over sizes 4 to 8.",
+            400,
+            strengths=(100, 1000),
+            description="Balance and length over sizes 4 to 7.",
             question="Does the size of the Subsume board change who wins, and how long games last?",
             decide=("seat_score_0", "balance", "length_mean", "drawishness"),
             answer=_sizes_answer,
@@ -289,8 +562,7 @@ STUDIES: dict[str, Study] = {
             "subsume",
             {"anti_blob": [True, False], "remove_surrounded": [True, False]},
             {"size": 5},
-            100,
-            50,
+            400,
             description="The designer's two asides, each off, against the default (size 5).",
             question=(
                 "The designer: \"the removal of surrounded stones doesn't really affect the "
@@ -300,9 +572,23 @@ STUDIES: dict[str, Study] = {
             ),
             decide=("seat_score_0", "length_mean", "decisiveness", "drawishness", "balance"),
             answer=_asides_answer,
+            combined=_asides_combined,
         ),
     )
 }
+
+
+def _agent(iterations: int, seed: int) -> Any:
+    """The agent of one strength: the strong preset, or random agents at 0 iterations."""
+    if iterations > 0:
+        return MCTS(preset="strong", iterations=iterations, seed=seed)
+    return RandomAgent(seed=seed)
+
+
+def _get(name: str) -> Study:
+    if name not in STUDIES:
+        raise InvalidOptionError(f"unknown study {name!r}; studies: {', '.join(STUDIES)}")
+    return STUDIES[name]
 
 
 def study(
@@ -310,24 +596,31 @@ def study(
     games: int | None = None,
     *,
     iterations: int | None = None,
+    arm: str | None = None,
     seed: int = 0,
     out: str | None = None,
     report: str | None = None,
     backend: str = "local",
     address: str | None = None,
+    threads: int | None = None,
     progress: Any = False,
 ) -> Any:
-    """Runs a named study and returns its :class:`~stonefield.lab.Lab`.
+    """Runs a named study at one strength and for one arm; returns its
+    :class:`~stonefield.lab.Lab` (:func:`run_study` runs every strength and arm).
 
     Args:
         name: One of :data:`STUDIES`.
         games: Games per variant (default: the study's).
-        iterations: MCTS iterations of the agents (default: the study's; 0 = random agents).
+        iterations: Iterations of the strong preset (default: the study's stronger strength;
+            0 = random agents).
+        arm: Who sits where (default: the study's first arm, for most studies the agent in
+            every seat).
         seed: The run's seed.
         out: The results file (resumable).
         report: A directory to write the report into.
         backend: As for :func:`~stonefield.lab.evaluate`.
         address: As for :func:`~stonefield.lab.evaluate`.
+        threads: As for :func:`~stonefield.lab.evaluate`.
         progress: As for :func:`~stonefield.lab.evaluate`.
 
     >>> lab = study("subsume-sizes", games=4, iterations=0)
@@ -336,21 +629,25 @@ def study(
     """
     from ._lab import evaluate
 
-    if name not in STUDIES:
-        raise InvalidOptionError(f"unknown study {name!r}; studies: {', '.join(STUDIES)}")
-    s = STUDIES[name]
+    s = _get(name)
+    arms = {a.label: a for a in s.arms}
+    if arm is not None and arm not in arms:
+        raise InvalidOptionError(f"study {name!r} has no arm {arm!r}; arms: {', '.join(arms)}")
+    chosen = arms[arm] if arm is not None else s.arms[0]
     iters = s.iterations if iterations is None else iterations
-    agent = MCTS(iterations=iters, seed=seed) if iters > 0 else RandomAgent(seed=seed)
+    if isinstance(iters, bool) or not isinstance(iters, int) or iters < 0:
+        raise InvalidOptionError(f"iterations must be an integer ≥ 0, got {iters!r}")
     lab = evaluate(
         s.game,
         vary=s.vary,
         fixed=s.fixed,
-        agents=agent,
+        agents=chosen.seats(_agent(iters, seed)),
         games=s.games if games is None else games,
         seed=seed,
         backend=backend,
         address=address,
         out=out,
+        threads=threads,
         kingmaking=s.kingmaking,
         progress=progress,
     )
