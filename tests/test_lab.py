@@ -759,6 +759,8 @@ def test_declared_columns_become_metrics_and_older_files_still_read(tmp_path: An
     assert m["groups_final"].interval == "t" and m["groups_final"].n == 30
     share = lab.columns(0)["largest_group_share"]
     assert 0 < share.min() and share.max() <= 1
+    # The interval of a share stays within [0, 1], as the column's range says.
+    assert 0 <= m["largest_group_share"].low <= m["largest_group_share"].high <= 1
     assert "largest_group_share" in lab.table()
     # A results file written before the game declared columns: its chunks lack them. It reads,
     # every other metric is the same, and the declared ones are left out.

@@ -22,11 +22,14 @@ use crate::rng::Rng;
 pub const MAX_DECLARED: usize = 8;
 
 /// A per-game column a game declares: a fact of a finished game's last position, by which a
-/// variant of the game can be judged (its name, snake case, and what it holds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// variant of the game can be judged (its name, snake case, what it holds, and the range its
+/// values lie in, which keeps the intervals of their mean within it).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FinalColumn {
     pub name: &'static str,
     pub description: &'static str,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// Facts about a game's positions, gathered at every position of a measured game.

@@ -65,15 +65,18 @@ impl Dtype for i8 {
 }
 
 /// One column of a lab run as users see it: its name, numpy element type, entries per game
-/// (one row of `width` entries; a column of width 1 is one-dimensional), what it holds and
-/// whether the game declared it ([`Measure::final_columns`]) rather than the lab.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// (one row of `width` entries; a column of width 1 is one-dimensional), what it holds,
+/// whether the game declared it ([`Measure::final_columns`]) rather than the lab, and the range
+/// of its values (what a declared column says; unbounded for the lab's own).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ColumnInfo {
     pub name: &'static str,
     pub dtype: &'static str,
     pub width: usize,
     pub description: &'static str,
     pub declared: bool,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// Every column of a lab run of a game of `players` players that declares the columns `game`:
@@ -88,6 +91,8 @@ pub fn schema(players: usize, game: &[FinalColumn]) -> Vec<ColumnInfo> {
                 width: $w,
                 description: $d,
                 declared: false,
+                low: f64::NEG_INFINITY,
+                high: f64::INFINITY,
             });)+)+
         };
     }
@@ -98,6 +103,8 @@ pub fn schema(players: usize, game: &[FinalColumn]) -> Vec<ColumnInfo> {
         width: 1,
         description: c.description,
         declared: true,
+        low: c.low,
+        high: c.high,
     }));
     out
 }

@@ -11,7 +11,7 @@ use super::search::NativeRun;
 use super::{setting_arg, threads_arg, to_py};
 use crate::games::Measure;
 use crate::lab::summary::{summarize, Moments, Ratio};
-use crate::lab::{game_stats_batch, schema, Columns, ColumnsRef, OPTIONAL};
+use crate::lab::{game_stats_batch, schema, ColumnInfo, Columns, ColumnsRef, OPTIONAL};
 use crate::sim::batch::thread_pool;
 
 /// Replays games and returns their per-game facts.
@@ -144,16 +144,39 @@ fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_
     Ok(d)
 }
 
-/// The columns of a lab run of `game`, as `(name, dtype, width, description, declared)`: the
-/// lab's own in storage order, then those the game declares (`declared` true). `dtype` is
-/// numpy's name; a column of width 1 is one-dimensional, wider ones are games × width.
+/// One column of [`lab_schema`]: name, dtype, width, description, declared, low, high.
+type ColumnTuple = (
+    &'static str,
+    &'static str,
+    usize,
+    &'static str,
+    bool,
+    f64,
+    f64,
+);
+
+/// The columns of a lab run of `game`, as `(name, dtype, width, description, declared, low,
+/// high)`: the lab's own in storage order, then those the game declares (`declared` true).
+/// `dtype` is numpy's name; a column of width 1 is one-dimensional, wider ones are games ×
+/// width; `low` and `high` bound a declared column's values (infinite for the lab's own).
 #[pyfunction]
-pub fn lab_schema(game: &PyGame) -> Vec<(&'static str, &'static str, usize, &'static str, bool)> {
+pub fn lab_schema(game: &PyGame) -> Vec<ColumnTuple> {
     let players = game.game.num_players();
     let declared = Measure::final_columns(&game.game.new_state());
     schema(players, declared)
         .into_iter()
-        .map(|c| (c.name, c.dtype, c.width, c.description, c.declared))
+        .map(|c| {
+            let ColumnInfo {
+                name,
+                dtype,
+                width,
+                description,
+                declared,
+                low,
+                high,
+            } = c;
+            (name, dtype, width, description, declared, low, high)
+        })
         .collect()
 }
 

@@ -17,7 +17,7 @@ from .._seeds import seat_seed, seated
 from ..agents import agent_string
 from . import metrics as M
 from .brief import Brief
-from .columns import declared_names
+from .columns import declared_columns
 from .results import ResultsFile
 from .run import (
     Plan,
@@ -138,7 +138,7 @@ class Lab:
                 if cols["length"] is None:
                     out.append({})
                     continue
-                m = M.variant_metrics(cols, v.game.num_players, declared_names(v.game))
+                m = M.variant_metrics(cols, v.game.num_players, declared_columns(v.game))
                 if v.game.num_players >= 3 and self.plan.kingmaking:
                     judged = self.kingmaking_games(v.index)
                     flags = [bool(g["kingmade"]) for g in judged]

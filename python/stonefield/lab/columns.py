@@ -30,6 +30,9 @@ class Column(NamedTuple):
         description: What it holds.
         declared: Whether the game declares it (its final-shape facts, each averaged into a
             metric of the same name) rather than the lab; older results files may lack it.
+        low: The least value a declared column can hold (its metric's interval stays above
+            it); ``-inf`` for the lab's own columns.
+        high: The greatest (``inf`` for the lab's own columns).
     """
 
     name: str
@@ -37,6 +40,8 @@ class Column(NamedTuple):
     width: int
     description: str
     declared: bool
+    low: float
+    high: float
 
 
 def columns_of(game: Game) -> tuple[Column, ...]:
@@ -44,6 +49,6 @@ def columns_of(game: Game) -> tuple[Column, ...]:
     return tuple(Column(*c) for c in _core.lab_schema(game))
 
 
-def declared_names(game: Game) -> tuple[str, ...]:
-    """The names of the columns ``game`` declares."""
-    return tuple(c.name for c in columns_of(game) if c.declared)
+def declared_columns(game: Game) -> tuple[Column, ...]:
+    """The columns ``game`` declares."""
+    return tuple(c for c in columns_of(game) if c.declared)

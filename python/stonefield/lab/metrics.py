@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from .. import _core
 from ..matches import Z95, wilson_interval
+from .columns import Column
 
 Columns = dict[str, Any]
 
@@ -220,24 +221,28 @@ def seat_scores(returns: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 def summarize(cols: Columns, players: int, declared: Sequence[str] = ()) -> dict[str, Any]:
     """The sums behind a variant's metrics, taken in Rust in a fixed order (so they depend on
-    the rows alone) over every column the core lists: see ``_core.lab_summary``."""
+    the rows alone) over every column the core lists, and over the ``declared`` columns of the
+    game that ``cols`` holds: see ``_core.lab_summary``."""
     return dict(_core.lab_summary(cols, players, list(declared)))
 
 
-def variant_metrics(cols: Columns, players: int, declared: Sequence[str] = ()) -> dict[str, Metric]:
+def variant_metrics(
+    cols: Columns, players: int, declared: Sequence[Column] = ()
+) -> dict[str, Metric]:
     """Every per-variant metric from a variant's per-game columns (see the package docs).
 
     Args:
         cols: Columns as ``lab_play`` returns them, concatenated over the variant's games.
         players: The number of players.
         declared: The columns the game declares
-            (:func:`~stonefield.lab.columns.declared_names`): each present one gives the metric
-            of its name, its mean with a Student t interval.
+            (:func:`~stonefield.lab.columns.declared_columns`): each one ``cols`` holds gives
+            the metric of its name, its mean with a Student t interval kept within the
+            column's range.
 
     Returns:
         Metric name → :class:`Metric`, in the order tables show them.
     """
-    s = summarize(cols, players, declared)
+    s = summarize(cols, players, [c.name for c in declared])
     n = int(s["games"])
     out: dict[str, Metric] = {}
     for p in range(players):
@@ -272,8 +277,9 @@ def variant_metrics(cols: Columns, players: int, declared: Sequence[str] = ()) -
         out[name] = _within(out[name], 0.0, 1.0)
     for name in ("drama", "stability"):
         out[name] = _within(out[name], 0.0, math.inf)
+    ranges = {c.name: (c.low, c.high) for c in declared}
     for name, moments in s["game"]:
-        out[name] = _student(*moments)
+        out[name] = _within(_student(*moments), *ranges[name])
     chose, swap = int(s["pie_chose"]), int(s["pie_swap"])
     if chose:
         out["pie_swap"] = _wilson(swap / chose, chose)

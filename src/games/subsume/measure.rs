@@ -11,18 +11,26 @@ const FINAL: [FinalColumn; 4] = [
     FinalColumn {
         name: "groups_final",
         description: "groups at the end (connected stones of either colour, as the rules count)",
+        low: 0.0,
+        high: f64::INFINITY,
     },
     FinalColumn {
         name: "groups_final_0",
         description: "groups of Red's stones alone at the end",
+        low: 0.0,
+        high: f64::INFINITY,
     },
     FinalColumn {
         name: "groups_final_1",
         description: "groups of Blue's stones alone at the end",
+        low: 0.0,
+        high: f64::INFINITY,
     },
     FinalColumn {
         name: "largest_group_share",
         description: "the largest group's share of the stones at the end (NaN without stones)",
+        low: 0.0,
+        high: 1.0,
     },
 ];
 
