@@ -744,7 +744,14 @@ def test_the_schema_is_the_columns_every_run_holds() -> None:
         # Only Subsume declares columns of its own.
         declared = [c.name for c in schema if c.declared]
         assert declared == (
-            ["groups_final", "groups_final_0", "groups_final_1", "largest_group_share"]
+            [
+                "groups_final",
+                "groups_final_0",
+                "groups_final_1",
+                "largest_group_share",
+                "largest_group_share_0",
+                "largest_group_share_1",
+            ]
             if name == "subsume"
             else []
         )

@@ -83,9 +83,10 @@ game's length in actions and D its decisions (the positions where an action was 
   position, each averaged into the metric of its name (t interval). Subsume declares
   ``groups_final`` (groups at the end: connected stones of either colour, as its rules count
   groups), ``groups_final_0`` and ``groups_final_1`` (groups of Red's, of Blue's stones alone)
-  and ``largest_group_share`` (the largest group's share of the stones), by which "two big blobs"
-  can be told from a board of many small groups. Stones kept inside a settled loop
-  (``remove_surrounded=False``) take no part.
+  and ``largest_group_share`` (the largest group's share of the stones), and
+  ``largest_group_share_0`` / ``_1`` (a colour's largest group's share of that colour's stones),
+  by which "two big blobs" can be told from a board of many small groups. Stones kept inside a
+  settled loop (``remove_surrounded=False``) take no part.
 * ``pie_swap`` (Faraday): share of games where player 1 swapped (Wilson), and
   ``seat_score_p_swap`` / ``seat_score_p_accept``: seat scores among games with each choice.
 * ``skill`` (with ``skill=N``): N more games per variant of MCTS with 4× the base agent's

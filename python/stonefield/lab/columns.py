@@ -7,8 +7,9 @@ gathering of a variant's games and the sums all read :func:`columns_of`.
 >>> cols = columns_of(sf.make("subsume"))
 >>> [(c.name, c.dtype, c.width) for c in cols][:2]
 [('length', 'uint32', 1), ('turns', 'uint32', 1)]
->>> [c.name for c in cols if c.declared]
-['groups_final', 'groups_final_0', 'groups_final_1', 'largest_group_share']
+>>> [c.name for c in cols if c.declared]  # doctest: +NORMALIZE_WHITESPACE
+['groups_final', 'groups_final_0', 'groups_final_1', 'largest_group_share',
+ 'largest_group_share_0', 'largest_group_share_1']
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ use crate::games::{FinalColumn, Measure};
 
 /// The final-shape columns Subsume declares: how the stones of the last position hang together
 /// (the designer warns that without the anti-blob rule the game "ends up being two big blobs").
-const FINAL: [FinalColumn; 4] = [
+const FINAL: [FinalColumn; 6] = [
     FinalColumn {
         name: "groups_final",
         description: "groups at the end (connected stones of either colour, as the rules count)",
@@ -28,7 +28,19 @@ const FINAL: [FinalColumn; 4] = [
     },
     FinalColumn {
         name: "largest_group_share",
-        description: "the largest group's share of the stones at the end (NaN without stones)",
+        description: "the largest group's share of the stones at the end (0 without stones)",
+        low: 0.0,
+        high: 1.0,
+    },
+    FinalColumn {
+        name: "largest_group_share_0",
+        description: "Red's largest group's share of Red's stones at the end (0 without any)",
+        low: 0.0,
+        high: 1.0,
+    },
+    FinalColumn {
+        name: "largest_group_share_1",
+        description: "Blue's largest group's share of Blue's stones at the end (0 without any)",
         low: 0.0,
         high: 1.0,
     },
@@ -80,19 +92,31 @@ impl Measure for State {
         &FINAL
     }
 
-    /// Groups in all, of each colour, and the largest group's share of the stones in play
-    /// (stones kept inside a settled loop, `remove_surrounded=false`, take no part).
+    /// Groups in all, of each colour, and the largest group's share of the stones in play, in
+    /// all and of each colour (stones kept inside a settled loop, `remove_surrounded=false`,
+    /// take no part).
     fn final_facts(&self, out: &mut [f64]) {
         let grid = &self.cfg.grid;
-        let (all, largest) = grid.groups(&self.sets[2]);
-        let (red, _) = grid.groups(&self.sets[0]);
-        let (blue, _) = grid.groups(&self.sets[1]);
-        let stones: u32 = self.sets[2].iter().map(|w| w.count_ones()).sum();
-        let share = if stones == 0 {
-            f64::NAN
-        } else {
-            largest as f64 / stones as f64
+        let share = |set: &[u64], largest: usize| {
+            let stones: u32 = set.iter().map(|w| w.count_ones()).sum();
+            // No stones, no group holding any: 0 (a number, so that columns compare exactly).
+            if stones == 0 {
+                0.0
+            } else {
+                largest as f64 / f64::from(stones)
+            }
         };
-        out.copy_from_slice(&[all as f64, red as f64, blue as f64, share][..out.len()]);
+        let (all, largest) = grid.groups(&self.sets[2]);
+        let (red, red_largest) = grid.groups(&self.sets[0]);
+        let (blue, blue_largest) = grid.groups(&self.sets[1]);
+        let facts = [
+            all as f64,
+            red as f64,
+            blue as f64,
+            share(&self.sets[2], largest),
+            share(&self.sets[0], red_largest),
+            share(&self.sets[1], blue_largest),
+        ];
+        out.copy_from_slice(&facts[..out.len()]);
     }
 }

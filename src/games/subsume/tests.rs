@@ -816,29 +816,27 @@ fn keeping_enclosed_stones_changes_no_move_and_no_result() {
 #[test]
 fn final_shape_facts_by_hand() {
     let facts = |s: &State| {
-        let mut out = [0.0; 4];
-        assert_eq!(s.final_columns().len(), 4);
+        let mut out = [0.0; 6];
+        assert_eq!(s.final_columns().len(), 6);
         s.final_facts(&mut out);
         out
     };
     // Red (0, 0), (0, 1) and Blue (1, 1) touch: one group of three; Red's two are one group,
     // Blue's one another. Red (4, 4) and Blue (8, 4) stand alone: three groups in all, the
-    // largest holding 3 of the 5 stones.
+    // largest holding 3 of the 5 stones; Red's largest holds 2 of Red's 3, Blue's 1 of 2.
     let s = position(5, &[(0, 0), (0, 1), (4, 4)], &[(1, 1), (8, 4)], RED);
-    assert_eq!(facts(&s), [3.0, 2.0, 2.0, 0.6]);
+    assert_eq!(facts(&s), [3.0, 2.0, 2.0, 0.6, 2.0 / 3.0, 0.5]);
     // Red (0, 0), Blue (0, 1), Red (0, 2) along the bottom row: one chain of either colour,
     // but Red's two stones do not touch, so three one-colour groups.
     let s = position(5, &[(0, 0), (0, 2)], &[(0, 1)], RED);
-    assert_eq!(facts(&s), [1.0, 2.0, 1.0, 1.0]);
-    // The empty board: no groups, and no share.
-    let out = facts(&position(5, &[], &[], RED));
-    assert_eq!(out[..3], [0.0; 3]);
-    assert!(out[3].is_nan());
+    assert_eq!(facts(&s), [1.0, 2.0, 1.0, 1.0, 0.5, 1.0]);
+    // The empty board: no groups, and shares of 0.
+    assert_eq!(facts(&position(5, &[], &[], RED)), [0.0; 6]);
     // Without removal, a stone kept inside a settled ring takes no part: the Red ring is one
-    // group of six, the kept Blue stone is not counted.
+    // group of six, the kept Blue stone is not counted (Blue has no stone in play).
     let red = [(2, 1), (1, 1), (1, 2), (3, 2)];
     let blue = [(2, 3), (2, 2)];
     let mut s = position_in(config_with(5, true, false), &red, &blue, RED);
     play(&mut s, 5, 3, 3);
-    assert_eq!(facts(&s), [1.0, 1.0, 0.0, 1.0]);
+    assert_eq!(facts(&s), [1.0, 1.0, 0.0, 1.0, 1.0, 0.0]);
 }
