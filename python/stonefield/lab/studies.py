@@ -77,6 +77,8 @@ class Study:
             findings that hold at every strength, see :mod:`stonefield.lab.study_report`).
         group_by: A varied option whose values are answered apart (a recommendation each).
         solve_seconds: The solver's budget per small board, on one thread.
+        prefer_low: A metric the recommendation minimises among the variants fair at every
+            strength (default: the recommendation maximises balance).
     """
 
     name: str
@@ -95,6 +97,7 @@ class Study:
     combined: CombinedAnswer | None = None
     group_by: str | None = None
     solve_seconds: float = 20.0
+    prefer_low: str | None = None
 
     @property
     def iterations(self) -> int:
@@ -227,44 +230,62 @@ def _mirror_combined(run: Any) -> tuple[str, str | None]:
     levels = run.strengths
     mirror = [run.lab(i, "mirror") for i in levels]
     base = [run.lab(i, "self-play") for i in levels]
-    holds, loses, gains, moving = [], [], [], []
+    wins: list[str] = []
+    holds: list[str] = []
+    loses: list[str] = []
+    moving: list[str] = []
+    gains: list[str] = []
+    win_rules: set[Any] = set()
+    hold_rules: set[Any] = set()
     for v in mirror[0].plan.variants:
         ms = [lab.metrics()[v.index].get("seat_score_1", M.NAN_METRIC) for lab in mirror]
         bs = [lab.metrics()[v.index].get("seat_score_1", M.NAN_METRIC) for lab in base]
+        draws = [lab.metrics()[v.index].get("drawishness", M.NAN_METRIC) for lab in mirror]
         sides = [excludes(m, 0.5) for m in ms]
         text = (
-            f"{v.label} (mirror {' → '.join(fmt(m) for m in ms)}; the strong second player "
+            f"{v.label} (the mirror scores {' → '.join(fmt(m) for m in ms)}, "
+            f"{' → '.join(f'{d.value:.0%}' for d in draws)} drawn; the strong second player "
             f"{' → '.join(fmt(b) for b in bs)})"
         )
-        if all(x < 0 for x in sides):
-            loses.append(text)
-        elif all(x >= 0 for x in sides):
+        if all(x > 0 for x in sides):
+            wins.append(text)
+            win_rules.add(v.varied.get("last_placer_breaks_ties"))
+        elif all(x == 0 for x in sides):
             holds.append(text)
+            hold_rules.add(v.varied.get("last_placer_breaks_ties"))
+        elif all(x < 0 for x in sides):
+            loses.append(text)
         else:
             moving.append(text)
         if all(m.low > b.high for m, b in zip(ms, bs)):
             gains.append(v.label)
     parts = [f"At {_at(levels)} for the first player and the mirror's fallback"]
+    if wins:
+        parts.append("the mirroring second player wins at every strength on " + "; ".join(wins))
     if holds:
-        parts.append(
-            "the mirroring second player holds its own at every strength on " + "; ".join(holds)
-        )
+        parts.append("it holds ½ at every strength on " + "; ".join(holds))
     if loses:
         parts.append("it scores below ½ at every strength on " + "; ".join(loses))
     if moving:
         parts.append("it depends on the strength on " + "; ".join(moving))
     if gains:
         parts.append(
-            "mirroring scores better than the strong second player at every strength on "
+            "mirroring scores more than the strong second player at every strength on "
             + ", ".join(gains)
         )
     answer = "; ".join(parts) + "."
     recommendation = None
-    if holds:
+    if wins or holds:
         recommendation = (
-            "Where the mirror holds its own, the designer's remark stands: the first player has "
-            "to find a way to break the symmetry (a replacement or a pass the mirror cannot "
-            "copy), and strong play did not find one reliably on those boards."
+            "The designer's remark stands on these boards: strong first-player play did not "
+            "break the symmetry at either strength, so the mirror "
+            + (
+                "wins wherever the last placer breaks ties and holds ½ wherever it does not"
+                if win_rules == {True} and hold_rules == {False}
+                else "holds its own"
+            )
+            + ". A first player needs a move the mirror cannot copy; the strong search, which "
+            "does not model a copying opponent, does not find one."
         )
     return answer, recommendation
 
@@ -437,6 +458,7 @@ STUDIES: dict[str, Study] = {
             decide=("seat_score_0", "drawishness", "tiebreak_unresolved", "balance"),
             answer=_scoring_answer,
             group_by="players",
+            prefer_low="drawishness",
             solved=tuple(
                 {
                     "grid": "trisquare",

@@ -163,7 +163,7 @@ def seat_findings(run: StudyRun, arm: str | None = None) -> tuple[list[str], str
                 + "; ".join(f"{_label(first, i, key)} ({vals(i)})" for i in below)
             )
         if fair:
-            names = ", ".join(_label(first, i, key) for i in fair)
+            names = "; ".join(_label(first, i, key) for i in fair)
             parts.append(
                 f"{len(fair)} of {len(indices)} are fair at every strength"
                 + (f" ({names})" if len(fair) <= 8 else "")
@@ -186,11 +186,24 @@ def seat_findings(run: StudyRun, arm: str | None = None) -> tuple[list[str], str
                 + "."
             )
         unfair = len(fair) < len(indices)
-        if fair and unfair:
 
-            def low_balance(i: int) -> float:
-                return min(lab.metrics()[i].get("balance", M.NAN_METRIC).value for lab in labs)
+        def low_balance(i: int) -> float:
+            return min(lab.metrics()[i].get("balance", M.NAN_METRIC).value for lab in labs)
 
+        prefer = run.study.prefer_low
+        if fair and prefer is not None:
+
+            def worst(i: int, name: str = prefer) -> float:
+                return max(lab.metrics()[i].get(name, M.NAN_METRIC).value for lab in labs)
+
+            best = min(fair, key=lambda i: (worst(i), -low_balance(i)))
+            shares = " → ".join(_short(lab.metrics()[best][prefer]) for lab in labs)
+            picks.append(
+                prefix
+                + f"{_label(first, best, key)} (first seat {vals(best)}, {prefer} {shares}; fair "
+                f"at every strength, and of those the lowest {prefer} at its worse strength)"
+            )
+        elif fair and unfair:
             best = max(fair, key=low_balance)
             picks.append(
                 prefix
