@@ -226,7 +226,7 @@ def _puct(settings: dict[str, Any]) -> Any:
         if evaluator != "rollout":
             raise InvalidOptionError("give evaluator or checkpoint, not both")
         try:
-            from .alphazero import Network
+            from .alphazero.network import Network
         except ImportError as e:
             raise InvalidOptionError(f"checkpoint needs the jax extra ({e})") from None
         try:

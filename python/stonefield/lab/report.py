@@ -222,7 +222,7 @@ def flag(metric: M.Metric, ref: float | None) -> str:
     return ""
 
 
-def _md_table(lab: LabView, names: list[str] | None = None) -> list[str]:
+def md_table(lab: LabView, names: list[str] | None = None) -> list[str]:
     """The compact table: one row per variant, the deciding metrics, flags against the
     reference."""
     ms = lab.metrics()
@@ -385,7 +385,7 @@ def write_report(lab: LabView, directory: str) -> str:
         "value for the other metrics)."
     )
     md = [f"# {title}", ""] + opening + [" ".join(provenance), "", intervals, ""]
-    md += ["## The deciding metrics", ""] + _md_table(lab, decide) + [""]
+    md += ["## The deciding metrics", ""] + md_table(lab, decide) + [""]
     for name, caption in plots:
         md += [f"## {caption}", "", f"![{caption}]({name})", ""]
     md += ["## Every metric", ""]
@@ -447,7 +447,7 @@ def write_report(lab: LabView, directory: str) -> str:
         parts.append(f"<blockquote>{html.escape(brief.question)}</blockquote>")
     parts += [para(x) for x in opening if x and not x.startswith(">")]
     parts += [para(" ".join(provenance)), para(intervals)]
-    parts += ["<h2>The deciding metrics</h2>", html_table(_md_table(lab, decide))]
+    parts += ["<h2>The deciding metrics</h2>", html_table(md_table(lab, decide))]
     for name, caption in plots:
         parts += [f"<h2>{html.escape(caption)}</h2>", img(name)]
     parts.append("<h2>Every metric</h2>")

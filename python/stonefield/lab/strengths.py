@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._core import InvalidOptionError
+from .study_report import StudyRun
 
 if TYPE_CHECKING:
-    from ._lab import Lab
     from .skill import SkillTrace
     from .studies import Study
 
@@ -31,52 +29,6 @@ STRENGTHS_DEFAULT = 200
 def results_path(directory: str, name: str, iterations: int, arm: str) -> str:
     """The results file of one (strength, arm) of a study inside ``directory``."""
     return os.path.join(directory, f"{name}-{iterations}-{arm}.jsonl")
-
-
-@dataclass
-class StudyRun:
-    """A study's labs, one per (iterations, arm), weaker strength first.
-
-    Attributes:
-        study: The :class:`~stonefield.lab.studies.Study`.
-        labs: (iterations, arm label) → :class:`~stonefield.lab.Lab`.
-        perfect: The exact solver's results on the study's small boards (see
-            :func:`perfect_play`), empty until asked for.
-        traces: Skill traces of the study's variants (see :func:`~stonefield.lab.skill_trace`),
-            empty until asked for.
-    """
-
-    study: Study
-    labs: dict[tuple[int, str], Lab]
-    seed: int
-    perfect: list[dict[str, Any]] = field(default_factory=list)
-    traces: list[SkillTrace] = field(default_factory=list)
-
-    @property
-    def strengths(self) -> list[int]:
-        """The iterations of each strength, weaker first."""
-        return sorted({k for k, _ in self.labs})
-
-    @property
-    def arms(self) -> list[str]:
-        """The arm labels, in the study's order."""
-        return [a.label for a in self.study.arms if any(arm == a.label for _, arm in self.labs)]
-
-    def lab(self, iterations: int, arm: str | None = None) -> Lab:
-        """The lab of one strength and arm (default: the study's first arm)."""
-        key = (iterations, arm if arm is not None else self.study.arms[0].label)
-        if key not in self.labs:
-            raise InvalidOptionError(
-                f"no lab at {key}; labs: {', '.join(str(k) for k in sorted(self.labs))}"
-            )
-        return self.labs[key]
-
-    def report(self, directory: str) -> str:
-        """Writes the study's report (report.md, report.html, plots) and each lab's own full
-        report in a subdirectory; returns the path of report.md."""
-        from .study_report import write_study_report
-
-        return write_study_report(self, directory)
 
 
 def run_study(
@@ -113,11 +65,11 @@ def run_study(
 
     >>> run = run_study("subsume-sizes", games=2, strengths=(2, 4))
     >>> run.strengths, len(run.lab(4).rows())
-    ([2, 4], 5)
+    ([2, 4], 4)
     """
-    from .studies import _get, study
+    from .studies import get_study, study
 
-    s = _get(name)
+    s = get_study(name)
     levels = tuple(s.strengths if strengths is None else strengths) or (0,)
     if out is not None:
         os.makedirs(out, exist_ok=True)

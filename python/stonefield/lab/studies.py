@@ -607,7 +607,7 @@ def _agent(iterations: int, seed: int) -> Any:
     return RandomAgent(seed=seed)
 
 
-def _get(name: str) -> Study:
+def get_study(name: str) -> Study:
     if name not in STUDIES:
         raise InvalidOptionError(f"unknown study {name!r}; studies: {', '.join(STUDIES)}")
     return STUDIES[name]
@@ -647,11 +647,11 @@ def study(
 
     >>> lab = study("subsume-sizes", games=4, iterations=0)
     >>> len(lab.rows())
-    5
+    4
     """
     from ._lab import evaluate
 
-    s = _get(name)
+    s = get_study(name)
     arms = {a.label: a for a in s.arms}
     if arm is not None and arm not in arms:
         raise InvalidOptionError(f"study {name!r} has no arm {arm!r}; arms: {', '.join(arms)}")

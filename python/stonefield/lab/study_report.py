@@ -23,24 +23,71 @@ import math
 import os
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._core import option_spec
+from .._core import InvalidOptionError, option_spec
 from . import metrics as M
 from .brief import excludes
-from .report import HALF_REFERENCE, _md_table, new_figure, plot_heatmap, reference, save_figure
+from .report import HALF_REFERENCE, md_table, new_figure, plot_heatmap, reference, save_figure
 
 if TYPE_CHECKING:
+    from ._lab import Lab as FullLab
     from ._view import LabView as Lab
-    from .strengths import StudyRun
+    from .skill import SkillTrace
+    from .studies import Study
 
 #: What a first-seat score's interval says, by :func:`~stonefield.lab.brief.excludes`.
 SIDE_WORDS = {1: "first seat ahead", -1: "second seat ahead", 0: "fair"}
 
 #: Arrows of the skill gradient: the change from the weaker to the stronger strength.
 UP, DOWN, SAME = "↑", "↓", "≈"
+
+
+@dataclass
+class StudyRun:
+    """A study's labs, one per (iterations, arm), weaker strength first.
+
+    Attributes:
+        study: The :class:`~stonefield.lab.studies.Study`.
+        labs: (iterations, arm label) → :class:`~stonefield.lab.Lab`.
+        perfect: The exact solver's results on the study's small boards (see
+            :func:`perfect_play`), empty until asked for.
+        traces: Skill traces of the study's variants (see :func:`~stonefield.lab.skill_trace`),
+            empty until asked for.
+    """
+
+    study: Study
+    labs: dict[tuple[int, str], FullLab]
+    seed: int
+    perfect: list[dict[str, Any]] = field(default_factory=list)
+    traces: list[SkillTrace] = field(default_factory=list)
+
+    @property
+    def strengths(self) -> list[int]:
+        """The iterations of each strength, weaker first."""
+        return sorted({k for k, _ in self.labs})
+
+    @property
+    def arms(self) -> list[str]:
+        """The arm labels, in the study's order."""
+        return [a.label for a in self.study.arms if any(arm == a.label for _, arm in self.labs)]
+
+    def lab(self, iterations: int, arm: str | None = None) -> FullLab:
+        """The lab of one strength and arm (default: the study's first arm)."""
+        key = (iterations, arm if arm is not None else self.study.arms[0].label)
+        if key not in self.labs:
+            raise InvalidOptionError(
+                f"no lab at {key}; labs: {', '.join(str(k) for k in sorted(self.labs))}"
+            )
+        return self.labs[key]
+
+    def report(self, directory: str) -> str:
+        """Writes the study's report (report.md, report.html, plots) and each lab's own full
+        report in a subdirectory; returns the path of report.md."""
+        return write_study_report(self, directory)
 
 
 def change(weak: M.Metric, strong: M.Metric) -> int:
@@ -481,7 +528,7 @@ def write_study_report(run: StudyRun, directory: str) -> str:
         answer, _ = s.answer(lab) if s.answer else ("", None)
         if answer:
             md += [answer, ""]
-        md += _md_table(lab, decide) + [
+        md += md_table(lab, decide) + [
             "",
             f"Every metric, the plots and the boards: [{sub}/report.md]({sub}/report.md).",
             "",
@@ -557,6 +604,7 @@ def markdown_html(md: list[str], directory: str, title: str) -> str:
 
 
 __all__ = [
+    "StudyRun",
     "arrow",
     "change",
     "compact_table",

@@ -1,45 +1,24 @@
-"""A small AlphaZero loop: PUCT self-play, a network trained on the visit policies and the
-outcomes, evaluation against UCT, ``.npz`` checkpoints. Needs the optional extra
-``stonefield[jax]`` (JAX on CPU, optax, equinox); the rest of stonefield never imports it.
+"""The policy-value network of :mod:`stonefield.alphazero`: its model, its evaluator for
+:class:`stonefield.PUCT`, training steps, checkpoints, and the minibatches of self-play data.
 
-The network is a multi-layer perceptron over the flattened observation with two heads: policy
-logits over the action space (illegal actions masked before the softmax) and one value per
-player in the observation's frame (column k is player ``(p + k) mod n``'s, ``p`` the player to
-move), squashed by tanh. That is the frame :class:`stonefield.PUCT` reads an evaluator's values
-in, and :meth:`stonefield.SelfPlayData.relative_returns` gives the matching targets. The loss is
-the cross-entropy of the policy head with the root visit fractions plus the mean squared error
-of the value head with the final returns.
-
->>> import stonefield as sf
->>> from stonefield.alphazero import Network
->>> net = Network.create(sf.make("subsume", size=3), hidden=16, seed=0)
->>> priors, values = net.evaluate(*net.example_batch(2))
->>> priors.shape, values.shape, priors.dtype.name
-((2, 19), (2, 2), 'float32')
-
-A PyTorch (or any) network plugs into the same search as a function of the same two arrays;
-see the training guide in the documentation.
-"""
+It imports JAX and nothing of stonefield above the core, so that an agent string can read a
+checkpoint (``puct:checkpoint=PATH``) without the training loop."""
 
 from __future__ import annotations
 
 import json
 import math
 import os
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._core import Game
-from .matches import match
-from .selfplay import SelfPlayData, selfplay
+from .. import _core
+from .._core import Game
 
-__all__ = ["Network", "TrainConfig", "batches", "train"]
+__all__ = ["CHECKPOINT_FORMAT", "Network", "SelfPlayArrays", "batches"]
 
 try:
     import equinox as eqx
@@ -55,7 +34,24 @@ except ImportError as e:  # pragma: no cover - the extra is installed in CI
 CHECKPOINT_FORMAT = "stonefield-alphazero"
 
 
-def batches(data: SelfPlayData, batch_size: int, *, seed: int = 0, epochs: int = 1) -> Any:
+class SelfPlayArrays(Protocol):
+    """What :func:`batches` reads of self-play data (a :class:`stonefield.SelfPlayData`)."""
+
+    @property
+    def observations(self) -> npt.NDArray[np.float32]: ...
+
+    @property
+    def legal_masks(self) -> npt.NDArray[np.bool_]: ...
+
+    @property
+    def policies(self) -> npt.NDArray[np.float32]: ...
+
+    def __len__(self) -> int: ...
+
+    def relative_returns(self) -> npt.NDArray[np.float32]: ...
+
+
+def batches(data: SelfPlayArrays, batch_size: int, *, seed: int = 0, epochs: int = 1) -> Any:
     """Shuffled minibatches of self-play data as numpy arrays, for any framework.
 
     Yields dicts with ``observations`` float32 (B, planes, sites), ``legal_masks`` bool
@@ -200,14 +196,14 @@ class Network:
 
         self._step = step
 
-    def loss(self, data: SelfPlayData) -> tuple[float, float]:
+    def loss(self, data: SelfPlayArrays) -> tuple[float, float]:
         """The (policy, value) loss of the network on all of ``data``."""
         batch = next(batches(data, max(len(data), 1)))
         _, parts = _loss(self.model, {k: jnp.asarray(v) for k, v in batch.items()})
         return float(parts[0]), float(parts[1])
 
     def fit(
-        self, data: SelfPlayData, *, epochs: int = 4, batch_size: int = 128, seed: int = 0
+        self, data: SelfPlayArrays, *, epochs: int = 4, batch_size: int = 128, seed: int = 0
     ) -> tuple[float, float]:
         """Trains on ``data`` for ``epochs`` passes; returns the mean (policy, value) loss of
         the last pass."""
@@ -270,162 +266,3 @@ class Network:
         # Where it came from, so that an agent string can name it (``puct:checkpoint=PATH``).
         net.path = os.fspath(path)
         return net
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Settings of :func:`train` (the defaults suit a small board on two CPU cores)."""
-
-    games: int = 64
-    simulations: int = 64
-    batch_size: int = 8
-    temperature_moves: int = 4
-    epochs: int = 4
-    window: int = 4
-    hidden: int = 128
-    layers: int = 2
-    learning_rate: float = 1e-3
-    eval_games: int = 40
-    eval_simulations: int = 200
-    uct_iterations: int = 200
-    seed: int = 0
-
-
-def train(
-    game: Game,
-    iterations: int,
-    out: str | os.PathLike[str],
-    config: TrainConfig = TrainConfig(),
-    *,
-    progress: Callable[[dict[str, Any]], Any] | None = None,
-) -> list[dict[str, Any]]:
-    """Runs ``iterations`` rounds of self-play, training and evaluation; writes
-    ``out/checkpoint-NNN.npz`` after each, ``out/latest.npz``, and the results table as
-    ``out/results.json`` and ``out/results.md``. Returns the table's rows.
-
-    Each round: ``config.games`` PUCT self-play games with the current network (root noise on,
-    the first ``temperature_moves`` moves drawn by visits), training for ``epochs`` passes over
-    the last ``window`` rounds' data, then a match of ``eval_games`` games of PUCT with the new
-    network (``eval_simulations``, no noise) against UCT at ``uct_iterations`` (seats
-    alternate). Rows hold the losses before and after training, the score against UCT with its
-    95 % interval, and the seconds spent.
-    """
-    if iterations < 1:
-        raise _core.InvalidOptionError(f"iterations must be at least 1, got {iterations}")
-    os.makedirs(out, exist_ok=True)
-    net = Network.create(
-        game,
-        hidden=config.hidden,
-        layers=config.layers,
-        seed=config.seed,
-        learning_rate=config.learning_rate,
-    )
-    window: list[SelfPlayData] = []
-    rows: list[dict[str, Any]] = []
-    for it in range(iterations):
-        started = time.perf_counter()
-        agent = _core.PUCT(
-            net.evaluate,
-            simulations=config.simulations,
-            batch_size=config.batch_size,
-            seed=config.seed + it,
-        )
-        data = selfplay(
-            game,
-            agent,
-            games=config.games,
-            seed=config.seed * 1_000_003 + it,
-            temperature_moves=config.temperature_moves,
-        )
-        window = (window + [data])[-config.window :]
-        merged = _merge(window)
-        before = net.loss(data)
-        after = net.fit(merged, epochs=config.epochs, seed=config.seed + it)
-        trained = time.perf_counter()
-        row: dict[str, Any] = {
-            "iteration": it + 1,
-            "positions": len(data),
-            "policy_loss_before": before[0],
-            "value_loss_before": before[1],
-            "policy_loss": after[0],
-            "value_loss": after[1],
-        }
-        if config.eval_games > 0:
-            m = match(
-                game,
-                [
-                    _core.PUCT(
-                        net.evaluate,
-                        simulations=config.eval_simulations,
-                        batch_size=config.batch_size,
-                        dirichlet_fraction=0.0,
-                        seed=config.seed,
-                    ),
-                    _core.MCTS(iterations=config.uct_iterations, seed=config.seed),
-                ],
-                games=config.eval_games,
-                seed=config.seed + 7919 * (it + 1),
-            )
-            row["score_vs_uct"] = float(m.score[0])
-            row["score_low"], row["score_high"] = (float(x) for x in m.score_ci[0])
-        row["seconds"] = time.perf_counter() - started
-        row["train_seconds"] = trained - started
-        net.save(os.path.join(out, f"checkpoint-{it + 1:03d}.npz"))
-        net.save(os.path.join(out, "latest.npz"))
-        rows.append(row)
-        _write_results(out, game, config, rows)
-        if progress is not None:
-            progress(row)
-    return rows
-
-
-def _merge(parts: list[SelfPlayData]) -> SelfPlayData:
-    """Several self-play runs of one game as one (games renumbered)."""
-    if len(parts) == 1:
-        return parts[0]
-    game_base = np.cumsum([0] + [p.num_games for p in parts[:-1]])
-    action_base = np.cumsum([0] + [len(p.actions) for p in parts[:-1]])
-    return SelfPlayData(
-        game=parts[0].game,
-        observations=np.concatenate([p.observations for p in parts]),
-        policies=np.concatenate([p.policies for p in parts]),
-        players=np.concatenate([p.players for p in parts]),
-        returns=np.concatenate([p.returns for p in parts]),
-        game_index=np.concatenate(
-            [p.game_index + np.uint32(b) for p, b in zip(parts, game_base)]
-        ).astype(np.uint32),
-        actions=np.concatenate([p.actions for p in parts]),
-        offsets=np.concatenate(
-            [parts[0].offsets[:1]] + [p.offsets[1:] + b for p, b in zip(parts, action_base)]
-        ).astype(np.int64),
-        legal_masks=np.concatenate([p.legal_masks for p in parts]),
-    )
-
-
-def _write_results(
-    out: str | os.PathLike[str], game: Game, config: TrainConfig, rows: list[dict[str, Any]]
-) -> None:
-    with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as f:
-        json.dump(
-            {
-                "game": game.name,
-                "options": dict(game.options),
-                "config": config.__dict__,
-                "rows": rows,
-            },
-            f,
-            indent=1,
-        )
-    lines = [
-        "| iteration | positions | policy loss | value loss | score vs UCT | 95 % interval | s |",
-        "|---:|---:|---:|---:|---:|---|---:|",
-    ]
-    for r in rows:
-        score = f"{r['score_vs_uct']:.3f}" if "score_vs_uct" in r else "–"
-        ci = f"[{r['score_low']:.3f}, {r['score_high']:.3f}]" if "score_low" in r else "–"
-        lines.append(
-            f"| {r['iteration']} | {r['positions']} | {r['policy_loss']:.3f} |"
-            f" {r['value_loss']:.3f} | {score} | {ci} | {r['seconds']:.0f} |"
-        )
-    with open(os.path.join(out, "results.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
