@@ -28,6 +28,7 @@ report opens with them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -222,6 +223,12 @@ def _kingmaking_answer(lab: Lab) -> tuple[str, str | None]:
     return f"At {lab.agents_label()}: " + "; ".join(parts) + ".", None
 
 
+def _short(m: M.Metric) -> str:
+    return (
+        "-" if math.isnan(m.value) else f"{m.value:.2f}" if abs(m.value) < 10 else f"{m.value:.1f}"
+    )
+
+
 def _at(levels: list[int]) -> str:
     return " and ".join(f"{i:,}" for i in levels) + " iterations of the strong preset"
 
@@ -284,14 +291,22 @@ def _mirror_combined(run: Any) -> tuple[str, str | None]:
                 if win_rules == {True} and hold_rules == {False}
                 else "holds its own"
             )
-            + ". A first player needs a move the mirror cannot copy; the strong search, which "
-            "does not model a copying opponent, does not find one."
+            + ". A first player needs a way to break or avoid the symmetry, which the strong "
+            "search, not modelling a copying opponent, does not find."
         )
     return answer, recommendation
 
 
-#: Game-specific per-game metrics of the final position, when the game declares them.
-SHAPE = ("groups_final", "largest_group_share")
+#: Game-specific per-game metrics of the final position, when the game declares them (Subsume:
+#: groups of either colour and of each, the largest group's share of the stones).
+SHAPE = (
+    "groups_final",
+    "largest_group_share",
+    "groups_final_0",
+    "groups_final_1",
+    "largest_group_share_0",
+    "largest_group_share_1",
+)
 
 
 def _asides_combined(run: Any) -> tuple[str, str | None]:
@@ -310,6 +325,7 @@ def _asides_combined(run: Any) -> tuple[str, str | None]:
         if v.index == default:
             continue
         held = []
+        some = []
         for name in names:
             sides = []
             for lab in labs:
@@ -317,17 +333,26 @@ def _asides_combined(run: Any) -> tuple[str, str | None]:
                 b = lab.metrics()[default].get(name, M.NAN_METRIC)
                 apart = excludes(a, b.value) != 0 and excludes(b, a.value) != 0
                 sides.append(0 if not apart else (1 if a.value > b.value else -1))
+            vals = "; ".join(
+                f"{_short(lab.metrics()[v.index][name])} against "
+                f"{_short(lab.metrics()[default][name])}"
+                for lab in labs
+            )
             if sides and all(x == sides[0] != 0 for x in sides):
-                vals = "; ".join(
-                    f"{fmt(lab.metrics()[v.index][name])} against "
-                    f"{fmt(lab.metrics()[default][name])}"
-                    for lab in labs
-                )
                 held.append(f"{name} {'higher' if sides[0] > 0 else 'lower'} ({vals})")
-        parts.append(
-            f"with {v.label}: "
-            + ("; ".join(held) if held else "no deciding metric differs at every strength")
+            elif any(sides):
+                at = ", ".join(
+                    f"{'higher' if x > 0 else 'lower'} at {levels[k]:,}"
+                    for k, x in enumerate(sides)
+                    if x
+                )
+                some.append(f"{name} {at} only ({vals})")
+        text = f"with {v.label}: " + (
+            "; ".join(held) if held else "no deciding metric differs at every strength"
         )
+        if some:
+            text += " (at one strength only: " + "; ".join(some) + ")"
+        parts.append(text)
     answer = (
         f"At {_at(levels)}, against the default, what differs at every strength: "
         + "; ".join(parts)
@@ -592,7 +617,14 @@ STUDIES: dict[str, Study] = {
                 'speaking, but ends up being two big blobs growing and eventually facing off". '
                 "What changes when either rule is dropped?"
             ),
-            decide=("seat_score_0", "length_mean", "decisiveness", "drawishness", "balance"),
+            decide=(
+                "seat_score_0",
+                "length_mean",
+                "decisiveness",
+                "groups_final",
+                "largest_group_share_0",
+                "largest_group_share_1",
+            ),
             answer=_asides_answer,
             combined=_asides_combined,
         ),

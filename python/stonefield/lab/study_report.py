@@ -288,7 +288,7 @@ def gradient_findings(run: StudyRun, names: Sequence[str], arm: str | None = Non
             for lab in (ups if 0 < len(ups) <= 3 else []) + (downs if 0 < len(downs) <= 3 else [])
         ]
         if few:
-            text += f" ({', '.join(few)})"
+            text += f" ({'; '.join(few)})"
         out.append(text)
     if not out:
         return []
@@ -483,20 +483,31 @@ def write_study_report(run: StudyRun, directory: str) -> str:
         md += [f"**Recommendation.** {recommendation}", ""]
     elif len(levels) > 1 and s.combined is None:
         md += ["**Recommendation.** None: no choice is supported at every strength.", ""]
+    reference_words = (
+        "▲ / ▼: the 95 % interval lies above / below the reference (½ for seat scores and pie "
+        "swaps; for the other metrics the value of the reference variant, whose options are the "
+        "game's defaults" + (f" on the same {s.group_by}" if s.group_by else "") + ")"
+    )
+    if len(levels) > 1:
+        who = (
+            f'at {len(levels)} strengths of the strong preset (`MCTS(preset="strong")`: GRAVE, '
+            "MAST and the other settings chosen for strength):"
+        )
+        legend = (
+            f"In the table, each cell is the weaker → the stronger strength; {reference_words}; "
+            "↑ / ↓: the change between the strengths is larger than the two intervals allow, ≈ "
+            "otherwise. The intervals are in the tables of each strength below."
+        )
+    else:
+        who = "by:"
+        legend = f"In the table, {reference_words}. The intervals are in the table below."
     md += [
         f"Played with {plan.games} games per variant, seed {plan.seed}, fixed options "
-        f"{plan.fixed or 'none'}, at {len(levels)} strengths of the strong preset "
-        '(`MCTS(preset="strong")`: GRAVE, MAST and the other settings chosen for strength):',
+        f"{plan.fixed or 'none'}, {who}",
         "",
         *played,
         "",
-        "In the table, each cell is the weaker → the stronger strength; ▲ / ▼: the 95 % interval "
-        "lies above / below the reference (½ for seat scores and pie swaps; for the other "
-        "metrics the value of the reference variant, whose options are the game's defaults"
-        + (f" on the same {s.group_by}" if s.group_by else "")
-        + "); ↑ / ↓: the change between the strengths is "
-        "larger than the two intervals allow, ≈ otherwise. The intervals are in the tables of "
-        "each strength below.",
+        legend,
         "",
         "## The deciding metrics",
         "",
