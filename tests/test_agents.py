@@ -163,19 +163,3 @@ def test_bad_puct_strings(text: str, words: list[str]) -> None:
     with pytest.raises(sf.InvalidOptionError) as e:
         parse_agent(text)
     assert all(w in str(e.value) for w in words) and "\n" not in str(e.value)
-
-
-def test_puct_string_reads_a_trained_checkpoint(tmp_path: object) -> None:
-    from stonefield.alphazero import Network
-
-    game = sf.make("subsume", size=3)
-    path = str(tmp_path) + "/net.npz"
-    Network.create(game, hidden=8, seed=0).save(path)
-    agent = parse_agent(f"puct:simulations=16,checkpoint={path}")
-    assert agent_string(agent) == f"puct:simulations=16,checkpoint={path}"
-    state = game.new_state()
-    assert state.is_legal(agent.act(state))
-    # The network is the checkpoint's: the same priors as the saved one.
-    net = Network.load(path)
-    obs, mask = net.example_batch(1)
-    assert (agent.evaluator(obs, mask)[0] == net.evaluate(obs, mask)[0]).all()

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import stonefield as sf
+from stonefield.agents import agent_string, parse_agent
 from stonefield.alphazero import Network, TrainConfig, batches, train
 from stonefield.cli import main
 
@@ -118,3 +120,17 @@ def test_any_function_of_the_two_arrays_is_an_evaluator() -> None:
 
     res = sf.PUCT(linear, simulations=40).analyse(GAME.new_state())
     assert int(res.visits.sum()) == 40
+
+
+def test_puct_string_reads_a_trained_checkpoint(tmp_path: Any) -> None:
+    game = sf.make("subsume", size=3)
+    path = str(tmp_path) + "/net.npz"
+    Network.create(game, hidden=8, seed=0).save(path)
+    agent = parse_agent(f"puct:simulations=16,checkpoint={path}")
+    assert agent_string(agent) == f"puct:simulations=16,checkpoint={path}"
+    state = game.new_state()
+    assert state.is_legal(agent.act(state))
+    # The network is the checkpoint's: the same priors as the saved one.
+    net = Network.load(path)
+    obs, mask = net.example_batch(1)
+    assert (agent.evaluator(obs, mask)[0] == net.evaluate(obs, mask)[0]).all()

@@ -39,6 +39,7 @@ stonefield.InvalidOptionError: unknown agent "alphazero"; agents: random, mcts, 
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Protocol, Union, runtime_checkable
 
 from ._core import MCTS, InvalidOptionError, RandomAgent, State
@@ -225,6 +226,8 @@ def _puct(settings: dict[str, Any]) -> Any:
     if checkpoint is not None:
         if evaluator != "rollout":
             raise InvalidOptionError("give evaluator or checkpoint, not both")
+        if not os.path.isfile(checkpoint):
+            raise InvalidOptionError(f"checkpoint {checkpoint!r} cannot be read (no such file)")
         try:
             from .alphazero.network import Network
         except ImportError as e:
