@@ -41,6 +41,17 @@ def fmt(m: M.Metric) -> str:
     return f"{m.value:.2f} ({m.low:.2f}–{m.high:.2f})"
 
 
+def short(m: M.Metric) -> str:
+    """A metric's value alone, to two decimals (one from 10 on), "-" when undefined.
+
+    >>> short(M.Metric(0.5312, 0.48, 0.58, 400, "wilson")), short(M.Metric(45.26, 45, 46, 9, "t"))
+    ('0.53', '45.3')
+    """
+    if math.isnan(m.value):
+        return "-"
+    return f"{m.value:.2f}" if abs(m.value) < 10 else f"{m.value:.1f}"
+
+
 def excludes(m: M.Metric, ref: float) -> int:
     """+1 when the 95 % interval lies above ``ref``, −1 below, 0 when it holds it (or is NaN)."""
     if math.isnan(m.value):
@@ -98,4 +109,4 @@ def seat_balance_answer(lab: Lab, labels: Sequence[str] | None = None) -> tuple[
     return answer, recommendation
 
 
-__all__ = ["Answer", "Brief", "excludes", "fmt", "seat_balance_answer"]
+__all__ = ["Answer", "Brief", "excludes", "fmt", "seat_balance_answer", "short"]

@@ -28,14 +28,13 @@ report opens with them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._core import MCTS, InvalidOptionError, RandomAgent
 from . import metrics as M
-from .brief import Answer, Brief, excludes, fmt, seat_balance_answer
+from .brief import Answer, Brief, excludes, fmt, seat_balance_answer, short
 
 if TYPE_CHECKING:
     from ._view import LabView as Lab
@@ -223,12 +222,6 @@ def _kingmaking_answer(lab: Lab) -> tuple[str, str | None]:
     return f"At {lab.agents_label()}: " + "; ".join(parts) + ".", None
 
 
-def _short(m: M.Metric) -> str:
-    return (
-        "-" if math.isnan(m.value) else f"{m.value:.2f}" if abs(m.value) < 10 else f"{m.value:.1f}"
-    )
-
-
 def _at(levels: list[int]) -> str:
     return " and ".join(f"{i:,}" for i in levels) + " iterations of the strong preset"
 
@@ -334,8 +327,8 @@ def _asides_combined(run: Any) -> tuple[str, str | None]:
                 apart = excludes(a, b.value) != 0 and excludes(b, a.value) != 0
                 sides.append(0 if not apart else (1 if a.value > b.value else -1))
             vals = "; ".join(
-                f"{_short(lab.metrics()[v.index][name])} against "
-                f"{_short(lab.metrics()[default][name])}"
+                f"{short(lab.metrics()[v.index][name])} against "
+                f"{short(lab.metrics()[default][name])}"
                 for lab in labs
             )
             if sides and all(x == sides[0] != 0 for x in sides):

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._core import InvalidOptionError, option_spec
 from . import metrics as M
-from .brief import excludes
+from .brief import excludes, short
 from .report import HALF_REFERENCE, md_table, new_figure, plot_heatmap, reference, save_figure
 
 if TYPE_CHECKING:
@@ -115,12 +115,6 @@ def arrow(weak: M.Metric, strong: M.Metric) -> str:
     return {1: UP, -1: DOWN, 0: SAME}[change(weak, strong)]
 
 
-def _short(m: M.Metric) -> str:
-    if math.isnan(m.value):
-        return "-"
-    return f"{m.value:.2f}" if abs(m.value) < 10 else f"{m.value:.1f}"
-
-
 def reference_variant(lab: Lab, index: int, key: str | None) -> int | None:
     """The variant a metric of variant ``index`` is compared with: the one whose varied options
     take the game's defaults, except ``key`` (the study's group), which stays ``index``'s own.
@@ -196,7 +190,7 @@ def seat_findings(run: StudyRun, arm: str | None = None) -> tuple[list[str], str
         prefix = f"{group}: " if group else ""
 
         def vals(i: int) -> str:
-            return " → ".join(_short(lab.metrics()[i]["seat_score_0"]) for lab in labs)
+            return " → ".join(short(lab.metrics()[i]["seat_score_0"]) for lab in labs)
 
         parts = []
         if above:
@@ -244,7 +238,7 @@ def seat_findings(run: StudyRun, arm: str | None = None) -> tuple[list[str], str
                 return max(lab.metrics()[i].get(name, M.NAN_METRIC).value for lab in labs)
 
             best = min(fair, key=lambda i: (worst(i), -low_balance(i)))
-            shares = " → ".join(_short(lab.metrics()[best][prefer]) for lab in labs)
+            shares = " → ".join(short(lab.metrics()[best][prefer]) for lab in labs)
             picks.append(
                 prefix
                 + f"{_label(first, best, key)} (first seat {vals(best)}, {prefer} {shares}; fair "
@@ -314,7 +308,7 @@ def perfect_findings(run: StudyRun) -> list[str]:
             for v, m in zip(lab.plan.variants, lab.metrics()):
                 same = all(v.options.get(k) == x for k, x in r["options"].items())
                 if same and "seat_score_0" in m:
-                    agents.append(f"{_short(m['seat_score_0'])} at {strength_label(it)}")
+                    agents.append(f"{short(m['seat_score_0'])} at {strength_label(it)}")
         if agents:
             opts += " (the agents' first seat: " + ", ".join(agents) + ")"
         value = "not proven in the budget" if r["value"] is None else words[r["value"]]
@@ -343,7 +337,7 @@ def compact_table(run: StudyRun, names: Sequence[str]) -> list[str]:
             for n in names:
                 ms = [lab.metrics()[v.index].get(n, M.NAN_METRIC) for lab in labs]
                 text = " → ".join(
-                    _short(m) + _flag(lab, n, m, v.index, key) for m, lab in zip(ms, labs)
+                    short(m) + _flag(lab, n, m, v.index, key) for m, lab in zip(ms, labs)
                 )
                 if len(ms) > 1:
                     text += " " + arrow(ms[0], ms[-1])
