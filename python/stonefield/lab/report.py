@@ -325,6 +325,20 @@ def plot_metric_bars(lab: LabView, name: str, ylabel: str, path: str) -> bool:
     return True
 
 
+def html_head(title: str, extra_css: str = "") -> str:
+    """The head of a report's self-contained HTML page (the styles both reports share, then
+    ``extra_css``), up to the opening body tag."""
+    return (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title>"
+        "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
+        "table{border-collapse:collapse;font-size:12px;margin-bottom:12px}"
+        "td,th{border:1px solid #ccc;padding:2px 5px}"
+        "blockquote{border-left:4px solid #ccc;margin-left:0;padding-left:12px;color:#333}"
+        f"{extra_css}</style></head><body>"
+    )
+
+
 def write_report(lab: LabView, directory: str) -> str:
     """Writes the report files; returns the path of report.md."""
     os.makedirs(directory, exist_ok=True)
@@ -433,14 +447,11 @@ def write_report(lab: LabView, directory: str) -> str:
         return f"<p>{html.escape(text)}</p>"
 
     parts = [
-        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
-        f"<title>{html.escape(title)}</title>",
-        "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
-        "table{border-collapse:collapse;font-size:12px;margin-bottom:12px}"
-        "td,th{border:1px solid #ccc;padding:2px 5px}"
-        "blockquote{border-left:4px solid #ccc;margin-left:0;padding-left:12px;color:#333}"
-        "figcaption{font-size:14px;max-width:300px}"
-        ".boards{display:flex;flex-wrap:wrap;gap:12px}</style></head><body>",
+        html_head(
+            title,
+            "figcaption{font-size:14px;max-width:300px}"
+            ".boards{display:flex;flex-wrap:wrap;gap:12px}",
+        ),
         f"<h1>{html.escape(title)}</h1>",
     ]
     if brief is not None:

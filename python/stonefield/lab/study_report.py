@@ -31,7 +31,15 @@ import numpy as np
 from .._core import InvalidOptionError, option_spec
 from . import metrics as M
 from .brief import excludes, short
-from .report import HALF_REFERENCE, md_table, new_figure, plot_heatmap, reference, save_figure
+from .report import (
+    HALF_REFERENCE,
+    html_head,
+    md_table,
+    new_figure,
+    plot_heatmap,
+    reference,
+    save_figure,
+)
 
 if TYPE_CHECKING:
     from ._lab import Lab as FullLab
@@ -560,15 +568,7 @@ def markdown_html(md: list[str], directory: str, title: str) -> str:
             out,
         )
 
-    parts = [
-        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
-        f"<title>{html.escape(title)}</title>",
-        "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
-        "table{border-collapse:collapse;font-size:12px;margin-bottom:12px}"
-        "td,th{border:1px solid #ccc;padding:2px 5px}"
-        "blockquote{border-left:4px solid #ccc;margin-left:0;padding-left:12px;color:#333}"
-        "img{max-width:100%}</style></head><body>",
-    ]
+    parts = [html_head(title, "img{max-width:100%}")]
     table: list[str] = []
     for line in md + [""]:
         if line.startswith("|"):
