@@ -16,8 +16,8 @@
 //!
 //! The move count is not part of the key: two positions reached after different numbers of
 //! actions have the same key. Whether a game is truncated by its move cap therefore depends on
-//! more than the key, and a solver that honours `max_moves` keys its table by the key and the
-//! moves left (see `crate::solve`).
+//! more than the key, and a tool that honours `max_moves` in a table of positions keys it by
+//! the key and the moves left.
 //!
 //! # Stability
 //! Keys are part of the published behaviour (a stored table or record may carry them), so they
