@@ -75,6 +75,7 @@ pub mod evaluate;
 pub mod facts;
 pub mod repeats;
 pub mod run;
+pub mod store;
 pub mod summary;
 
 use rayon::prelude::*;
@@ -90,6 +91,7 @@ pub use evaluate::*;
 pub use facts::*;
 pub use repeats::*;
 pub use run::*;
+pub use store::ENCODING_VERSION;
 
 #[cfg(test)]
 mod tests;
