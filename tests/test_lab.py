@@ -29,7 +29,7 @@ PASS = 16
 def stats_of(game: Any, games: list[list[int]]) -> dict[str, Any]:
     actions = np.array([a for g in games for a in g], dtype=np.uint32)
     offsets = np.cumsum([0] + [len(g) for g in games]).astype(np.int64)
-    return dict(_core.lab_stats(game, actions, offsets))
+    return dict(_core.lab_stats(game, actions, offsets).columns())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ def test_evaluation_metrics_follow_ludii_definitions() -> None:
         np.array([0, PASS, PASS], np.uint32),
         np.array([0, 3], np.int64),
         np.array([-0.5, -0.25, 0.75], np.float32),
-    )
+    ).columns()
     # e rows (−½, ½), (¼, −¼), (¾, −¾), (1, −1): the lead changes once in 3 moves; the
     # winner trails by 1 at one position of 4; the loser's best is ½, first passed at s2.
     assert d["lead_change"][0] == pytest.approx(1 / 3)
@@ -346,20 +346,28 @@ def test_random_games_measured_in_play_equal_the_replayed_match(
     n = g.num_players
     agents = [sf.RandomAgent(seed=1), sf.RandomAgent(seed=2)]
     seats = np.array([[(i + j) % 2 for j in range(n)] for i in range(300)], dtype=np.int64)
-    fused = _core.lab_play(g, agents, seats, 11, 40, 2, 45)
+    facts = _core.lab_play(g, agents, seats, 11, 40, 2, 45)
+    fused = facts.columns()
     played = _core.play_games(g, agents, seats, 11, first=40)
-    replayed = _core.lab_stats(g, played["actions"], played["offsets"])
+    again = _core.lab_stats(g, played["actions"], played["offsets"], first=40, keep=45)
+    replayed = again.columns()
     for name, column in replayed.items():
         if column is None:
             assert fused[name] is None
         else:
             np.testing.assert_array_equal(fused[name], column, err_msg=name)
     np.testing.assert_array_equal(fused["returns"], played["returns"])
-    # Kept: the games numbered below 45 (here 40..44), with their actions.
-    assert fused["kept"].tolist() == [40, 41, 42, 43, 44]
-    lo, hi = played["offsets"][0], played["offsets"][5]
-    np.testing.assert_array_equal(fused["actions"], played["actions"][lo:hi])
-    assert np.isnan(fused["values"]).all() and fused["values"].size == hi - lo
+    # Kept: the games numbered below 45 (here 40..44) and any that repeats a position, with
+    # their actions; the replay keeps the same ones.
+    kept = facts.records()
+    assert kept == again.records()
+    repeats = [40 + g for g in np.flatnonzero(fused["repeated"]) if g >= 5]
+    assert [r["index"] for r in kept] == [40, 41, 42, 43, 44, *repeats]
+    for r in kept:
+        g = r["index"] - 40
+        lo, hi = played["offsets"][g], played["offsets"][g + 1]
+        assert r["actions"] == played["actions"][lo:hi].tolist()
+        assert r["values"] == [None] * (hi - lo)
 
 
 def test_resume_truncated_line_and_mismatch(tmp_path: Any) -> None:
@@ -732,7 +740,8 @@ def test_the_schema_is_the_columns_every_run_holds() -> None:
     for name in sf.games():
         game = sf.make(name)
         schema = columns_of(game)
-        cols = dict(_core.lab_play(game, [sf.RandomAgent()], np.zeros((3, 2), np.int64), 0, 0))
+        facts = _core.lab_play(game, [sf.RandomAgent()], np.zeros((3, 2), np.int64), 0, 0)
+        cols = facts.columns()
         for c in schema:
             v = cols[c.name]
             if v is None:
@@ -740,7 +749,10 @@ def test_the_schema_is_the_columns_every_run_holds() -> None:
                 continue
             assert str(v.dtype) == c.dtype, c.name
             assert v.shape == ((3, c.width) if c.width > 1 else (3,)), c.name
-        assert {c.name for c in schema} | {"kept", "actions", "offsets", "values"} == set(cols)
+        assert [c.name for c in schema] == list(cols) == list(facts.to_lists())
+        assert [c.name for c in schema if c.name in facts] == [
+            k for k, v in cols.items() if v is not None
+        ]
         # Only Subsume declares columns of its own.
         declared = [c.name for c in schema if c.declared]
         assert declared == (

@@ -16,6 +16,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use super::game::PyGame;
 use super::search::NativeRun;
 use super::{setting_arg, threads_arg, to_py, InvalidOptionError, RecordError};
+use crate::error::Error;
 use crate::games::{FinalColumn, Game, Measure};
 use crate::lab::summary::{summarize, Moments, Ratio, Summary};
 use crate::lab::{
@@ -280,13 +281,13 @@ impl PyFacts {
         for p in &parts {
             let g = &p.get().game;
             if g.name() != game.name() || g.options() != game.options() {
-                return Err(PyValueError::new_err(format!(
+                return Err(to_py(Error::InvalidArgument(format!(
                     "facts of {} {:?} cannot join facts of {} {:?}",
                     g.name(),
                     g.options(),
                     game.name(),
                     game.options()
-                )));
+                ))));
             }
         }
         if parts.len() == 1 {
