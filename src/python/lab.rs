@@ -170,8 +170,11 @@ impl PyFacts {
         }
     }
 
-    /// Whether the column `name` is held (False for a name that is no column).
-    fn __contains__(&self, name: &str) -> bool {
+    /// Whether the column `name` is held (False for anything that names no column).
+    fn __contains__(&self, name: &Bound<'_, PyAny>) -> bool {
+        let Ok(name) = name.extract::<&str>() else {
+            return false;
+        };
         self.cols
             .layout()
             .iter()
