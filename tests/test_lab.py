@@ -922,8 +922,6 @@ def test_facts_from_bad_lists_name_the_column() -> None:
 
 
 def test_damaged_facts_pickles_raise_record_errors() -> None:
-    import pickle
-
     f = facts_of("subsume", {"size": 3}, 0, 6, agents=[sf.MCTS(iterations=3)])
     data = f.to_bytes()
     rebuild, (game, _) = f.__reduce__()
@@ -951,9 +949,6 @@ def test_damaged_facts_pickles_raise_record_errors() -> None:
         rebuild(game, "text")
     with pytest.raises(sf.RecordError, match="the game is not a Game"):
         rebuild("subsume", data)
-    # A pickle cut short fails in pickle itself, before the facts are read.
-    with pytest.raises(Exception):
-        pickle.loads(pickle.dumps(f)[:-20])
 
 
 @pytest.mark.parametrize(

@@ -172,7 +172,9 @@ class Lab:
     def _strong_scores(self, variant: int) -> np.ndarray:
         assert self._skill is not None
         n = self.plan.variants[variant].game.num_players
-        returns = self._skill[variant].column("returns").reshape(-1, n)
+        returns = self._skill[variant].column("returns")
+        assert returns is not None  # every game has returns
+        returns = returns.reshape(-1, n)
         count = returns.shape[0]
         seats = seating(self.plan, self.plan.variants[variant], "skill", 0, count)
         strong = np.argmin(seats, axis=1)
@@ -439,7 +441,9 @@ def _add_kingmaking(lab: Lab, out: ResultsFile | None) -> None:
     for v in plan.variants:
         if v.index in judged or v.game.num_players < 3:
             continue
-        ranks = lab.facts(v.index).column("ranks").reshape(-1, v.game.num_players)
+        ranks = lab.facts(v.index).column("ranks")
+        assert ranks is not None  # every game has ranks
+        ranks = ranks.reshape(-1, v.game.num_players)
         games = kingmaking_verdicts(plan, v.index, records(lab.entries, v.index), ranks)
         entry = {"kind": "kingmaking", "variant": v.index, "games": games}
         lab.entries.append(entry)

@@ -221,9 +221,7 @@ def seat_scores(returns: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return (np.asarray(returns, dtype=np.float64) + 1.0) / 2.0
 
 
-def summarize(
-    cols: Facts | Columns, players: int, declared: Sequence[str] = ()
-) -> dict[str, Any]:
+def summarize(cols: Facts | Columns, players: int, declared: Sequence[str] = ()) -> dict[str, Any]:
     """The sums behind a variant's metrics, taken in Rust in a fixed order (so they depend on
     the rows alone) over every column the core lists, and over the ``declared`` columns of the
     game that ``cols`` holds: :meth:`Facts.summary <stonefield._core.Facts.summary>` for facts
