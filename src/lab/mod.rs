@@ -67,8 +67,13 @@
 //!
 //! The parts, each in its own file: [`facts`] (one game's facts and the drivers that gather
 //! them), [`evaluate`] (evaluations and the metrics made from them), [`repeats`] (repeated
-//! positions), [`columns`] (many games' facts stored by column), [`summary`] (the sums over
+//! positions), [`columns`] (many games' facts stored by column), [`store`] (stored facts as
+//! values: chunks joined in game order, and their byte encoding), [`summary`] (the sums over
 //! games behind a variant's metrics) and [`run`] (lab runs over threads).
+//!
+//! A run's facts stay in these columns from play to sums: the bindings hand Python a chunk as
+//! one object (`Facts` in `src/python/lab.rs`), join a variant's chunks here and take its sums
+//! here, and make numpy arrays only of the columns a user asks for.
 
 pub mod columns;
 pub mod evaluate;
