@@ -29,7 +29,7 @@ PASS = 16
 def stats_of(game: Any, games: list[list[int]]) -> dict[str, Any]:
     actions = np.array([a for g in games for a in g], dtype=np.uint32)
     offsets = np.cumsum([0] + [len(g) for g in games]).astype(np.int64)
-    return dict(_core.lab_stats(game, actions, offsets))
+    return dict(_core.lab_stats(game, actions, offsets).columns())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ def test_evaluation_metrics_follow_ludii_definitions() -> None:
         np.array([0, PASS, PASS], np.uint32),
         np.array([0, 3], np.int64),
         np.array([-0.5, -0.25, 0.75], np.float32),
-    )
+    ).columns()
     # e rows (−½, ½), (¼, −¼), (¾, −¾), (1, −1): the lead changes once in 3 moves; the
     # winner trails by 1 at one position of 4; the loser's best is ½, first passed at s2.
     assert d["lead_change"][0] == pytest.approx(1 / 3)
@@ -346,20 +346,28 @@ def test_random_games_measured_in_play_equal_the_replayed_match(
     n = g.num_players
     agents = [sf.RandomAgent(seed=1), sf.RandomAgent(seed=2)]
     seats = np.array([[(i + j) % 2 for j in range(n)] for i in range(300)], dtype=np.int64)
-    fused = _core.lab_play(g, agents, seats, 11, 40, 2, 45)
+    facts = _core.lab_play(g, agents, seats, 11, 40, 2, 45)
+    fused = facts.columns()
     played = _core.play_games(g, agents, seats, 11, first=40)
-    replayed = _core.lab_stats(g, played["actions"], played["offsets"])
+    again = _core.lab_stats(g, played["actions"], played["offsets"], first=40, keep=45)
+    replayed = again.columns()
     for name, column in replayed.items():
         if column is None:
             assert fused[name] is None
         else:
             np.testing.assert_array_equal(fused[name], column, err_msg=name)
     np.testing.assert_array_equal(fused["returns"], played["returns"])
-    # Kept: the games numbered below 45 (here 40..44), with their actions.
-    assert fused["kept"].tolist() == [40, 41, 42, 43, 44]
-    lo, hi = played["offsets"][0], played["offsets"][5]
-    np.testing.assert_array_equal(fused["actions"], played["actions"][lo:hi])
-    assert np.isnan(fused["values"]).all() and fused["values"].size == hi - lo
+    # Kept: the games numbered below 45 (here 40..44) and any that repeats a position, with
+    # their actions; the replay keeps the same ones.
+    kept = facts.records()
+    assert kept == again.records()
+    repeats = [40 + g for g in np.flatnonzero(fused["repeated"]) if g >= 5]
+    assert [r["index"] for r in kept] == [40, 41, 42, 43, 44, *repeats]
+    for r in kept:
+        g = r["index"] - 40
+        lo, hi = played["offsets"][g], played["offsets"][g + 1]
+        assert r["actions"] == played["actions"][lo:hi].tolist()
+        assert r["values"] == [None] * (hi - lo)
 
 
 def test_resume_truncated_line_and_mismatch(tmp_path: Any) -> None:
@@ -732,7 +740,8 @@ def test_the_schema_is_the_columns_every_run_holds() -> None:
     for name in sf.games():
         game = sf.make(name)
         schema = columns_of(game)
-        cols = dict(_core.lab_play(game, [sf.RandomAgent()], np.zeros((3, 2), np.int64), 0, 0))
+        facts = _core.lab_play(game, [sf.RandomAgent()], np.zeros((3, 2), np.int64), 0, 0)
+        cols = facts.columns()
         for c in schema:
             v = cols[c.name]
             if v is None:
@@ -740,7 +749,10 @@ def test_the_schema_is_the_columns_every_run_holds() -> None:
                 continue
             assert str(v.dtype) == c.dtype, c.name
             assert v.shape == ((3, c.width) if c.width > 1 else (3,)), c.name
-        assert {c.name for c in schema} | {"kept", "actions", "offsets", "values"} == set(cols)
+        assert [c.name for c in schema] == list(cols) == list(facts.to_lists())
+        assert [c.name for c in schema if c.name in facts] == [
+            k for k, v in cols.items() if v is not None
+        ]
         # Only Subsume declares columns of its own.
         declared = [c.name for c in schema if c.declared]
         assert declared == (
@@ -785,3 +797,209 @@ def test_declared_columns_become_metrics_and_older_files_still_read(tmp_path: An
     assert {k: repr((v.value, v.low, v.high)) for k, v in old.items()} == {
         k: repr((v.value, v.low, v.high)) for k, v in m.items() if k in old
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# Facts: a chunk's per-game facts, held in Rust from play to sums
+
+DATA = Path(__file__).parent / "data"
+
+FACT_GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("windflowers", {"players": 3, "grid": "square", "size": 3}),
+    ("smallholder", {}),
+    ("faraday", {"order": 3}),
+    ("subsume", {"size": 4}),
+]
+
+
+def facts_of(name: str, options: dict[str, Any], first: int, count: int, **kw: Any) -> Any:
+    g = sf.make(name, **options)
+    seats = np.zeros((count, g.num_players), np.int64)
+    agents = kw.pop("agents", [sf.RandomAgent()])
+    return _core.lab_play(g, agents, seats, 7, first, 1, kw.pop("keep", 3))
+
+
+def same_columns(a: Any, b: Any) -> None:
+    ca, cb = a.columns(), b.columns()
+    assert list(ca) == list(cb)
+    for k in ca:
+        if ca[k] is None or cb[k] is None:
+            assert ca[k] is None and cb[k] is None, k
+        else:
+            assert ca[k].dtype == cb[k].dtype and ca[k].shape == cb[k].shape, k
+            np.testing.assert_array_equal(ca[k], cb[k], err_msg=k)
+
+
+@pytest.mark.parametrize(("name", "options"), FACT_GAMES)
+def test_facts_pickle_and_join_in_game_order(name: str, options: dict[str, Any]) -> None:
+    import pickle
+
+    whole = facts_of(name, options, 0, 40)
+    parts = [facts_of(name, options, a, b - a) for a, b in [(0, 9), (9, 10), (10, 40)]]
+    game = whole.game
+    joined = _core.Facts.concat(game, parts)
+    same_columns(joined, whole)
+    assert joined.records() == whole.records() and len(joined) == 40
+    assert _core.Facts.concat(game, parts[:1]) is parts[0]
+    assert len(_core.Facts.concat(game, [])) == 0
+    # Pickles (as the Ray backend ships chunks) read back to the same facts.
+    back = pickle.loads(pickle.dumps(joined))
+    same_columns(back, joined)
+    assert back.records() == joined.records()
+    assert repr(back.summary()) == repr(joined.summary())
+    # Facts of another variant or game do not join.
+    other = facts_of(*FACT_GAMES[0 if name != "windflowers" else 3], 0, 2)
+    if name == "subsume":
+        other = facts_of(name, {"size": 5}, 0, 2)
+    with pytest.raises(sf.RecordError, match="cannot join"):
+        _core.Facts.concat(game, [whole, other])
+
+
+def test_facts_of_searching_agents_keep_their_values() -> None:
+    import pickle
+
+    f = facts_of("subsume", {"size": 3}, 5, 4, agents=[sf.MCTS(iterations=4)], keep=7)
+    records = f.records()
+    assert [r["index"] for r in records][:2] == [5, 6]
+    assert all(isinstance(v, float) for v in records[0]["values"])
+    assert pickle.loads(pickle.dumps(f)).records() == records
+
+
+@pytest.mark.parametrize(("name", "options"), FACT_GAMES)
+def test_facts_summary_is_the_numpy_paths(name: str, options: dict[str, Any]) -> None:
+    f = facts_of(name, options, 0, 200)
+    g = f.game
+    declared = [c.name for c in columns_of(g) if c.declared]
+    old = _core.lab_summary(f.columns(), g.num_players, declared)
+    assert repr(f.summary(declared)) == repr(old) == repr(f.summary())
+    assert repr(M.variant_metrics(f, g.num_players)) == repr(
+        M.variant_metrics(f.columns(), g.num_players)
+    )
+    with pytest.raises(sf.InvalidOptionError, match='declares no column "x"'):
+        f.summary(["x"])
+
+
+@pytest.mark.parametrize(("name", "options"), FACT_GAMES)
+def test_facts_lists_and_views(name: str, options: dict[str, Any]) -> None:
+    f = facts_of(name, options, 0, 25)
+    schema = columns_of(f.game)
+    lists = f.to_lists()
+    back = _core.Facts.from_lists(f.game, json.loads(json.dumps(lists)))
+    same_columns(back, f)
+    for c in schema:
+        view = f.column(c.name)
+        if view is None:
+            assert lists[c.name] is None and c.name not in f
+            continue
+        assert c.name in f
+        assert str(view.dtype) == c.dtype
+        assert view.tolist() == lists[c.name]
+        np.testing.assert_array_equal(view, f.columns()[c.name])
+    assert "kept" not in f
+    with pytest.raises(sf.InvalidOptionError, match='unknown column "kept"; columns: length'):
+        f.column("kept")
+
+
+def test_facts_from_bad_lists_name_the_column() -> None:
+    f = facts_of("subsume", {"size": 3}, 0, 4)
+    lists = f.to_lists()
+    with pytest.raises(sf.RecordError, match="stats lack the column turns"):
+        _core.Facts.from_lists(f.game, {k: v for k, v in lists.items() if k != "turns"})
+    with pytest.raises(sf.RecordError, match="stats column drama: 3 entries"):
+        _core.Facts.from_lists(f.game, {**lists, "drama": [0.0, 0.0, 0.0]})
+    with pytest.raises(sf.RecordError, match="stats column coverage"):
+        _core.Facts.from_lists(f.game, {**lists, "coverage": ["a", "b", "c", "d"]})
+    with pytest.raises(sf.RecordError, match="returns: 4 entries, one row of 2"):
+        _core.Facts.from_lists(f.game, {**lists, "returns": [1.0, -1.0, 1.0, -1.0]})
+    # A declared column an older file lacks is not held, and its sums are left out.
+    older = _core.Facts.from_lists(f.game, {**lists, "groups_final": None})
+    assert "groups_final" not in older and older.column("groups_final") is None
+    assert [n for n, _ in older.summary()["game"]] == [
+        n for n, _ in f.summary()["game"] if n != "groups_final"
+    ]
+    joined = _core.Facts.concat(f.game, [f, older])
+    assert "groups_final" not in joined and "groups_final_0" in joined
+
+
+def test_damaged_facts_pickles_raise_record_errors() -> None:
+    f = facts_of("subsume", {"size": 3}, 0, 6, agents=[sf.MCTS(iterations=3)])
+    data = f.to_bytes()
+    rebuild, (game, _) = f.__reduce__()
+    back = rebuild(game, data)
+    same_columns(back, f)
+    rng = np.random.default_rng(1)
+    bad = [data[:cut] for cut in range(0, len(data), 7)] + [data + b"\0", b"", b"garbage"]
+    for _ in range(300):
+        flipped = bytearray(data)
+        flipped[int(rng.integers(len(data)))] ^= int(rng.integers(1, 256))
+        bad.append(bytes(flipped))
+    refused = 0
+    for blob in bad:
+        try:
+            rebuild(game, blob)  # a flip within a float may read; anything else must refuse
+        except sf.RecordError as e:
+            assert "damaged lab facts" in str(e)
+            refused += 1
+    assert refused >= len(bad) - 300
+    with pytest.raises(sf.RecordError, match="version 7; this stonefield reads version 1"):
+        rebuild(game, data[:4] + bytes([7, 0]) + data[6:])
+    with pytest.raises(sf.RecordError, match="facts of 2 players, read for a game of 3"):
+        rebuild(sf.make("windflowers", players=3), data)
+    with pytest.raises(sf.RecordError, match="the data are not bytes"):
+        rebuild(game, "text")
+    with pytest.raises(sf.RecordError, match="the game is not a Game"):
+        rebuild("subsume", data)
+
+
+@pytest.mark.parametrize(
+    ("file", "args"),
+    [
+        (
+            "lab-v2-subsume.jsonl",
+            dict(fixed={"size": 4}, agents=sf.MCTS(iterations=4), games=12, seed=2, chunk=5),
+        ),
+        (
+            "lab-v2-windflowers.jsonl",
+            dict(
+                fixed={"players": 3, "grid": "square", "size": 3},
+                games=12,
+                seed=3,
+                chunk=5,
+                kingmaking=2,
+            ),
+        ),
+    ],
+)
+def test_a_results_file_of_the_previous_code_reads_and_resumes(
+    tmp_path: Any, file: str, args: dict[str, Any]
+) -> None:
+    """Files written before the facts stayed in Rust (the chunks' JSON lists of this format):
+    they read to the same numbers, and a resumed one gets the lines the old code wrote."""
+    game = json.loads((DATA / file).read_text().splitlines()[0])["game"]
+    fresh = sf.lab.evaluate(game, **args)
+    path = tmp_path / file
+    text = (DATA / file).read_text()
+    path.write_text(text)
+    old = sf.lab.evaluate(game, out=str(path), **args)
+    assert path.read_text() == text  # nothing to play
+    assert old.rows() == fresh.rows() and columns(old) == columns(fresh)
+    assert [old.records(v) for v in range(len(old.variants))] == [
+        fresh.records(v) for v in range(len(fresh.variants))
+    ]
+    # Cut the last chunk: the resumed run writes it again, byte for byte.
+    lines = text.splitlines(keepends=True)
+    last = max(i for i, x in enumerate(lines) if json.loads(x).get("kind") == "games")
+    path.write_text("".join(lines[:last] + lines[last + 1 :]))
+    resumed = sf.lab.evaluate(game, out=str(path), **args)
+    assert resumed.rows() == fresh.rows()
+    assert path.read_text().splitlines(keepends=True)[-1] == lines[last]
+    # The lab's views: numpy columns equal to the facts it holds, made once.
+    for v in range(len(resumed.variants)):
+        facts = resumed.facts(v)
+        assert resumed.columns(v) is resumed.columns(v)
+        for name, view in resumed.columns(v).items():
+            want = facts.column(name)
+            if view is None:
+                assert want is None
+            else:
+                np.testing.assert_array_equal(view, want)

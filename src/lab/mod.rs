@@ -67,14 +67,20 @@
 //!
 //! The parts, each in its own file: [`facts`] (one game's facts and the drivers that gather
 //! them), [`evaluate`] (evaluations and the metrics made from them), [`repeats`] (repeated
-//! positions), [`columns`] (many games' facts stored by column), [`summary`] (the sums over
+//! positions), [`columns`] (many games' facts stored by column), [`store`] (stored facts as
+//! values: chunks joined in game order, and their byte encoding), [`summary`] (the sums over
 //! games behind a variant's metrics) and [`run`] (lab runs over threads).
+//!
+//! A run's facts stay in these columns from play to sums: the bindings hand Python a chunk as
+//! one object (`Facts` in `src/python/lab.rs`), join a variant's chunks here and take its sums
+//! here, and make numpy arrays only of the columns a user asks for.
 
 pub mod columns;
 pub mod evaluate;
 pub mod facts;
 pub mod repeats;
 pub mod run;
+pub mod store;
 pub mod summary;
 
 use rayon::prelude::*;
@@ -90,6 +96,7 @@ pub use evaluate::*;
 pub use facts::*;
 pub use repeats::*;
 pub use run::*;
+pub use store::ENCODING_VERSION;
 
 #[cfg(test)]
 mod tests;

@@ -672,3 +672,96 @@ fn repeats_count_each_return_to_an_earlier_position() {
     assert_eq!(count_repeats(&positions, &keys, 2), 3);
     assert_eq!(count_repeats(&positions[..4], &keys[..2], 2), 0);
 }
+
+/// Random games of `g` from the streams of (`seed`, i): their actions and offsets.
+fn random_batch(g: &Game, seed: u64, games: usize) -> (Vec<u32>, Vec<i64>) {
+    let (mut actions, mut offsets) = (Vec::new(), vec![0i64]);
+    let mut buf = Vec::new();
+    for i in 0..games as u64 {
+        let mut rng = Rng::stream(seed, i);
+        let mut state = g.new_state();
+        while state.current_player().is_some() {
+            let a = state.random_action(&mut rng, &mut buf).unwrap();
+            actions.push(a as u32);
+            state.apply_unchecked(a);
+        }
+        offsets.push(actions.len() as i64);
+    }
+    (actions, offsets)
+}
+
+/// Chunks joined in order are the whole batch, column for column and kept game for kept game;
+/// the encoding reads back to the same columns, and anything cut, extended or altered where it
+/// shows is a record error, never a panic.
+#[test]
+fn chunks_join_in_order_and_encode_exactly() {
+    for g in lab_configs() {
+        let (n, declared) = (g.num_players(), Measure::final_columns(&g.new_state()));
+        let (actions, offsets) = random_batch(&g, 3, 30);
+        let values: Vec<f32> = (0..actions.len()).map(|i| (i % 7) as f32 / 7.0).collect();
+        let mut whole = game_stats_batch(&g, &actions, &offsets, Some(&values), false).unwrap();
+        whole.keep_replayed(100, 104, &actions, &offsets, Some(&values));
+        assert!(whole.kept.len() >= 4 && whole.kept[0].index == 100);
+        // The same games in three chunks, numbered on from where the last one stopped.
+        let mut parts = Vec::new();
+        for (a, b) in [(0, 7), (7, 8), (8, 30)] {
+            let offs: Vec<i64> = offsets[a..=b].iter().map(|o| o - offsets[a]).collect();
+            let acts = &actions[offsets[a] as usize..offsets[b] as usize];
+            let vals = &values[offsets[a] as usize..offsets[b] as usize];
+            let mut part = game_stats_batch(&g, acts, &offs, Some(vals), false).unwrap();
+            part.keep_replayed(100 + a as u64, 104, acts, &offs, Some(vals));
+            parts.push(part);
+        }
+        let refs: Vec<&Columns> = parts.iter().collect();
+        let joined = Columns::concat(n, declared, &refs).unwrap();
+        // Debug strings, so that NaN entries (raw scores of games without them) compare equal.
+        assert_eq!(format!("{joined:?}"), format!("{whole:?}"), "{}", g.name());
+        assert_eq!(Columns::concat(n, declared, &[]).unwrap().len(), 0);
+        if n != 4 {
+            let other = Columns::zeroed(4, declared, 0);
+            assert!(Columns::concat(n, declared, &[&parts[0], &other]).is_err());
+        }
+
+        let present: Vec<bool> = (0..declared.len()).map(|j| j % 2 == 0).collect();
+        let bytes = whole.encode(&present);
+        let (back, found) = Columns::decode(&bytes, n, declared).unwrap();
+        assert_eq!(format!("{back:?}"), format!("{whole:?}"), "{}", g.name());
+        assert_eq!(found, present);
+        for cut in 0..bytes.len() {
+            let err = Columns::decode(&bytes[..cut], n, declared).unwrap_err();
+            assert!(matches!(err, Error::Record(_)), "{err}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Columns::decode(&longer, n, declared).is_err());
+        let other_players = if n == 2 { 3 } else { 2 };
+        assert!(Columns::decode(&bytes, other_players, declared).is_err());
+        let mut altered = bytes.clone();
+        altered[0] = b'X'; // the tag
+        assert!(Columns::decode(&altered, n, declared).is_err());
+        let mut altered = bytes.clone();
+        altered[4] = 9; // the version
+        let err = Columns::decode(&altered, n, declared).unwrap_err();
+        assert!(err.to_string().contains("version 9"), "{err}");
+        let mut altered = bytes.clone();
+        altered[7] = 0xff; // the game count's low byte: the columns no longer fit
+        assert!(Columns::decode(&altered, n, declared).is_err());
+        let mut altered = bytes.clone();
+        altered[14] = 0xff; // the game count's high byte: more games than bytes
+        assert!(Columns::decode(&altered, n, declared).is_err());
+        // A flag that is neither 0 nor 1.
+        let header = 4 + 2 + 1 + 8 + 2 + declared.iter().map(|c| c.name.len() + 2).sum::<usize>();
+        let flags_at = header + 4 * whole.whole.len() + 8 * whole.floats.len();
+        let mut altered = bytes.clone();
+        altered[flags_at] = 2;
+        let err = Columns::decode(&altered, n, declared).unwrap_err();
+        assert!(err.to_string().contains("flags"), "{err}");
+    }
+    // Facts of a game that declares columns do not read as another's.
+    let subsume = lab_configs().pop().unwrap();
+    let d = Measure::final_columns(&subsume.new_state());
+    let wf = windflowers(&[]);
+    let (actions, offsets) = random_batch(&wf, 1, 3);
+    let cols = game_stats_batch(&wf, &actions, &offsets, None, false).unwrap();
+    assert!(Columns::decode(&cols.encode(&[]), 2, d).is_err());
+}

@@ -1,33 +1,436 @@
-//! The variant lab's per-game facts for Python: `_core.lab_stats` replays finished games and
-//! returns their summaries as numpy arrays (see `crate::lab` for the definitions).
+//! The variant lab for Python: games played or replayed into [`PyFacts`], the schema of its
+//! columns, and the sums behind its metrics (see `crate::lab` for the definitions).
+//!
+//! A chunk's per-game facts stay in Rust from play to sums: `lab_play` and `lab_stats` return
+//! a `Facts`, which joins other chunks in game order (`Facts.concat`), takes the sums a
+//! variant's metrics rest on (`summary`), writes the results file's column lists
+//! (`to_lists`) and reads them back (`from_lists`), and pickles as a compact byte encoding
+//! (`crate::lab::store`) for the Ray backend. numpy arrays are made only when asked for
+//! (`column`, `columns`). `lab_summary` takes the same sums from numpy columns built by hand.
 
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PySlice};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use super::game::PyGame;
 use super::search::NativeRun;
-use super::{setting_arg, threads_arg, to_py};
-use crate::games::Measure;
-use crate::lab::summary::{summarize, Moments, Ratio};
-use crate::lab::{game_stats_batch, schema, ColumnInfo, Columns, ColumnsRef, OPTIONAL};
+use super::{setting_arg, threads_arg, to_py, InvalidOptionError, RecordError};
+use crate::error::Error;
+use crate::games::{FinalColumn, Game, Measure};
+use crate::lab::summary::{summarize, Moments, Ratio, Summary};
+use crate::lab::{
+    game_stats_batch, schema, ColumnInfo, ColumnPlace, Columns, ColumnsRef, Dtype, OPTIONAL,
+};
 use crate::sim::batch::thread_pool;
 
-/// Replays games and returns their per-game facts.
+/// The per-game facts of some games of one game (a chunk of a lab run, or a variant's chunks
+/// joined), held in Rust.
+///
+/// `len(facts)` is the number of games. `column(name)` and `columns()` give numpy arrays (one
+/// row per game; copies, made on request), `"name" in facts` whether a column is held (the
+/// raw scores of games without scores are not; a chunk of an older results file may lack the
+/// game's declared columns), `summary()` the sums behind a variant's metrics, `records()` the
+/// games kept with their actions. Facts pickle (a versioned byte encoding, checked when read:
+/// a damaged one raises RecordError).
+#[pyclass(name = "Facts", module = "stonefield._core", frozen)]
+pub struct PyFacts {
+    game: Game,
+    cols: Columns,
+    /// Per declared column, whether these facts hold it.
+    present: Vec<bool>,
+}
+
+fn declared_of(game: &Game) -> &'static [FinalColumn] {
+    Measure::final_columns(&game.new_state())
+}
+
+impl PyFacts {
+    fn new(game: Game, cols: Columns) -> PyFacts {
+        let present = vec![true; cols.declared.len()];
+        PyFacts {
+            game,
+            cols,
+            present,
+        }
+    }
+
+    /// Whether the column of `place` is held (see [`PyFacts::__contains__`]).
+    fn holds(&self, place: &ColumnPlace) -> bool {
+        if place.name == "scores" {
+            return self.game.has_scores();
+        }
+        match self.cols.declared.iter().position(|c| c.name == place.name) {
+            Some(j) if place.group == "game" => self.present[j],
+            _ => true,
+        }
+    }
+
+    fn place(&self, name: &str) -> PyResult<ColumnPlace> {
+        let layout = self.cols.layout();
+        match layout.iter().find(|p| p.name == name) {
+            Some(p) => Ok(*p),
+            None => {
+                let names: Vec<_> = layout.iter().map(|p| p.name).collect();
+                Err(InvalidOptionError::new_err(format!(
+                    "unknown column {name:?}; columns: {}",
+                    names.join(", ")
+                )))
+            }
+        }
+    }
+
+    /// A column as a numpy array (games, or games × width), or None when it is not held.
+    fn array<'py>(&self, py: Python<'py>, place: &ColumnPlace) -> PyResult<Bound<'py, PyAny>> {
+        if !self.holds(place) {
+            return Ok(py.None().into_bound(py));
+        }
+        let span = place.start..place.end;
+        let flat = match place.group {
+            "whole" => PyArray1::from_slice(py, &self.cols.whole[span]).into_any(),
+            "floats" => PyArray1::from_slice(py, &self.cols.floats[span]).into_any(),
+            "flags" => PyArray1::from_slice(py, &self.cols.flags[span]).into_any(),
+            "signs" => PyArray1::from_slice(py, &self.cols.signs[span]).into_any(),
+            _ => PyArray1::from_slice(py, &self.cols.game[span]).into_any(),
+        };
+        if place.width > 1 {
+            return flat.call_method1("reshape", ((self.cols.len(), place.width),));
+        }
+        Ok(flat)
+    }
+
+    /// A column as a list of Python numbers (lists of `width` numbers when wider than one), or
+    /// None when it is not held.
+    fn listed<'py>(&self, py: Python<'py>, place: &ColumnPlace) -> PyResult<Bound<'py, PyAny>> {
+        fn rows<'py, T>(py: Python<'py>, v: &[T], width: usize) -> PyResult<Bound<'py, PyAny>>
+        where
+            T: Copy + IntoPyObject<'py>,
+        {
+            if width == 1 {
+                return Ok(PyList::new(py, v.iter().copied())?.into_any());
+            }
+            let rows = v
+                .chunks_exact(width)
+                .map(|r| PyList::new(py, r.iter().copied()))
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok(PyList::new(py, rows)?.into_any())
+        }
+        if !self.holds(place) {
+            return Ok(py.None().into_bound(py));
+        }
+        let (span, w) = (place.start..place.end, place.width);
+        match place.group {
+            "whole" => rows(py, &self.cols.whole[span], w),
+            "floats" => rows(py, &self.cols.floats[span], w),
+            "flags" => rows(py, &self.cols.flags[span], w),
+            "signs" => rows(py, &self.cols.signs[span], w),
+            _ => rows(py, &self.cols.game[span], w),
+        }
+    }
+}
+
+/// Copies numpy's reading of `item` as `dtype` (one-dimensional, contiguous) into `out`, which
+/// holds one column of `games` rows of `width` entries.
+fn read_column<'py, T: numpy::Element + Dtype + Copy>(
+    numpy: &Bound<'py, PyModule>,
+    name: &str,
+    item: &Bound<'py, PyAny>,
+    out: &mut [T],
+    width: usize,
+) -> PyResult<()> {
+    let bad = |why: String| RecordError::new_err(format!("stats column {name}: {why}"));
+    let flat = numpy
+        .call_method1("ascontiguousarray", (item, <T as Dtype>::NAME))
+        .and_then(|a| a.call_method1("reshape", (-1,)))
+        .map_err(|e| bad(e.to_string()))?;
+    let a: PyReadonlyArray1<'py, T> = flat.extract().map_err(|e| bad(format!("{e}")))?;
+    let a = a.as_slice()?;
+    if a.len() != out.len() {
+        let games = out.len() / width.max(1);
+        return Err(bad(format!(
+            "{} entries, one row of {width} for each of {games} games expected",
+            a.len()
+        )));
+    }
+    out.copy_from_slice(a);
+    Ok(())
+}
+
+#[pymethods]
+impl PyFacts {
+    fn __len__(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// The game these are facts of.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame {
+            game: self.game.clone(),
+        }
+    }
+
+    /// Whether the column `name` is held (False for anything that names no column).
+    fn __contains__(&self, name: &Bound<'_, PyAny>) -> bool {
+        let Ok(name) = name.extract::<&str>() else {
+            return false;
+        };
+        self.cols
+            .layout()
+            .iter()
+            .find(|p| p.name == name)
+            .is_some_and(|p| self.holds(p))
+    }
+
+    /// One column as a new numpy array: games long, or games × width for a column of width
+    /// more than one (see `lab_schema`); None for a column not held. An unknown name raises
+    /// InvalidOptionError naming the columns.
+    fn column<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let place = self.place(name)?;
+        self.array(py, &place)
+    }
+
+    /// Every column as `column(name)` gives it, keyed by name in the order of `lab_schema`.
+    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for place in self.cols.layout() {
+            d.set_item(place.name, self.array(py, &place)?)?;
+        }
+        Ok(d)
+    }
+
+    /// Every column as Python lists (rows of a column of width more than one as lists; None
+    /// for a column not held), keyed by name in the order of `lab_schema`: a results file's
+    /// `stats`, which `from_lists` reads back.
+    fn to_lists<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for place in self.cols.layout() {
+            d.set_item(place.name, self.listed(py, &place)?)?;
+        }
+        Ok(d)
+    }
+
+    /// The games kept with their actions, in game order: `{"index", "actions", "values"}`
+    /// dicts, `values` the mover's search value at each action (None where the agent does not
+    /// search).
+    fn records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for k in &self.cols.kept {
+            let d = PyDict::new(py);
+            d.set_item("index", k.index)?;
+            d.set_item("actions", PyList::new(py, k.actions.iter().copied())?)?;
+            let values = k
+                .values
+                .iter()
+                .map(|&v| (!v.is_nan()).then_some(f64::from(v)));
+            d.set_item("values", PyList::new(py, values)?)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+
+    /// The sums behind a variant's metrics, as `lab_summary` gives them, over these games and
+    /// the game's declared columns named in `declared` (default: all of them) that these facts
+    /// hold. A name the game does not declare raises InvalidOptionError.
+    #[pyo3(signature = (declared = None))]
+    fn summary<'py>(
+        &self,
+        py: Python<'py>,
+        declared: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let all = self.cols.declared;
+        let wanted: Vec<usize> = match &declared {
+            None => (0..all.len()).collect(),
+            Some(names) => names
+                .iter()
+                .map(|n| {
+                    all.iter().position(|c| c.name == n).ok_or_else(|| {
+                        let names: Vec<_> = all.iter().map(|c| c.name).collect();
+                        InvalidOptionError::new_err(format!(
+                            "{} declares no column {n:?}; it declares: [{}]",
+                            self.game.name(),
+                            names.join(", ")
+                        ))
+                    })
+                })
+                .collect::<PyResult<_>>()?,
+        };
+        let wanted: Vec<usize> = wanted.into_iter().filter(|&j| self.present[j]).collect();
+        let rows = self.cols.rows();
+        let facts = ColumnsRef {
+            scores: if self.game.has_scores() {
+                rows.scores
+            } else {
+                &[]
+            },
+            game: wanted.iter().map(|&j| rows.game[j]).collect(),
+            ..rows
+        };
+        let s = py.detach(|| summarize(&facts)).map_err(to_py)?;
+        let names = wanted.iter().map(|&j| all[j].name).collect();
+        summary_dict(py, s, names)
+    }
+
+    /// The facts of `parts` (Facts of `game`) one after the other, in the order given (a
+    /// variant's chunks sorted by their first game), with their kept games; a declared column
+    /// is held when every part holds it. One part is returned as it is.
+    #[staticmethod]
+    fn concat<'py>(
+        py: Python<'py>,
+        game: &PyGame,
+        parts: Vec<Bound<'py, PyFacts>>,
+    ) -> PyResult<Bound<'py, PyFacts>> {
+        let game = &game.game;
+        for p in &parts {
+            let g = &p.get().game;
+            if g.name() != game.name() || g.options() != game.options() {
+                return Err(to_py(Error::InvalidArgument(format!(
+                    "facts of {} {:?} cannot join facts of {} {:?}",
+                    g.name(),
+                    g.options(),
+                    game.name(),
+                    game.options()
+                ))));
+            }
+        }
+        if parts.len() == 1 {
+            return Ok(parts[0].clone());
+        }
+        let declared = declared_of(game);
+        let mut present = vec![true; declared.len()];
+        for p in &parts {
+            for (a, b) in present.iter_mut().zip(&p.get().present) {
+                *a &= *b;
+            }
+        }
+        let refs: Vec<&Columns> = parts.iter().map(|p| &p.get().cols).collect();
+        let cols = Columns::concat(game.num_players(), declared, &refs).map_err(to_py)?;
+        let facts = PyFacts {
+            game: game.clone(),
+            cols,
+            present,
+        };
+        Bound::new(py, facts)
+    }
+
+    /// Facts of `game` from a results file's `stats` (as `to_lists` writes them): every
+    /// column of `lab_schema` by name, the raw scores None for games without scores, a
+    /// declared column None or absent where an older file lacks it. Anything else raises
+    /// RecordError naming the column.
+    #[staticmethod]
+    fn from_lists(game: &PyGame, stats: &Bound<'_, PyDict>) -> PyResult<PyFacts> {
+        let py = stats.py();
+        let game = game.game.clone();
+        let declared = declared_of(&game);
+        let item = |name: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+            Ok(stats.get_item(name)?.filter(|v| !v.is_none()))
+        };
+        let Some(length) = item("length")? else {
+            return Err(RecordError::new_err("stats lack the games' lengths"));
+        };
+        let games = length.len().map_err(|_| {
+            RecordError::new_err("stats column length must be a list of one entry per game")
+        })?;
+        let mut cols = Columns::zeroed(game.num_players(), declared, games);
+        let mut present = vec![true; declared.len()];
+        let numpy = py.import("numpy")?;
+        for place in cols.layout() {
+            let Some(value) = item(place.name)? else {
+                if place.group == "game" {
+                    let j = declared.iter().position(|c| c.name == place.name);
+                    if let Some(j) = j {
+                        present[j] = false;
+                    }
+                    cols.game[place.start..place.end].fill(f64::NAN);
+                    continue;
+                }
+                if OPTIONAL.contains(&place.name) && !game.has_scores() {
+                    cols.floats[place.start..place.end].fill(f64::NAN);
+                    continue;
+                }
+                return Err(RecordError::new_err(format!(
+                    "stats lack the column {}",
+                    place.name
+                )));
+            };
+            let (span, w, name) = (place.start..place.end, place.width, place.name);
+            match place.group {
+                "whole" => read_column(&numpy, name, &value, &mut cols.whole[span], w)?,
+                "floats" => read_column(&numpy, name, &value, &mut cols.floats[span], w)?,
+                "flags" => read_column(&numpy, name, &value, &mut cols.flags[span], w)?,
+                "signs" => read_column(&numpy, name, &value, &mut cols.signs[span], w)?,
+                _ => read_column(&numpy, name, &value, &mut cols.game[span], w)?,
+            }
+            if place.name == "scores" && !game.has_scores() {
+                cols.floats[place.start..place.end].fill(f64::NAN);
+            }
+        }
+        Ok(PyFacts {
+            game,
+            cols,
+            present,
+        })
+    }
+
+    /// The facts as bytes (the versioned encoding of `crate::lab::store`; the game is not in
+    /// them: `_from_bytes` is given it).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.cols.encode(&self.present))
+    }
+
+    /// Facts of `game` from `to_bytes` (how pickles load). Anything wrong, as in a damaged
+    /// pickle, is a RecordError.
+    #[staticmethod]
+    fn _from_bytes(game: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<PyFacts> {
+        let game = game
+            .cast::<PyGame>()
+            .map_err(|_| RecordError::new_err("serialized lab facts: the game is not a Game"))?
+            .get()
+            .game
+            .clone();
+        let data = data
+            .cast::<PyBytes>()
+            .map_err(|_| RecordError::new_err("serialized lab facts: the data are not bytes"))?;
+        let (cols, present) =
+            Columns::decode(data.as_bytes(), game.num_players(), declared_of(&game))
+                .map_err(to_py)?;
+        Ok(PyFacts {
+            game,
+            cols,
+            present,
+        })
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let module = py.import("stonefield._core")?;
+        let rebuild = module.getattr("Facts")?.getattr("_from_bytes")?;
+        let game = Bound::new(py, self.game())?;
+        let args = (game, self.to_bytes(py));
+        PyTuple::new(py, [rebuild.into_any(), args.into_pyobject(py)?.into_any()])
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Facts({}, {} games, {} kept)",
+            self.game.name(),
+            self.cols.len(),
+            self.cols.kept.len()
+        )
+    }
+}
+
+/// Replays games and returns their per-game facts (a `Facts`).
 ///
 /// Game g's actions are `actions[offsets[g]:offsets[g + 1]]`; `values`, when given, holds the
 /// mover's search value at each action (same length as `actions`) and replaces the heuristic
-/// in the evaluation metrics. The GIL is released while games are replayed. Returns a dict of
-/// numpy arrays, one row per game: `length`, `turns`, `multi_choice`, `repeated` (uint32),
-/// `branching_sum`, `coverage`, `lead_change`, `drama`, `decisiveness`, `threshold`,
-/// `stability` (float64), `branching_bins` (uint32, games × 10: the legal actions summed over
-/// each tenth of the game's decisions), `top_tied`, `truncated`
-/// (bool), `pie` (int8), `returns`, `ranks` (float64, games × players) and `scores` (the same,
-/// or None for games without scores). An illegal action or a game that does not end with its
-/// last action raises the game's error, naming the game index.
+/// in the evaluation metrics. With `keep`, the facts keep the actions (and values, NaN without
+/// them) of the games numbered below `keep` and of every game with a repeated position, game g
+/// being numbered `first + g`, as `lab_play` keeps them. The GIL is released while games are
+/// replayed. An illegal action or a game that does not end with its last action raises the
+/// game's error, naming the game index.
 #[pyfunction]
-#[pyo3(signature = (game, actions, offsets, values = None, threads = None))]
+#[pyo3(signature = (game, actions, offsets, values = None, threads = None, *, first = 0, keep = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn lab_stats<'py>(
     py: Python<'py>,
     game: &PyGame,
@@ -35,7 +438,9 @@ pub fn lab_stats<'py>(
     offsets: PyReadonlyArray1<'py, i64>,
     values: Option<PyReadonlyArray1<'py, f32>>,
     threads: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
+    first: u64,
+    keep: Option<u64>,
+) -> PyResult<PyFacts> {
     let threads = threads_arg(threads.as_ref())?;
     let game = game.game.clone();
     let actions = actions.as_slice()?.to_vec();
@@ -50,7 +455,7 @@ pub fn lab_stats<'py>(
     } else {
         None
     };
-    let stats = py
+    let mut cols = py
         .detach(|| {
             let run = || game_stats_batch(&game, &actions, &offsets, values.as_deref(), parallel);
             match &pool {
@@ -59,18 +464,16 @@ pub fn lab_stats<'py>(
             }
         })
         .map_err(to_py)?;
-    let d = to_dict(py, stats, game.has_scores())?;
-    for key in ["kept", "actions", "offsets", "values"] {
-        d.del_item(key)?;
+    if let Some(keep) = keep {
+        cols.keep_replayed(first, keep, &actions, &offsets, values.as_deref());
     }
-    Ok(d)
+    Ok(PyFacts::new(game, cols))
 }
 
 /// Plays games `first .. first + len(seats)` of a run between native agents and returns their
-/// per-game facts (as [`lab_stats`]) together with the games it keeps: `kept` int64 (their
-/// indices in the run), and their `actions` uint32, `offsets` int64 and `values` float32 (the
-/// mover's root value, NaN for agents that do not search). Kept are the games with an index
-/// below `keep` (None: 0) and every game with a repeated position.
+/// per-game facts (a `Facts`) together with the games it keeps (`Facts.records`): those with
+/// an index below `keep` (None: 0) and every game with a repeated position, with the mover's
+/// root value at each action (NaN for agents that do not search).
 ///
 /// Game i draws from the streams of (seed, i), exactly as `play_games` plays it, so a run cut
 /// into chunks at any points gives the same games. With random agents only, each game is
@@ -89,7 +492,7 @@ pub fn lab_play<'py>(
     first: &Bound<'py, PyAny>,
     threads: Option<Bound<'py, PyAny>>,
     keep: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<PyFacts> {
     let first = setting_arg(first, "first", 0, u64::MAX / 2)?;
     let keep = match &keep {
         Some(k) => setting_arg(k, "keep", 0, u64::MAX)?,
@@ -97,51 +500,7 @@ pub fn lab_play<'py>(
     };
     let run = NativeRun::new(py, game, agents, seats, seed, threads.as_ref())?;
     let cols = run.lab(py, first, keep)?;
-    to_dict(py, cols, run.game.has_scores())
-}
-
-fn to_dict(py: Python<'_>, cols: Columns, has_scores: bool) -> PyResult<Bound<'_, PyDict>> {
-    let n = cols.len();
-    let layout = cols.layout();
-    // One array per group; every column is a view into its group's (no copy).
-    let groups = [
-        ("whole", PyArray1::from_vec(py, cols.whole).into_any()),
-        ("floats", PyArray1::from_vec(py, cols.floats).into_any()),
-        ("flags", PyArray1::from_vec(py, cols.flags).into_any()),
-        ("signs", PyArray1::from_vec(py, cols.signs).into_any()),
-        ("game", PyArray1::from_vec(py, cols.game).into_any()),
-    ];
-    let d = PyDict::new(py);
-    for place in layout {
-        if place.name == "scores" && !has_scores {
-            d.set_item("scores", py.None())?;
-            continue;
-        }
-        let Some((_, group)) = groups.iter().find(|(g, _)| *g == place.group) else {
-            continue;
-        };
-        let slice = PySlice::new(py, place.start as isize, place.end as isize, 1);
-        let mut column = group.get_item(slice)?;
-        if place.width > 1 {
-            column = column.call_method1("reshape", ((n, place.width),))?;
-        }
-        d.set_item(place.name, column)?;
-    }
-    let mut kept = Vec::with_capacity(cols.kept.len());
-    let mut actions: Vec<u32> = Vec::new();
-    let mut offsets: Vec<i64> = vec![0];
-    let mut values: Vec<f32> = Vec::new();
-    for k in cols.kept {
-        kept.push(k.index as i64);
-        actions.extend_from_slice(&k.actions);
-        values.extend_from_slice(&k.values);
-        offsets.push(actions.len() as i64);
-    }
-    d.set_item("kept", PyArray1::from_vec(py, kept))?;
-    d.set_item("actions", PyArray1::from_vec(py, actions))?;
-    d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
-    d.set_item("values", PyArray1::from_vec(py, values))?;
-    Ok(d)
+    Ok(PyFacts::new(run.game.clone(), cols))
 }
 
 /// One column of [`lab_schema`]: name, dtype, width, description, declared, low, high.
@@ -241,6 +600,15 @@ pub fn lab_summary<'py>(
         }};
     }
     let (s, names) = crate::lab::columns::column_groups!(all, players);
+    summary_dict(py, s, names)
+}
+
+/// The sums of [`Summary`] as `lab_summary` returns them.
+fn summary_dict<'py>(
+    py: Python<'py>,
+    s: Summary,
+    names: Vec<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
     let moments = |m: Moments| (m.n, m.mean, m.squares);
     let ratio = |r: Ratio| (r.num, r.den, moments(r.residuals));
     let d = PyDict::new(py);

@@ -288,7 +288,7 @@ mod _core {
     #[pymodule_export]
     use super::interrupt::cancel_native_calls;
     #[pymodule_export]
-    use super::lab::{lab_play, lab_schema, lab_stats, lab_summary};
+    use super::lab::{lab_play, lab_schema, lab_stats, lab_summary, PyFacts};
     #[pymodule_export]
     use super::puct::{puct_play_games, puct_selfplay_games, PyPuct};
     #[pymodule_export]

@@ -123,8 +123,11 @@ def _bench_lab_one(game: _core.Game, seconds: float, threads: int) -> dict[str, 
     def play(n: int, first: int) -> tuple[int, int, float]:
         seats = np.zeros((n, players), dtype=np.int64)
         start = time.perf_counter()
-        cols = _core.lab_play(game, agents, seats, 1, first, threads)
-        return n, int(cols["length"].sum()), time.perf_counter() - start
+        facts = _core.lab_play(game, agents, seats, 1, first, threads)
+        took = time.perf_counter() - start
+        length = facts.column("length")
+        assert length is not None
+        return n, int(length.sum()), took
 
     play(16, 0)  # warm-up
     n, first, total_games, total_moves, elapsed = 64, 0, 0, 0, 0.0

@@ -9,8 +9,9 @@
 completion  ...
 
 Games are played in Rust (``_core.lab_play``: the native match runner), and every fact that
-needs the positions is gathered in Rust (``src/lab/``), as are the sums over games the
-metrics rest on (``_core.lab_summary``, in a fixed order); Python draws the values and their
+needs the positions is gathered in Rust (``src/lab/``), where it stays (a
+:class:`~stonefield._core.Facts` per chunk, joined per variant), as are the sums over games the
+metrics rest on (``Facts.summary``, in a fixed order); Python draws the values and their
 intervals from those. With
 random agents each game is measured while it is played, in one pass; games of searching agents
 (or of Python agents) are replayed once they end. Game i of every variant draws from the random
@@ -102,7 +103,8 @@ closed formula, so the metrics of 100,000 games take about a millisecond.
 
 Columns
 -------
-:meth:`Lab.columns` gives a variant's per-game facts as numpy arrays, one row per game. Their
+:meth:`Lab.columns` gives a variant's per-game facts as numpy arrays, one row per game (made on
+request; :meth:`Lab.facts` gives them as the core holds them). Their
 list, types, widths and descriptions come from the core (:func:`stonefield.lab.columns.columns_of`,
 ``_core.lab_schema``; one list in ``src/lab/columns.rs`` plus the columns the game declares),
 which the results file, the decoding of its chunks and the sums all read: Python names no

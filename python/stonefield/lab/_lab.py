@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._core import Game
+from .._core import Facts, Game
 from .._seeds import seat_seed, seated
 from ..agents import agent_string
 from . import metrics as M
 from .brief import Brief
-from .columns import declared_columns
+from .columns import columns_of, declared_columns
 from .results import ResultsFile
 from .run import (
     Plan,
@@ -45,7 +45,9 @@ class Lab:
 
     Attributes:
         plan: The resolved arguments, variants and agents.
-        entries: Every chunk of the results file (the source of truth).
+        entries: Every entry of the results file (the source of truth), a chunk's per-game
+            facts held in Rust (its ``facts``, a :class:`~stonefield._core.Facts`) rather than
+            as the file's lists.
         brief: The question the report opens with and how its answer is read off the numbers
             (set by :func:`~stonefield.lab.study`; None for a plain run).
     """
@@ -53,8 +55,9 @@ class Lab:
     def __init__(self, plan: Plan, entries: list[dict[str, Any]]) -> None:
         self.plan = plan
         self.entries = entries
-        self._columns = gather(plan, entries)
+        self._facts = gather(plan, entries)
         self._skill = gather(plan, entries, "skill") if plan.skill else None
+        self._views: dict[int, dict[str, Any]] = {}
         self._metrics: list[dict[str, M.Metric]] | None = None
         self.brief: Brief | None = None
 
@@ -102,8 +105,21 @@ class Lab:
         return [dict(v.varied) for v in self.plan.variants]
 
     def columns(self, variant: int) -> dict[str, Any]:
-        """A variant's per-game facts (numpy columns, one row per game, in game order)."""
-        return self._columns[variant]
+        """A variant's per-game facts (numpy columns, one row per game, in game order; every
+        column None for a variant without games), made on the first request."""
+        if variant not in self._views:
+            facts = self._facts[variant]
+            if len(facts):
+                self._views[variant] = dict(facts.columns())
+            else:
+                game = self.plan.variants[variant].game
+                self._views[variant] = {c.name: None for c in columns_of(game)}
+        return self._views[variant]
+
+    def facts(self, variant: int) -> Facts:
+        """A variant's per-game facts as the core holds them (see
+        :class:`~stonefield._core.Facts`), in game order."""
+        return self._facts[variant]
 
     def kingmaking_games(self, variant: int) -> list[dict[str, Any]]:
         """The king-making verdicts of a variant's sampled games."""
@@ -134,11 +150,11 @@ class Lab:
         if self._metrics is None:
             out: list[dict[str, M.Metric]] = []
             for v in self.plan.variants:
-                cols = self._columns[v.index]
-                if cols["length"] is None:
+                facts = self._facts[v.index]
+                if not len(facts):
                     out.append({})
                     continue
-                m = M.variant_metrics(cols, v.game.num_players, declared_columns(v.game))
+                m = M.variant_metrics(facts, v.game.num_players, declared_columns(v.game))
                 if v.game.num_players >= 3 and self.plan.kingmaking:
                     judged = self.kingmaking_games(v.index)
                     flags = [bool(g["kingmade"]) for g in judged]
@@ -147,7 +163,7 @@ class Lab:
                         null = [bool(g["null_kingmade"]) for g in judged]
                         m["kingmaking_null"] = M.kingmaking_metric(null)
                         m["kingmaking_excess"] = M.kingmaking_excess(flags, null)
-                if self._skill is not None and self._skill[v.index]["returns"] is not None:
+                if self._skill is not None and len(self._skill[v.index]):
                     m["skill"] = M.skill_metric(self._strong_scores(v.index))
                 out.append(m)
             self._metrics = out
@@ -155,9 +171,10 @@ class Lab:
 
     def _strong_scores(self, variant: int) -> np.ndarray:
         assert self._skill is not None
-        cols = self._skill[variant]
         n = self.plan.variants[variant].game.num_players
-        returns = cols["returns"].reshape(-1, n)
+        returns = self._skill[variant].column("returns")
+        assert returns is not None  # every game has returns
+        returns = returns.reshape(-1, n)
         count = returns.shape[0]
         seats = seating(self.plan, self.plan.variants[variant], "skill", 0, count)
         strong = np.argmin(seats, axis=1)
@@ -168,9 +185,8 @@ class Lab:
         95 % interval (``name``, ``name_low``, ``name_high``)."""
         out = []
         for v, m in zip(self.plan.variants, self.metrics()):
-            cols = self._columns[v.index]
             row: dict[str, Any] = {"variant": v.label, **v.varied}
-            row["games"] = 0 if cols["length"] is None else int(cols["length"].size)
+            row["games"] = len(self._facts[v.index])
             row["agents"] = self.agents_label()
             if self.plan.skill:
                 row["skill_agents"] = self.skill_label()
@@ -202,7 +218,7 @@ class Lab:
         width = max(len("metric"), *(len(n) for n in names))
         cols = [max(24, len(lab)) for lab in labels]
         head = f"{'metric':<{width}}  " + "  ".join(f"{lab:>{w}}" for lab, w in zip(labels, cols))
-        games = [str(0 if c["length"] is None else c["length"].size) for c in self._columns]
+        games = [str(len(f)) for f in self._facts]
         lines = [
             f"{self.plan.game}: {', '.join(a for a in self.plan.header()['agents'])}, "
             f"seed {self.plan.seed}",
@@ -425,7 +441,9 @@ def _add_kingmaking(lab: Lab, out: ResultsFile | None) -> None:
     for v in plan.variants:
         if v.index in judged or v.game.num_players < 3:
             continue
-        ranks = lab.columns(v.index)["ranks"].reshape(-1, v.game.num_players)
+        ranks = lab.facts(v.index).column("ranks")
+        assert ranks is not None  # every game has ranks
+        ranks = ranks.reshape(-1, v.game.num_players)
         games = kingmaking_verdicts(plan, v.index, records(lab.entries, v.index), ranks)
         entry = {"kind": "kingmaking", "variant": v.index, "games": games}
         lab.entries.append(entry)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from .._core import Facts
 from . import metrics as M
 from .run import Plan
 
@@ -24,5 +25,7 @@ class LabView(Protocol):
     def default_variant(self) -> int | None: ...
 
     def columns(self, variant: int) -> dict[str, Any]: ...
+
+    def facts(self, variant: int) -> Facts: ...
 
     def metrics(self) -> list[dict[str, M.Metric]]: ...

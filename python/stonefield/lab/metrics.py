@@ -1,10 +1,11 @@
 """The lab's metrics: aggregation of per-game facts into numbers with 95 % intervals.
 
-:func:`variant_metrics` takes the per-game columns that :func:`stonefield._core.lab_play` (or
-``lab_stats``) returns, concatenated over a variant's games. The facts that need the positions
-are computed in Rust while games are played (``src/lab/``), and so are the sums over
-games the metrics rest on (``_core.lab_summary``, ``src/lab/summary.rs``: each in a fixed
-order, so they depend on the rows alone); this module turns them into values and intervals.
+:func:`variant_metrics` takes a variant's per-game facts: the :class:`~stonefield._core.Facts`
+that :func:`stonefield._core.lab_play` (or ``lab_stats``) returns, joined over the variant's
+chunks. The facts that need the positions are computed in Rust while games are played
+(``src/lab/``), and so are the sums over games the metrics rest on (``Facts.summary``,
+``src/lab/summary.rs``: each in a fixed order, so they depend on the rows alone); this module
+turns them into values and intervals.
 Formulas are in the package documentation (:mod:`stonefield.lab`).
 
 Intervals:
@@ -34,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from .._core import Facts
 from ..matches import Z95, wilson_interval
 from .columns import Column
 
@@ -219,20 +221,24 @@ def seat_scores(returns: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return (np.asarray(returns, dtype=np.float64) + 1.0) / 2.0
 
 
-def summarize(cols: Columns, players: int, declared: Sequence[str] = ()) -> dict[str, Any]:
+def summarize(cols: Facts | Columns, players: int, declared: Sequence[str] = ()) -> dict[str, Any]:
     """The sums behind a variant's metrics, taken in Rust in a fixed order (so they depend on
     the rows alone) over every column the core lists, and over the ``declared`` columns of the
-    game that ``cols`` holds: see ``_core.lab_summary``."""
+    game that ``cols`` holds: :meth:`Facts.summary <stonefield._core.Facts.summary>` for facts
+    (no copy), ``_core.lab_summary`` for numpy columns built by hand."""
+    if isinstance(cols, Facts):
+        return dict(cols.summary(list(declared)))
     return dict(_core.lab_summary(cols, players, list(declared)))
 
 
 def variant_metrics(
-    cols: Columns, players: int, declared: Sequence[Column] = ()
+    cols: Facts | Columns, players: int, declared: Sequence[Column] = ()
 ) -> dict[str, Metric]:
     """Every per-variant metric from a variant's per-game columns (see the package docs).
 
     Args:
-        cols: Columns as ``lab_play`` returns them, concatenated over the variant's games.
+        cols: The variant's facts (``lab_play``'s, joined over its chunks), or numpy columns
+            of every column the core lists (built by hand).
         players: The number of players.
         declared: The columns the game declares
             (:func:`~stonefield.lab.columns.declared_columns`): each one ``cols`` holds gives
@@ -257,7 +263,7 @@ def variant_metrics(
     out["completion"] = counted("single")
     out["drawishness"] = counted("draw")
     out["truncation"] = counted("truncated")
-    if cols.get("scores") is not None:
+    if ("scores" in cols) if isinstance(cols, Facts) else cols.get("scores") is not None:
         out["tiebreak_reach"] = counted("top_tied")
         out["tiebreak_unresolved"] = counted("top_tied_draw")
     else:

@@ -232,8 +232,7 @@ def md_table(lab: LabView, names: list[str] | None = None) -> list[str]:
     default = lab.default_variant()
     refs = {n: reference(lab, n) for n in names}
     for v, m in zip(lab.plan.variants, ms):
-        c = lab.columns(v.index)
-        games = 0 if c["length"] is None else c["length"].size
+        games = len(lab.facts(v.index))
         cells = []
         for n in names:
             metric = m.get(n, M.NAN_METRIC)

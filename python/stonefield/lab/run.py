@@ -17,10 +17,10 @@ import numpy.typing as npt
 
 from .. import _core
 from .._actions import is_action_id
-from .._core import Game, IllegalMoveError, InvalidOptionError, StonefieldError
+from .._core import Facts, Game, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError
 from .._seeds import seated
 from ..agents import agent_string, is_native, parse_agent
-from .columns import Column, columns_of
+from .columns import columns_of
 from .results import FORMAT, ResultsFile
 
 
@@ -220,12 +220,12 @@ def run_chunk(
     threads: int | None,
     label: str,
     keep: int = 0,
-) -> dict[str, Any]:
-    """Plays one chunk and returns its per-game columns (native agents in Rust, others in
-    Python on this thread), with the actions of the games it keeps: those with an index below
-    ``keep`` and those that repeat a position (``kept``, ``actions``, ``offsets``, ``values``)."""
+) -> Facts:
+    """Plays one chunk and returns its per-game facts (native agents in Rust, others in Python
+    on this thread), with the actions of the games it keeps (:meth:`Facts.records`): those with
+    an index below ``keep`` and those that repeat a position."""
     if all(is_native(a) for a in agents):
-        return dict(_core.lab_play(game, agents, seats, seed, first, threads, keep))
+        return _core.lab_play(game, agents, seats, seed, first, threads, keep)
     return _play_python(game, agents, seats, seed, first, threads, label, keep)
 
 
@@ -238,7 +238,7 @@ def _play_python(
     threads: int | None,
     label: str,
     keep: int,
-) -> dict[str, Any]:
+) -> Facts:
     actions: list[int] = []
     offsets = [0]
     for k in range(seats.shape[0]):
@@ -267,66 +267,57 @@ def _play_python(
         offsets.append(len(actions))
     acts = np.array(actions, dtype=np.uint32)
     offs = np.array(offsets, dtype=np.int64)
-    out = dict(_core.lab_stats(game, acts, offs, None, threads))
-    index = np.arange(first, first + seats.shape[0])
-    kept = np.flatnonzero((index < keep) | (np.asarray(out["repeated"]) > 0))
-    parts = [acts[offs[k] : offs[k + 1]] for k in kept]
-    lengths = np.array([p.size for p in parts], dtype=np.int64)
-    out.update(
-        kept=index[kept].astype(np.int64),
-        actions=np.concatenate(parts) if parts else np.zeros(0, np.uint32),
-        offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
-        values=np.full(int(lengths.sum()), np.nan, np.float32),
-    )
-    return out
+    return _core.lab_stats(game, acts, offs, None, threads, first=first, keep=keep)
 
 
 # ---------------------------------------------------------------------------------------------
 # The results file
 
 
-def encode_chunk(
-    chunk: Chunk, seed: int, cols: dict[str, Any], columns: Sequence[Column]
-) -> dict[str, Any]:
-    """A chunk's entry: its place, its per-game facts (the numpy ``columns`` of the game,
-    :func:`~stonefield.lab.columns.columns_of`; :func:`_listed` makes them JSON) and the action
-    lists of the games :func:`run_chunk` kept."""
-    records = []
-    offsets = cols["offsets"]
-    for k, index in enumerate(np.asarray(cols["kept"]).tolist()):
-        a, b = int(offsets[k]), int(offsets[k + 1])
-        values = cols["values"][a:b].tolist()
-        records.append(
-            {
-                "index": int(index),
-                "actions": cols["actions"][a:b].tolist(),
-                "values": [None if math.isnan(x) else x for x in values],
-            }
-        )
+def encode_chunk(chunk: Chunk, seed: int, facts: Facts) -> dict[str, Any]:
+    """A chunk's entry as a run holds it: its place, its per-game ``facts`` (kept in Rust) and
+    the action lists of the games :func:`run_chunk` kept."""
     return {
         "kind": chunk.kind,
         "variant": chunk.variant,
         "first": chunk.first,
         "count": chunk.count,
         "seed": seed,
-        "stats": {c.name: cols.get(c.name) for c in columns},
-        "records": records,
+        "facts": facts,
+        "records": list(facts.records()),
     }
 
 
-def _listed(entry: dict[str, Any]) -> dict[str, Any]:
-    """An entry with numpy columns turned into lists (Python's float repr round-trips)."""
-    stats = {k: None if v is None else np.asarray(v).tolist() for k, v in entry["stats"].items()}
-    return {**entry, "stats": stats}
+def file_line(entry: dict[str, Any]) -> dict[str, Any]:
+    """A chunk's entry as the results file holds it: the facts as ``stats``, one JSON list
+    per column (:meth:`Facts.to_lists`, in the order of
+    :func:`~stonefield.lab.columns.columns_of`)."""
+    out = {k: v for k, v in entry.items() if k not in ("facts", "records")}
+    out["stats"] = entry["facts"].to_lists()
+    out["records"] = entry["records"]
+    return out
 
 
-def decode_stats(stats: dict[str, Any], columns: Sequence[Column]) -> dict[str, Any]:
-    """A chunk's facts as numpy ``columns`` (None for a column the chunk lacks or holds as
-    None: the scores of games without scores, a game's column in an older file)."""
-    out: dict[str, Any] = {}
-    for c in columns:
-        v = stats.get(c.name)
-        out[c.name] = None if v is None else np.asarray(v, dtype=c.dtype)
+def read_chunk(plan: Plan, entry: dict[str, Any], path: str) -> dict[str, Any]:
+    """A chunk's entry of the results file ``path`` as a run holds it: its ``stats`` read into
+    Rust once (:meth:`Facts.from_lists`); a column that does not read is a
+    :class:`~stonefield.RecordError` naming the chunk."""
+    game = plan.variants[entry["variant"]].game
+    try:
+        facts = Facts.from_lists(game, entry["stats"])
+    except RecordError as e:
+        raise RecordError(
+            f"{path}: the {entry['kind']} chunk of variant {entry['variant']} from game"
+            f" {entry['first']}: {e}"
+        ) from None
+    if len(facts) != entry["count"]:
+        raise RecordError(
+            f"{path}: the {entry['kind']} chunk of variant {entry['variant']} from game"
+            f" {entry['first']} holds {len(facts)} games, not {entry['count']}"
+        )
+    out = {k: v for k, v in entry.items() if k not in ("stats", "records")}
+    out["facts"] = facts
+    out["records"] = entry.get("records", [])
     return out
 
 
@@ -431,7 +422,7 @@ def _ray_task(
     first: int,
     label: str,
     keep: int,
-) -> dict[str, Any]:
+) -> Facts:
     import ray
 
     resources: dict[str, float] = ray.get_runtime_context().get_assigned_resources()  # type: ignore[no-untyped-call]
@@ -460,7 +451,12 @@ def execute(
     """Plays every missing chunk, appending each finished one to ``out`` (opened by
     :func:`open_results`); returns all chunk entries (old and new). Ctrl-C stops after writing
     the chunks that have finished."""
-    done: list[dict[str, Any]] = list(out.entries) if out is not None else []
+    done: list[dict[str, Any]] = []
+    if out is not None:
+        done = [
+            read_chunk(plan, e, out.path) if e.get("kind") in ("games", "skill") else e
+            for e in out.entries
+        ]
     if chunk_size is None:
         searching = any(not isinstance(a, _core.RandomAgent) for a in plan.agents)
         chunk_size = 32 if searching or plan.skill else 100_000
@@ -482,12 +478,12 @@ def execute(
         many = plan.variants[chunk.variant].game.num_players >= 3
         return max(1, plan.kingmaking if many else 0)
 
-    def record(chunk: Chunk, cols: dict[str, Any]) -> None:
+    def record(chunk: Chunk, facts: Facts) -> None:
         nonlocal finished
-        entry = encode_chunk(chunk, plan.seed, cols, columns_of(plan.variants[chunk.variant].game))
+        entry = encode_chunk(chunk, plan.seed, facts)
         done.append(entry)
         if out is not None:
-            out.append(_listed(entry))
+            out.append(file_line(entry))
         finished += chunk.count
         if progress is not None:
             progress(finished, total, time.monotonic() - started)
@@ -499,7 +495,7 @@ def execute(
         for chunk in todo:
             v = plan.variants[chunk.variant]
             seats = seating(plan, v, chunk.kind, chunk.first, chunk.count)
-            cols = run_chunk(
+            facts = run_chunk(
                 v.game,
                 agents_for(chunk),
                 seats,
@@ -509,7 +505,7 @@ def execute(
                 v.label,
                 keep_below(chunk),
             )
-            record(chunk, cols)
+            record(chunk, facts)
     elif backend == "ray":
         ray = ray_init(address)
         # A chunk whose node or worker dies is run again elsewhere: Ray retries system
@@ -546,8 +542,9 @@ def execute(
     return done
 
 
-def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> list[dict[str, Any]]:
-    """Per variant, its games' columns in game order (each game once)."""
+def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> list[Facts]:
+    """Per variant, its games' facts in game order (each game once), joined in Rust
+    (:meth:`Facts.concat`; a variant of one chunk keeps that chunk's facts as they are)."""
     by_variant: list[list[dict[str, Any]]] = [[] for _ in plan.variants]
     for e in entries:
         if e.get("kind") == kind:
@@ -555,18 +552,7 @@ def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> li
     out = []
     for v, chunks in zip(plan.variants, by_variant):
         chunks.sort(key=lambda e: e["first"])
-        columns = columns_of(v.game)
-        parts = [decode_stats(e["stats"], columns) for e in chunks]
-        cols: dict[str, Any] = {}
-        for c in columns:
-            vals = [p[c.name] for p in parts if p[c.name] is not None]
-            if c.declared and len(vals) < len(parts):
-                # A game's column that older chunks lack is left out rather than cover some
-                # of the games.
-                vals = []
-            # One chunk (the usual case for random agents) is used as it is, without a copy.
-            cols[c.name] = (vals[0] if len(vals) == 1 else np.concatenate(vals)) if vals else None
-        out.append(cols)
+        out.append(Facts.concat(v.game, [e["facts"] for e in chunks]))
     return out
 
 
