@@ -81,12 +81,63 @@ pub struct Scratch {
     pub(crate) filter: Vec<u64>,
     pub(crate) occupied: Vec<bool>,
     pub(crate) flood: FloodScratch,
+    /// The declared facts at the end of each tenth of the game last measured ([`Scratch::series`]).
+    pub(crate) series: Vec<f64>,
 }
 
 impl Scratch {
     /// The actions of the game last measured, in order.
     pub fn actions(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
         self.steps.iter().map(|d| d.action)
+    }
+
+    /// The series of the game last measured: the facts of every column the game declares
+    /// ([`Measure::final_columns`]) at the end of each tenth of the game (see the module docs),
+    /// column j's tenth k at `j * BINS + k`. Empty for games that declare no columns.
+    pub fn series(&self) -> &[f64] {
+        &self.series
+    }
+}
+
+/// Writes into `out` the declared facts at the end of each tenth of a game of `actions` played
+/// from `start` (column j's tenth k at `j * BINS + k`): the position s_{e_k},
+/// e_k = ⌈(k + 1) L / 10⌉, found by replaying the actions once. `last` holds the facts of the
+/// last position s_L, which every tenth ending there takes as they are; a tenth that holds no
+/// decision (L < 10) ends where the tenth before it ended. Leaves `out` empty when the game
+/// declares nothing (`last` empty), at no cost.
+pub(crate) fn tenth_facts<R: Measure>(
+    start: &R,
+    actions: &[Step],
+    last: &[f64],
+    out: &mut Vec<f64>,
+) {
+    out.clear();
+    let declared = last.len();
+    if declared == 0 {
+        return;
+    }
+    out.resize(declared * BINS, 0.0);
+    let big_l = actions.len();
+    let mut state = start.clone();
+    let mut at = 0;
+    let mut facts = [0.0; MAX_DECLARED];
+    let facts = &mut facts[..declared];
+    let mut done = usize::MAX;
+    for k in 0..BINS {
+        let end = ((k + 1) * big_l).div_ceil(BINS);
+        if end == big_l {
+            facts.copy_from_slice(last);
+        } else if end != done {
+            for d in &actions[at..end] {
+                state.apply_unchecked(d.action as usize);
+            }
+            at = end;
+            state.final_facts(facts);
+        }
+        done = end;
+        for (j, &f) in facts.iter().enumerate() {
+            out[j * BINS + k] = f;
+        }
     }
 }
 
@@ -240,6 +291,14 @@ impl<'s> Tracker<'s> {
         st.has_scores = end.scores_into(&mut st.scores[..n]);
         let declared = end.final_columns().len().min(MAX_DECLARED);
         end.final_facts(&mut st.game[..declared]);
+        // The same facts at the end of each tenth: the actions replayed once (only for games
+        // that declare columns; for others this clears an empty list).
+        tenth_facts(
+            start,
+            &self.s.steps,
+            &st.game[..declared],
+            &mut self.s.series,
+        );
         if st.has_scores {
             let s = &st.scores[..n];
             let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);

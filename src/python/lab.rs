@@ -11,7 +11,9 @@ use super::search::NativeRun;
 use super::{setting_arg, threads_arg, to_py};
 use crate::games::Measure;
 use crate::lab::summary::{summarize, Moments, Ratio};
-use crate::lab::{game_stats_batch, schema, ColumnInfo, Columns, ColumnsRef, OPTIONAL};
+use crate::lab::{
+    game_stats_batch, schema, ColumnInfo, Columns, ColumnsRef, OPTIONAL, SERIES_SUFFIX,
+};
 use crate::sim::batch::thread_pool;
 
 /// Replays games and returns their per-game facts.
@@ -184,8 +186,9 @@ pub fn lab_schema(game: &PyGame) -> Vec<ColumnTuple> {
 /// `columns` maps every column of [`lab_schema`] (any array shape; `scores` may be None) to
 /// its values, and `declared` names the game's own columns to sum (those of them that
 /// `columns` lacks or holds as None are left out). Moments come as (n, mean, Σ (x − mean)²),
-/// ratios as (Σ num, Σ den, residual moments), and the declared columns' as `game`, a list of
-/// (name, moments).
+/// ratios as (Σ num, Σ den, residual moments), the declared columns' as `game`, a list of
+/// (name, moments), and their series' (the declared names that end in `_series`, games × 10)
+/// as `series`, a list of (name, [moments of each tenth]).
 #[pyfunction]
 #[pyo3(signature = (columns, players, declared = Vec::new()))]
 pub fn lab_summary<'py>(
@@ -219,14 +222,19 @@ pub fn lab_summary<'py>(
                         None => None,
                     };
             )+)+
-            let mut game = Vec::new();
-            let mut names = Vec::new();
+            let (mut game, mut series) = (Vec::new(), Vec::new());
+            let (mut names, mut series_names) = (Vec::new(), Vec::new());
             for name in &declared {
                 if let Some(item) = columns.get_item(name)?.filter(|v| !v.is_none()) {
                     let a = numpy.call_method1("ascontiguousarray", (item, "float64"))?;
                     let a: PyReadonlyArray1<'py, f64> = a.call_method1("reshape", (-1,))?.extract()?;
-                    game.push(a);
-                    names.push(name.as_str());
+                    if name.ends_with(SERIES_SUFFIX) {
+                        series.push(a);
+                        series_names.push(name.as_str());
+                    } else {
+                        game.push(a);
+                        names.push(name.as_str());
+                    }
                 }
             }
             let facts = ColumnsRef {
@@ -236,11 +244,12 @@ pub fn lab_summary<'py>(
                     None => &[],
                 },)+)+
                 game: game.iter().map(|a| a.as_slice()).collect::<Result<_, _>>()?,
+                series: series.iter().map(|a| a.as_slice()).collect::<Result<_, _>>()?,
             };
-            (summarize(&facts).map_err(to_py)?, names)
+            (summarize(&facts).map_err(to_py)?, names, series_names)
         }};
     }
-    let (s, names) = crate::lab::columns::column_groups!(all, players);
+    let (s, names, series_names) = crate::lab::columns::column_groups!(all, players);
     let moments = |m: Moments| (m.n, m.mean, m.squares);
     let ratio = |r: Ratio| (r.num, r.den, moments(r.residuals));
     let d = PyDict::new(py);
@@ -275,5 +284,11 @@ pub fn lab_summary<'py>(
         .map(|(n, m)| (n, moments(m)))
         .collect();
     d.set_item("game", game)?;
+    let series: Vec<_> = series_names
+        .into_iter()
+        .zip(s.series)
+        .map(|(n, tenths)| (n, tenths.map(moments).to_vec()))
+        .collect();
+    d.set_item("series", series)?;
     Ok(d)
 }
