@@ -23,7 +23,9 @@ pub const MAX_DECLARED: usize = 8;
 
 /// A per-game column a game declares: a fact of a finished game's last position, by which a
 /// variant of the game can be judged (its name, snake case, what it holds, and the range its
-/// values lie in, which keeps the intervals of their mean within it).
+/// values lie in, which keeps the intervals of their mean within it). The lab also takes the
+/// same fact at the end of each tenth of the game, the column's series (`<name>_series`; see
+/// `crate::lab`), so a name must not end in `_series` itself.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FinalColumn {
     pub name: &'static str,
@@ -40,8 +42,9 @@ pub trait Measure: Rules {
         &[]
     }
 
-    /// Writes the declared facts of this position, the last of a game, into `out` (one entry
-    /// per [`Measure::final_columns`]).
+    /// Writes the declared facts of this position into `out` (one entry per
+    /// [`Measure::final_columns`]): the last of a game, and for the series the positions that
+    /// end the tenths of a game, so any position of a game must be answered.
     fn final_facts(&self, _out: &mut [f64]) {}
 
     /// The number of legal actions now (0 once terminal). `buf` is scratch space.

@@ -8,7 +8,7 @@ use super::*;
 /// they hold. This is the one list of the lab's own columns: storage, the views that fill it,
 /// the schema Python reads ([`schema`]), the results file and the sums all follow it. (The
 /// columns a game declares, [`Measure::final_columns`], follow them in the [`Columns::game`]
-/// group.) A new column is one entry here and one field of [`GameStats`] of the same name.
+/// group, and after those the series of each, derived from the declaration: [`series_info`].) A new column is one entry here and one field of [`GameStats`] of the same name.
 macro_rules! column_groups {
     ($m:ident, $players:expr) => {
         $m! {

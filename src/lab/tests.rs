@@ -505,8 +505,10 @@ fn random_games_measured_in_play_match_their_replay() {
                 "{}",
                 g.name()
             );
-            let declared = Measure::final_columns(&start).len();
-            assert_eq!(fused.series().len(), declared * BINS, "{}", g.name());
+            let declared = Measure::final_columns(&start);
+            assert_eq!(fused.series().len(), declared.len() * BINS, "{}", g.name());
+            // No declared name could be taken for another's series.
+            assert!(declared.iter().all(|c| !c.name.ends_with(SERIES_SUFFIX)));
         }
     }
 }
