@@ -752,9 +752,7 @@ def test_the_schema_is_the_columns_every_run_holds() -> None:
             "largest_group_share_1",
         ]
         declared = [c.name for c in schema if c.declared]
-        assert declared == (
-            finals + [f"{n}_series" for n in finals] if name == "subsume" else []
-        )
+        assert declared == (finals + [f"{n}_series" for n in finals] if name == "subsume" else [])
         assert not any(c.name.endswith("_series") for c in schema if not c.declared)
         for c in schema:
             if c.name.endswith("_series"):

@@ -335,9 +335,28 @@ def _series_findings(labs: list[Lab], variant: int, default: int) -> str:
                 f"{short(lab.metrics()[default][names[k]])}"
                 for lab in labs
             )
-            until = " on" if tenths == list(range(k, M.TENTHS)) else f", {len(tenths)} tenths"
-            found.append(f"{base} {word} from {10 * (k + 1)} % of the game{until} ({vals})")
+            found.append(f"{base} {word} at {_progress(tenths)} of the game ({vals} at {k + 1}0 %)")
     return "; ".join(found)
+
+
+def _progress(tenths: list[int]) -> str:
+    """Tenths as the points of the game where they end, runs joined: [1, 2, 3, 7] gives
+    "20–40 % and 80 %".
+
+    >>> _progress([1, 2, 3, 7]), _progress([9])
+    ('20–40 % and 80 %', '100 %')
+    """
+    runs: list[list[int]] = []
+    for k in tenths:
+        if runs and runs[-1][-1] == k - 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    words = [
+        f"{10 * (r[0] + 1)}–{10 * (r[-1] + 1)} %" if len(r) > 1 else f"{10 * (r[0] + 1)} %"
+        for r in runs
+    ]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
 
 
 def _series_sentence(labs: list[Lab], default: int) -> str:
@@ -352,8 +371,8 @@ def _series_sentence(labs: list[Lab], default: int) -> str:
     if not parts:
         return ""
     return (
-        " Over the game (the means at the end of each tenth, which show whether the board grows "
-        "into a few large groups), against the default"
+        " Over the game (the means at the end of each tenth of the game, which show whether "
+        "each colour grows into one large group), against the default"
         + (" at every strength" if len(labs) > 1 else "")
         + ": "
         + "; ".join(parts)
