@@ -47,6 +47,16 @@ pub trait Measure: Rules {
     /// end the tenths of a game, so any position of a game must be answered.
     fn final_facts(&self, _out: &mut [f64]) {}
 
+    /// Appends to `out` what [`Measure::final_facts`] reads of this position (as many words at
+    /// every position of a game), so that the lab can take the facts of the positions that end
+    /// the tenths of a game once it is over ([`Measure::snapshot_facts`]) rather than replay
+    /// the game to them. Nothing by default: the lab then replays.
+    fn facts_snapshot(&self, _out: &mut Vec<u64>) {}
+
+    /// [`Measure::final_facts`] of the position whose [`Measure::facts_snapshot`] is
+    /// `snapshot`, exactly (called on any state of the same game).
+    fn snapshot_facts(&self, _snapshot: &[u64], _out: &mut [f64]) {}
+
     /// The number of legal actions now (0 once terminal). `buf` is scratch space.
     fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
         self.legal_actions_into(buf);
@@ -115,6 +125,9 @@ pub trait Measure: Rules {
         let n = self.num_players().min(MAX_PLAYERS);
         let mut k = [0u32; MAX_PLAYERS];
         obs.position(self.key(), None, self.cells());
+        if let Some(out) = obs.snapshots() {
+            self.facts_snapshot(out);
+        }
         while let Some(p) = self.current_player() {
             let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
                 break;
@@ -123,6 +136,9 @@ pub trait Measure: Rules {
             obs.decision(p, count, a as u32, &k);
             self.apply_unchecked(a);
             obs.position(self.key(), None, self.cells());
+            if let Some(out) = obs.snapshots() {
+                self.facts_snapshot(out);
+            }
         }
     }
 }
@@ -138,6 +154,12 @@ pub trait Observer {
     /// for equal positions (the stones on the board, in games that never remove any), so that
     /// only positions of one level need comparing.
     fn position(&mut self, key: u64, level: Option<u32>, cells: &[i8]);
+    /// Where the [`Measure::facts_snapshot`] of each position goes, right after the position is
+    /// reported, when the observer keeps them (the lab does for games that declare columns and
+    /// give snapshots; a game's own loop that skips this only makes the lab replay the game).
+    fn snapshots(&mut self) -> Option<&mut Vec<u64>> {
+        None
+    }
 }
 
 impl Measure for super::State {
@@ -146,6 +168,12 @@ impl Measure for super::State {
     }
     fn final_facts(&self, out: &mut [f64]) {
         each_state!(self, s => s.final_facts(out))
+    }
+    fn facts_snapshot(&self, out: &mut Vec<u64>) {
+        each_state!(self, s => s.facts_snapshot(out))
+    }
+    fn snapshot_facts(&self, snapshot: &[u64], out: &mut [f64]) {
+        each_state!(self, s => s.snapshot_facts(snapshot, out))
     }
     fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
         each_state!(self, s => s.legal_count(buf))

@@ -789,7 +789,7 @@ fn series_are_the_facts_where_the_tenths_end() {
     let mut scratch = Scratch::default();
     let mut rngs: Vec<Rng> = (0..2).map(|j| Rng::stream(1, j)).collect();
     random_game_stats(&start, &mut rngs, &ev_of(&g), &mut scratch);
-    assert!(scratch.series().is_empty());
+    assert!(scratch.series().is_empty() && scratch.snapshots.is_empty());
     replay_stats(&start, &[16, 16], None, &ev_of(&g), &mut scratch).unwrap();
     assert!(scratch.series().is_empty());
 }
@@ -807,6 +807,10 @@ fn short_games_repeat_the_position_of_an_empty_tenth() {
     let mut rngs: Vec<Rng> = (0..2).map(|j| Rng::stream(7, j)).collect();
     random_game_stats(&start, &mut rngs, &ev, &mut scratch);
     let steps = scratch.steps.clone();
+    let snapshots = scratch.snapshots.clone();
+    // Subsume gives snapshots: three sets of stones a position.
+    let width = snapshots.len() / (steps.len() + 1);
+    assert!(width >= 3 && snapshots.len() == width * (steps.len() + 1));
     // The facts of every position of the game, s_0 … s_L.
     let mut at = vec![[0.0; 6]];
     let mut s = g.new_state();
@@ -817,8 +821,14 @@ fn short_games_repeat_the_position_of_an_empty_tenth() {
         at.push(f);
     }
     let mut out = Vec::new();
-    for len in 0..=12 {
-        tenth_facts(&start, &steps[..len], &at[len], &mut out);
+    for (len, snapped) in (0..=12).flat_map(|len| [(len, true), (len, false)]) {
+        // From the positions' snapshots, and by replaying the actions (without snapshots).
+        let (snaps, w) = if snapped {
+            (&snapshots[..(len + 1) * width], width)
+        } else {
+            (&[][..], 0)
+        };
+        tenth_facts(&start, &steps[..len], &at[len], snaps, w, &mut out);
         let ends: Vec<usize> = (0..BINS).map(|k| tenth_end(k, len)).collect();
         if len == 3 {
             assert_eq!(ends, [1, 1, 1, 2, 2, 2, 3, 3, 3, 3]);
@@ -837,6 +847,19 @@ fn short_games_repeat_the_position_of_an_empty_tenth() {
         }
     }
     // Nothing declared, nothing kept.
-    tenth_facts(&start, &steps, &[], &mut out);
+    tenth_facts(&start, &steps, &[], &snapshots, width, &mut out);
     assert!(out.is_empty());
+    // Snapshots that do not cover every position are not used: the game is replayed.
+    let len = steps.len();
+    tenth_facts(
+        &start,
+        &steps,
+        &at[len],
+        &snapshots[..width],
+        width,
+        &mut out,
+    );
+    for k in 0..BINS {
+        assert_eq!(out[k].to_bits(), at[tenth_end(k, len)][0].to_bits());
+    }
 }
