@@ -12,7 +12,8 @@
 //! [`Measure::random_action_counted`] when listing the legal actions is the costly part of a
 //! move; [`Measure::sites_stay_occupied`] when stones are never removed; a
 //! [`Measure::random_game_observed`] that keeps its facts incrementally when recomputing them
-//! per position is slow.
+//! per position is slow; [`Measure::facts_snapshot`] and [`Measure::snapshot_facts`] when it
+//! declares columns, so that the lab takes their series from snapshots rather than a replay.
 
 use super::{each_state, Rules, MAX_PLAYERS};
 use crate::algo::FloodScratch;
