@@ -104,3 +104,29 @@ def test_min_offer_stones_from_python() -> None:
     assert 2 * n in state.legal_actions()
     state.apply(2 * n)
     assert state.phase == "choice"
+
+
+def test_the_shape_over_the_game_with_and_without_the_asides() -> None:
+    """The lab's series of Subsume's shape: kept stones take no part, so random games (the
+    same draws either way) give the same series with and without removal; without the anti-blob
+    rule each colour's stones hang together more in mid-game (fewer groups of one colour, a
+    larger share in the largest), and every series ends at the game's final column."""
+    lab = sf.lab.evaluate(
+        "subsume",
+        vary={"anti_blob": [True, False], "remove_surrounded": [True, False]},
+        fixed={"size": 4},
+        games=200,
+        seed=3,
+    )
+    names = ("groups_final_0", "groups_final_1", "largest_group_share_0", "largest_group_share_1")
+    cols = [lab.columns(v) for v in range(4)]
+    for a, b in ((0, 1), (2, 3)):
+        for name in names:
+            np.testing.assert_array_equal(cols[a][f"{name}_series"], cols[b][f"{name}_series"])
+    for c in cols:
+        for name in names:
+            np.testing.assert_array_equal(c[f"{name}_series"][:, 9], c[name])
+    m = lab.metrics()
+    # Mid-game: the end of tenth 4, half the game played.
+    assert m[2]["groups_final_0_series_4"].high < m[0]["groups_final_0_series_4"].low
+    assert m[2]["largest_group_share_0_series_4"].low > m[0]["largest_group_share_0_series_4"].high

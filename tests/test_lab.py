@@ -753,20 +753,25 @@ def test_the_schema_is_the_columns_every_run_holds() -> None:
         assert [c.name for c in schema if c.name in facts] == [
             k for k, v in cols.items() if v is not None
         ]
-        # Only Subsume declares columns of its own.
+        # Only Subsume declares columns of its own; each has its series (games × 10) after
+        # them, and a game that declares nothing has no series either.
+        finals = [
+            "groups_final",
+            "groups_final_0",
+            "groups_final_1",
+            "largest_group_share",
+            "largest_group_share_0",
+            "largest_group_share_1",
+        ]
         declared = [c.name for c in schema if c.declared]
-        assert declared == (
-            [
-                "groups_final",
-                "groups_final_0",
-                "groups_final_1",
-                "largest_group_share",
-                "largest_group_share_0",
-                "largest_group_share_1",
-            ]
-            if name == "subsume"
-            else []
-        )
+        assert declared == (finals + [f"{n}_series" for n in finals] if name == "subsume" else [])
+        assert not any(c.name.endswith("_series") for c in schema if not c.declared)
+        for c in schema:
+            if c.name.endswith("_series"):
+                final = next(f for f in schema if f.name == c.name.removesuffix("_series"))
+                assert (c.dtype, c.width, c.low, c.high) == ("float64", 10, final.low, final.high)
+                # The last tenth ends the game: the final column itself.
+                np.testing.assert_array_equal(cols[c.name][:, 9], cols[final.name])
 
 
 def test_declared_columns_become_metrics_and_older_files_still_read(tmp_path: Any) -> None:
@@ -789,14 +794,188 @@ def test_declared_columns_become_metrics_and_older_files_still_read(tmp_path: An
             entry = json.loads(line)
             for name in ("groups_final", "groups_final_0", "groups_final_1"):
                 entry.get("stats", {}).pop(name, None)
+                entry.get("stats", {}).pop(f"{name}_series", None)
             if "stats" in entry:
                 del entry["stats"]["largest_group_share"]
+                del entry["stats"]["largest_group_share_series"]
             g.write(json.dumps(entry) + "\n")
     old = sf.lab.evaluate("subsume", fixed={"size": 4}, games=30, out=older).metrics()[0]
-    assert "groups_final" not in old
+    assert "groups_final" not in old and "groups_final_series_0" not in old
+    assert "largest_group_share_0_series_0" in old
     assert {k: repr((v.value, v.low, v.high)) for k, v in old.items()} == {
         k: repr((v.value, v.low, v.high)) for k, v in m.items() if k in old
     }
+    # Written before the series: every declared column, none of the series.
+    before = str(tmp_path / "before-series.jsonl")
+    with open(out) as f, open(before, "w") as g:
+        for line in f:
+            entry = json.loads(line)
+            for name in list(entry.get("stats", {})):
+                if name.endswith("_series"):
+                    del entry["stats"][name]
+            g.write(json.dumps(entry) + "\n")
+    lab = sf.lab.evaluate("subsume", fixed={"size": 4}, games=30, out=before)
+    assert lab.columns(0)["groups_final_series"] is None
+    old = lab.metrics()[0]
+    assert not any("_series_" in k for k in old)
+    assert {k: repr((v.value, v.low, v.high)) for k, v in old.items()} == {
+        k: repr((v.value, v.low, v.high)) for k, v in m.items() if "_series_" not in k
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# The series: a declared column at the end of each tenth of the game
+
+
+def tenth_ends(length: int) -> list[int]:
+    """The positions that end the tenths of a game of ``length`` actions: ⌈(k + 1) L / 10⌉."""
+    return [math.ceil((k + 1) * length / 10) for k in range(10)]
+
+
+def shape_facts(state: Any) -> list[float]:
+    """Subsume's declared facts of a position, worked out here by a flood fill over the
+    board's neighbours (stones kept inside a settled loop take no part): groups of either
+    colour, of Red's, of Blue's, then the largest group's share of all, of Red's, of Blue's."""
+    near = state.game.neighbors()
+    board = np.asarray(state.board)
+    in_play = (board > 0) & ~np.asarray(state.enclosed_stones())
+
+    def groups(mask: np.ndarray) -> tuple[int, float]:
+        seen = np.zeros_like(mask)
+        sizes = []
+        for start in np.flatnonzero(mask):
+            if seen[start]:
+                continue
+            seen[start] = True
+            todo, size = [int(start)], 0
+            while todo:
+                c = todo.pop()
+                size += 1
+                for d in near[c]:
+                    if mask[d] and not seen[d]:
+                        seen[d] = True
+                        todo.append(int(d))
+            sizes.append(size)
+        stones = int(mask.sum())
+        return len(sizes), (max(sizes) / stones if stones else 0.0)
+
+    (n_all, s_all), (n_red, s_red), (n_blue, s_blue) = (
+        groups(in_play),
+        groups(in_play & (board == 1)),
+        groups(in_play & (board == 2)),
+    )
+    return [n_all, n_red, n_blue, s_all, s_red, s_blue]
+
+
+FINALS = (
+    "groups_final",
+    "groups_final_0",
+    "groups_final_1",
+    "largest_group_share",
+    "largest_group_share_0",
+    "largest_group_share_1",
+)
+
+
+@pytest.mark.parametrize(
+    "options, agents",
+    [
+        ({"size": 3}, [sf.RandomAgent(seed=1), sf.RandomAgent(seed=2)]),
+        ({"size": 4, "anti_blob": False}, [sf.RandomAgent(seed=3)]),
+        ({"size": 4, "remove_surrounded": False}, [sf.RandomAgent(seed=5)]),
+        ({"size": 3}, [sf.MCTS(iterations=6, seed=1)]),
+    ],
+)
+def test_series_are_the_facts_where_the_tenths_end(
+    options: dict[str, Any], agents: list[Any]
+) -> None:
+    """Each game's series, from the lab's driver (played and measured at once for random agents,
+    replayed for searching ones) and from replaying its actions (``lab_stats``), equal the facts
+    of the positions ⌈(k + 1) L / 10⌉ reached by the public API, counted here by hand."""
+    g = sf.make("subsume", **options)
+    games = 40 if isinstance(agents[0], sf.RandomAgent) else 6
+    seats = np.array([[(i + j) % len(agents) for j in range(2)] for i in range(games)], np.int64)
+    facts = _core.lab_play(g, agents, seats, 4, 0, 2, games)
+    kept = facts.records()  # every game: all are numbered below `keep`
+    assert [r["index"] for r in kept] == list(range(games))
+    lengths = [len(r["actions"]) for r in kept]
+    all_actions = np.array([a for r in kept for a in r["actions"]], np.uint32)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    played = facts.columns()
+    replayed = _core.lab_stats(g, all_actions, offsets).columns()
+    short_tenths = 0
+    for i in range(games):
+        actions = all_actions[offsets[i] : offsets[i + 1]]
+        state = g.new_state()
+        at = [shape_facts(state)]
+        for a in actions:
+            state.apply(int(a))
+            at.append(shape_facts(state))
+        ends = tenth_ends(len(actions))
+        short_tenths += len(set(ends)) < 10
+        for j, name in enumerate(FINALS):
+            want = [at[e][j] for e in ends]
+            for cols in (played, replayed):
+                np.testing.assert_allclose(cols[f"{name}_series"][i], want, rtol=1e-15)
+                assert cols[f"{name}_series"][i, 9] == cols[name][i]
+    # Both paths give the same numbers, bit for bit.
+    for name in FINALS:
+        np.testing.assert_array_equal(played[f"{name}_series"], replayed[f"{name}_series"])
+    assert short_tenths == 0  # no Subsume game here is shorter than ten actions
+
+
+def test_tenth_ends_of_short_games() -> None:
+    # Fewer than ten actions: a tenth without a decision ends where the tenth before it ended
+    # (``src/lab/mod.rs``; the Rust tests replay such games).
+    assert tenth_ends(3) == [1, 1, 1, 2, 2, 2, 3, 3, 3, 3]
+    assert tenth_ends(0) == [0] * 10
+    assert tenth_ends(25) == [3, 5, 8, 10, 13, 15, 18, 20, 23, 25]
+
+
+def test_series_metrics_sums_file_and_report(tmp_path: Any) -> None:
+    """Each series gives ten metrics (per-tenth means, t intervals within the column's range),
+    survives the results file unchanged, and is plotted in the report."""
+    out = str(tmp_path / "s.jsonl")
+    args: dict[str, Any] = dict(vary={"anti_blob": [True, False]}, fixed={"size": 4}, games=60)
+    lab = sf.lab.evaluate("subsume", seed=2, out=out, **args)
+    for v in (0, 1):
+        cols = lab.columns(v)
+        m = lab.metrics()[v]
+        for name in FINALS:
+            series = cols[f"{name}_series"]
+            assert series.shape == (60, 10) and series.dtype == np.float64
+            for k in range(10):
+                metric = m[f"{name}_series_{k}"]
+                want = M.mean(series[:, k])
+                assert metric.value == pytest.approx(want.value, rel=1e-12)
+                assert metric.n == 60 and metric.interval == "t"
+                if name.startswith("largest_group_share"):
+                    assert 0.0 <= metric.low <= metric.value <= metric.high <= 1.0
+                else:
+                    assert metric.low == pytest.approx(max(0.0, want.low), rel=1e-12)
+            # The last tenth is the final column's metric, exactly.
+            assert m[f"{name}_series_9"] == m[name]
+        assert M.series_metrics(m, "groups_final_series") == [
+            m[f"groups_final_series_{k}"] for k in range(10)
+        ]
+    # Read back from the file: the same columns and numbers.
+    again = sf.lab.evaluate("subsume", seed=2, out=out, **args)
+    for v in (0, 1):
+        for name in FINALS:
+            np.testing.assert_array_equal(
+                again.columns(v)[f"{name}_series"], lab.columns(v)[f"{name}_series"]
+            )
+    assert again.rows() == lab.rows()
+    path = lab.report(str(tmp_path / "rep"))
+    text = Path(path).read_text()
+    assert "series.png" in os.listdir(tmp_path / "rep")
+    assert "](series.png)" in text and "random:seed=0 in every seat" in text
+    assert "| groups_final_series_4 |" in text
+    # A game that declares nothing has no series plot.
+    plain = sf.lab.evaluate("windflowers", fixed=SMALL, games=6)
+    plain.report(str(tmp_path / "w"))
+    assert "series.png" not in os.listdir(tmp_path / "w")
+    assert not any("_series" in k for k in plain.metrics()[0])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -973,8 +1152,9 @@ def test_damaged_facts_pickles_raise_record_errors() -> None:
 def test_a_results_file_of_the_previous_code_reads_and_resumes(
     tmp_path: Any, file: str, args: dict[str, Any]
 ) -> None:
-    """Files written before the facts stayed in Rust (the chunks' JSON lists of this format):
-    they read to the same numbers, and a resumed one gets the lines the old code wrote."""
+    """Files written before the facts stayed in Rust (the chunks' JSON lists of this format,
+    and before the declared columns' series): they read to the same numbers, without the
+    series, and a resumed one gets the lines the old code wrote, with the series added."""
     game = json.loads((DATA / file).read_text().splitlines()[0])["game"]
     fresh = sf.lab.evaluate(game, **args)
     path = tmp_path / file
@@ -982,17 +1162,27 @@ def test_a_results_file_of_the_previous_code_reads_and_resumes(
     path.write_text(text)
     old = sf.lab.evaluate(game, out=str(path), **args)
     assert path.read_text() == text  # nothing to play
-    assert old.rows() == fresh.rows() and columns(old) == columns(fresh)
+
+    def unseries(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in row.items() if "_series" not in k} for row in rows]
+
+    assert old.rows() == unseries(fresh.rows())
+    assert unseries(columns(old)) == [
+        {k: v for k, v in c.items() if not k.endswith("_series")} for c in columns(fresh)
+    ]
     assert [old.records(v) for v in range(len(old.variants))] == [
         fresh.records(v) for v in range(len(fresh.variants))
     ]
-    # Cut the last chunk: the resumed run writes it again, byte for byte.
+    # Cut the last chunk: the resumed run writes it again, the old code's line with the
+    # series added (the joined variant holds no series: its older chunks lack them).
     lines = text.splitlines(keepends=True)
     last = max(i for i, x in enumerate(lines) if json.loads(x).get("kind") == "games")
     path.write_text("".join(lines[:last] + lines[last + 1 :]))
     resumed = sf.lab.evaluate(game, out=str(path), **args)
-    assert resumed.rows() == fresh.rows()
-    assert path.read_text().splitlines(keepends=True)[-1] == lines[last]
+    assert resumed.rows() == unseries(fresh.rows())
+    again = json.loads(path.read_text().splitlines()[-1])
+    again["stats"] = {k: v for k, v in again["stats"].items() if not k.endswith("_series")}
+    assert again == json.loads(lines[last])
     # The lab's views: numpy columns equal to the facts it holds, made once.
     for v in range(len(resumed.variants)):
         facts = resumed.facts(v)

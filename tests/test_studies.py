@@ -181,3 +181,30 @@ def test_cli_runs_a_whole_study(tmp_path: Any, capsys: Any) -> None:
     assert "--arm needs --iterations" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["lab", "study", "subsume-sizes", "--strengths", "0,5"])
+
+
+def test_asides_report_plots_the_series_and_reads_them(tmp_path: Any) -> None:
+    """subsume-asides: the study report plots each declared series per variant and strength,
+    and its answer says where, over the game, a variant's shape lies apart from the default's
+    at every strength (each interval excluding the other's value)."""
+    run = sf.lab.run_study("subsume-asides", games=40, strengths=(0, 1), seed=1)
+    path = run.report(str(tmp_path / "r"))
+    text = Path(path).read_text()
+    assert "series.png" in os.listdir(tmp_path / "r")
+    assert "## Over the game: the game's own measures at the end of each tenth, at each" in text
+    # Each strength's own report has its plot too.
+    assert "series.png" in os.listdir(tmp_path / "r" / "strong-1-self-play")
+    answer = text[text.index("**Answer.**") : text.index("## The deciding metrics")]
+    sentence = answer[answer.index("Over the game") :]
+    labs = [run.lab(i) for i in run.strengths]
+    default = labs[0].default_variant()
+    assert default is not None
+    # Without anti_blob each colour's largest group holds more of its stones in mid-game.
+    claim = re.search(r"with anti_blob=False, remove_surrounded=True: ([^;]*;){0,2}[^;]*", sentence)
+    assert claim and "largest_group_share_0 higher at" in sentence
+    for k in range(10):
+        name = f"largest_group_share_0_series_{k}"
+        if f"largest_group_share_0 higher at {10 * (k + 1)}" in sentence:
+            for lab in labs:
+                a, b = lab.metrics()[2][name], lab.metrics()[default][name]
+                assert a.low > b.value and b.high < a.value

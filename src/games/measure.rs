@@ -12,7 +12,8 @@
 //! [`Measure::random_action_counted`] when listing the legal actions is the costly part of a
 //! move; [`Measure::sites_stay_occupied`] when stones are never removed; a
 //! [`Measure::random_game_observed`] that keeps its facts incrementally when recomputing them
-//! per position is slow.
+//! per position is slow; [`Measure::facts_snapshot`] and [`Measure::snapshot_facts`] when it
+//! declares columns, so that the lab takes their series from snapshots rather than a replay.
 
 use super::{each_state, Rules, MAX_PLAYERS};
 use crate::algo::FloodScratch;
@@ -23,7 +24,9 @@ pub const MAX_DECLARED: usize = 8;
 
 /// A per-game column a game declares: a fact of a finished game's last position, by which a
 /// variant of the game can be judged (its name, snake case, what it holds, and the range its
-/// values lie in, which keeps the intervals of their mean within it).
+/// values lie in, which keeps the intervals of their mean within it). The lab also takes the
+/// same fact at the end of each tenth of the game, the column's series (`<name>_series`; see
+/// `crate::lab`), so a name must not end in `_series` itself.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FinalColumn {
     pub name: &'static str,
@@ -40,9 +43,20 @@ pub trait Measure: Rules {
         &[]
     }
 
-    /// Writes the declared facts of this position, the last of a game, into `out` (one entry
-    /// per [`Measure::final_columns`]).
+    /// Writes the declared facts of this position into `out` (one entry per
+    /// [`Measure::final_columns`]): the last of a game, and for the series the positions that
+    /// end the tenths of a game, so any position of a game must be answered.
     fn final_facts(&self, _out: &mut [f64]) {}
+
+    /// Appends to `out` what [`Measure::final_facts`] reads of this position (as many words at
+    /// every position of a game), so that the lab can take the facts of the positions that end
+    /// the tenths of a game once it is over ([`Measure::snapshot_facts`]) rather than replay
+    /// the game to them. Nothing by default: the lab then replays.
+    fn facts_snapshot(&self, _out: &mut Vec<u64>) {}
+
+    /// [`Measure::final_facts`] of the position whose [`Measure::facts_snapshot`] is
+    /// `snapshot`, exactly (called on any state of the same game).
+    fn snapshot_facts(&self, _snapshot: &[u64], _out: &mut [f64]) {}
 
     /// The number of legal actions now (0 once terminal). `buf` is scratch space.
     fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
@@ -112,6 +126,9 @@ pub trait Measure: Rules {
         let n = self.num_players().min(MAX_PLAYERS);
         let mut k = [0u32; MAX_PLAYERS];
         obs.position(self.key(), None, self.cells());
+        if let Some(out) = obs.snapshots() {
+            self.facts_snapshot(out);
+        }
         while let Some(p) = self.current_player() {
             let Some((a, count)) = self.random_action_counted(&mut rngs[p], buf) else {
                 break;
@@ -120,6 +137,9 @@ pub trait Measure: Rules {
             obs.decision(p, count, a as u32, &k);
             self.apply_unchecked(a);
             obs.position(self.key(), None, self.cells());
+            if let Some(out) = obs.snapshots() {
+                self.facts_snapshot(out);
+            }
         }
     }
 }
@@ -135,6 +155,12 @@ pub trait Observer {
     /// for equal positions (the stones on the board, in games that never remove any), so that
     /// only positions of one level need comparing.
     fn position(&mut self, key: u64, level: Option<u32>, cells: &[i8]);
+    /// Where the [`Measure::facts_snapshot`] of each position goes, right after the position is
+    /// reported, when the observer keeps them (the lab does for games that declare columns and
+    /// give snapshots; a game's own loop that skips this only makes the lab replay the game).
+    fn snapshots(&mut self) -> Option<&mut Vec<u64>> {
+        None
+    }
 }
 
 impl Measure for super::State {
@@ -143,6 +169,12 @@ impl Measure for super::State {
     }
     fn final_facts(&self, out: &mut [f64]) {
         each_state!(self, s => s.final_facts(out))
+    }
+    fn facts_snapshot(&self, out: &mut Vec<u64>) {
+        each_state!(self, s => s.facts_snapshot(out))
+    }
+    fn snapshot_facts(&self, snapshot: &[u64], out: &mut [f64]) {
+        each_state!(self, s => s.snapshot_facts(snapshot, out))
     }
     fn legal_count(&self, buf: &mut Vec<u32>) -> usize {
         each_state!(self, s => s.legal_count(buf))

@@ -8,7 +8,7 @@ use super::*;
 /// they hold. This is the one list of the lab's own columns: storage, the views that fill it,
 /// the schema Python reads ([`schema`]), the results file and the sums all follow it. (The
 /// columns a game declares, [`Measure::final_columns`], follow them in the [`Columns::game`]
-/// group.) A new column is one entry here and one field of [`GameStats`] of the same name.
+/// group, and after those the series of each, derived from the declaration: [`series_info`].) A new column is one entry here and one field of [`GameStats`] of the same name.
 macro_rules! column_groups {
     ($m:ident, $players:expr) => {
         $m! {
@@ -79,8 +79,54 @@ pub struct ColumnInfo {
     pub high: f64,
 }
 
+/// What a declared column's series is called: its name and this ending (`groups_final_0` gives
+/// `groups_final_0_series`).
+pub const SERIES_SUFFIX: &str = "_series";
+
+/// A text made once and kept for the rest of the process: the names and descriptions of the
+/// series, derived from the columns the games declare (a few dozen at most, whatever a process
+/// asks for).
+fn kept_text(text: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static TEXTS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut texts = TEXTS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&t) = texts.get(text.as_str()) {
+        return t;
+    }
+    let t: &'static str = Box::leak(text.into_boxed_str());
+    texts.insert(t);
+    t
+}
+
+/// The name of the series of the declared column `name` (`name` and [`SERIES_SUFFIX`]).
+pub fn series_name(name: &str) -> &'static str {
+    kept_text(format!("{name}{SERIES_SUFFIX}"))
+}
+
+/// The column that holds the series of a declared column: its facts at the end of each tenth
+/// of the game (see the module docs), float64, [`BINS`] entries a game, in its range.
+pub fn series_info(c: &FinalColumn) -> ColumnInfo {
+    ColumnInfo {
+        name: series_name(c.name),
+        dtype: <f64 as Dtype>::NAME,
+        width: BINS,
+        description: kept_text(format!(
+            "{}; at the end of each tenth of the game instead (the last tenth ends the game)",
+            c.description
+        )),
+        declared: true,
+        low: c.low,
+        high: c.high,
+    }
+}
+
 /// Every column of a lab run of a game of `players` players that declares the columns `game`:
-/// the lab's own, in storage order, then the game's (float64, one entry per game).
+/// the lab's own, in storage order, then the game's (float64, one entry per game), then the
+/// series of each of the game's columns ([`series_info`], in the same order).
 pub fn schema(players: usize, game: &[FinalColumn]) -> Vec<ColumnInfo> {
     let mut out = Vec::new();
     macro_rules! all {
@@ -106,6 +152,7 @@ pub fn schema(players: usize, game: &[FinalColumn]) -> Vec<ColumnInfo> {
         low: c.low,
         high: c.high,
     }));
+    out.extend(game.iter().map(series_info));
     out
 }
 
@@ -132,21 +179,25 @@ impl<T: Copy, const N: usize> Cell<T> for [T; N] {
 macro_rules! views {
     ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {
         /// Some consecutive rows of a [`Columns`], to fill in place: one slice per column
-        /// (see `column_groups!`), and one per column the game declares.
+        /// (see `column_groups!`), one per column the game declares, and one per series of
+        /// those ([`BINS`] entries a row).
         pub struct ColumnsMut<'a> {
             pub(crate) players: usize,
             $($(pub(crate) $f: &'a mut [$t],)+)+
             pub(crate) game: Vec<&'a mut [f64]>,
+            pub(crate) series: Vec<&'a mut [f64]>,
         }
 
         /// Every column of some games, to read: one slice per column (see `column_groups!`;
         /// `players` entries a game in `returns`, `ranks` and `scores`; `scores` may be empty
-        /// for games without scores), and one per column the game declares, in its order.
+        /// for games without scores), one per column the game declares, in its order, and one
+        /// per series of those (`series`, [`BINS`] entries a game, the game's row of tenths).
         #[derive(Clone, Debug)]
         pub struct ColumnsRef<'a> {
             pub players: usize,
             $($(pub $f: &'a [$t],)+)+
             pub game: Vec<&'a [f64]>,
+            pub series: Vec<&'a [f64]>,
         }
     };
 }
@@ -154,7 +205,7 @@ column_groups!(views, 0);
 
 /// Per-game facts of many games as columns, one row per game (`returns`, `ranks` and `scores`
 /// `players` entries a row; `scores` NaN for games without scores), the columns the game
-/// declares, and the action lists of the games a run keeps.
+/// declares and their series, and the action lists of the games a run keeps.
 ///
 /// The columns of one element type share one allocation (a group; [`Columns::layout`] says
 /// where each lies): a run's facts are tens of megabytes, and a few large blocks rather than
@@ -173,7 +224,8 @@ pub struct Columns {
     pub flags: Vec<bool>,
     /// `pie`.
     pub signs: Vec<i8>,
-    /// The columns the game declares ([`Columns::declared`]), one after the other.
+    /// The columns the game declares ([`Columns::declared`]), one after the other, then their
+    /// series ([`series_info`]), one after the other, each [`BINS`] entries a game (row-major).
     pub game: Vec<f64>,
     /// What the columns of [`Columns::game`] are.
     pub declared: &'static [FinalColumn],
@@ -199,12 +251,17 @@ impl<'a> ColumnsMut<'a> {
         let players = self.players;
         let (game, rest): (Vec<_>, Vec<_>) =
             self.game.into_iter().map(|c| c.split_at_mut(games)).unzip();
+        let (series, later): (Vec<_>, Vec<_>) = self
+            .series
+            .into_iter()
+            .map(|c| c.split_at_mut(games * BINS))
+            .unzip();
         macro_rules! split {
             ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
                 $($(let $f = self.$f.split_at_mut(games * $w);)+)+
                 (
-                    ColumnsMut { players, $($($f: $f.0,)+)+ game },
-                    ColumnsMut { players, $($($f: $f.1,)+)+ game: rest },
+                    ColumnsMut { players, $($($f: $f.0,)+)+ game, series },
+                    ColumnsMut { players, $($($f: $f.1,)+)+ game: rest, series: later },
                 )
             }};
         }
@@ -259,6 +316,21 @@ impl<'a> ColumnsMut<'a> {
             }
         }
     }
+
+    /// Writes the series of the games into the first rows: `series` holds each game's
+    /// [`Scratch::series`] one after the other, in game order (nothing for a game that declares
+    /// no columns).
+    pub fn set_series(&mut self, series: &[f64]) {
+        let declared = self.series.len();
+        if declared == 0 {
+            return;
+        }
+        for (g, game) in series.chunks_exact(declared * BINS).enumerate() {
+            for (column, tenths) in self.series.iter_mut().zip(game.chunks_exact(BINS)) {
+                column[g * BINS..(g + 1) * BINS].copy_from_slice(tenths);
+            }
+        }
+    }
 }
 
 /// A game's actions and the mover's search value at each (NaN for agents that do not search).
@@ -280,7 +352,7 @@ impl Columns {
                     players,
                     games,
                     $($g: vec![<$t>::default(); games * (0 $(+ $w)+)],)+
-                    game: vec![0.0; games * declared.len()],
+                    game: vec![0.0; games * declared.len() * (1 + BINS)],
                     declared,
                     kept: Vec::new(),
                 }
@@ -292,12 +364,20 @@ impl Columns {
     /// Every row, writable in place (and cut into pieces by [`ColumnsMut::split_at`]).
     pub fn rows_mut(&mut self) -> ColumnsMut<'_> {
         let (players, games) = (self.players, self.games);
-        let game = if games == 0 {
-            std::iter::repeat_with(|| &mut [][..])
-                .take(self.declared.len())
-                .collect()
+        let declared = self.declared.len();
+        let (finals, tenths) = self.game.split_at_mut(games * declared);
+        let (game, series) = if games == 0 {
+            let empty = || {
+                std::iter::repeat_with(|| &mut [][..])
+                    .take(declared)
+                    .collect()
+            };
+            (empty(), empty())
         } else {
-            self.game.chunks_exact_mut(games).collect()
+            (
+                finals.chunks_exact_mut(games).collect(),
+                tenths.chunks_exact_mut(games * BINS).collect(),
+            )
         };
         macro_rules! all {
             ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
@@ -306,7 +386,7 @@ impl Columns {
                     $(let ($f, rest) = rest.split_at_mut(games * $w);)+
                     debug_assert!(rest.is_empty());
                 )+
-                ColumnsMut { players, $($($f,)+)+ game }
+                ColumnsMut { players, $($($f,)+)+ game, series }
             }};
         }
         column_groups!(all, players)
@@ -315,10 +395,15 @@ impl Columns {
     /// Every row, to read.
     pub fn rows(&self) -> ColumnsRef<'_> {
         let (players, games) = (self.players, self.games);
-        let game = if games == 0 {
-            vec![&[][..]; self.declared.len()]
+        let declared = self.declared.len();
+        let (finals, tenths) = self.game.split_at(games * declared);
+        let (game, series) = if games == 0 {
+            (vec![&[][..]; declared], vec![&[][..]; declared])
         } else {
-            self.game.chunks_exact(games).collect()
+            (
+                finals.chunks_exact(games).collect(),
+                tenths.chunks_exact(games * BINS).collect(),
+            )
         };
         macro_rules! all {
             ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
@@ -327,14 +412,14 @@ impl Columns {
                     $(let ($f, rest) = rest.split_at(games * $w);)+
                     debug_assert!(rest.is_empty());
                 )+
-                ColumnsRef { players, $($($f,)+)+ game }
+                ColumnsRef { players, $($($f,)+)+ game, series }
             }};
         }
         column_groups!(all, players)
     }
 
     /// Where each column lies: group by group, each group's columns in the order stored, then
-    /// the game's columns (group `"game"`).
+    /// the game's columns and their series (group `"game"`, in [`schema`]'s order).
     pub fn layout(&self) -> Vec<ColumnPlace> {
         let (players, games) = (self.players, self.games);
         let mut out = Vec::new();
@@ -367,6 +452,16 @@ impl Columns {
                 width: 1,
             });
         }
+        let finals = self.declared.len() * games;
+        for (j, c) in self.declared.iter().enumerate() {
+            out.push(ColumnPlace {
+                name: series_name(c.name),
+                group: "game",
+                start: finals + j * games * BINS,
+                end: finals + (j + 1) * games * BINS,
+                width: BINS,
+            });
+        }
         out
     }
 
@@ -383,8 +478,8 @@ impl Columns {
 
 impl ColumnsRef<'_> {
     /// Fails unless every column holds one row per game (`length`'s count): an optional column
-    /// ([`OPTIONAL`]) may be empty instead, and the game's columns must be as many as
-    /// `declared`.
+    /// ([`OPTIONAL`]) may be empty instead, the game's columns must be as many as
+    /// `declared`, and each series given must hold [`BINS`] entries a game.
     pub fn check(&self, declared: usize) -> Result<()> {
         let n = self.length.len();
         let players = self.players;
@@ -412,6 +507,12 @@ impl ColumnsRef<'_> {
         if let Some(c) = self.game.iter().find(|c| c.len() != n) {
             return Err(Error::InvalidArgument(format!(
                 "per-game columns of {n} games expected; a game's column has {} rows",
+                c.len()
+            )));
+        }
+        if let Some(c) = self.series.iter().find(|c| c.len() != n * BINS) {
+            return Err(Error::InvalidArgument(format!(
+                "a series needs {BINS} entries for each of {n} games, has {}",
                 c.len()
             )));
         }

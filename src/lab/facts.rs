@@ -81,12 +81,76 @@ pub struct Scratch {
     pub(crate) filter: Vec<u64>,
     pub(crate) occupied: Vec<bool>,
     pub(crate) flood: FloodScratch,
+    /// The declared facts at the end of each tenth of the game last measured ([`Scratch::series`]).
+    pub(crate) series: Vec<f64>,
+    /// The [`Measure::facts_snapshot`] of each position s_0 … s_L, one after the other, for
+    /// games that declare columns and give snapshots.
+    pub(crate) snapshots: Vec<u64>,
 }
 
 impl Scratch {
     /// The actions of the game last measured, in order.
     pub fn actions(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
         self.steps.iter().map(|d| d.action)
+    }
+
+    /// The series of the game last measured: the facts of every column the game declares
+    /// ([`Measure::final_columns`]) at the end of each tenth of the game (see the module docs),
+    /// column j's tenth k at `j * BINS + k`. Empty for games that declare no columns.
+    pub fn series(&self) -> &[f64] {
+        &self.series
+    }
+}
+
+/// Writes into `out` the declared facts at the end of each tenth of a game of `actions` played
+/// from `start` (column j's tenth k at `j * BINS + k`): those of the position s_{e_k},
+/// e_k = ⌈(k + 1) L / 10⌉. `last` holds the facts of the last position s_L, which every tenth
+/// ending there takes as they are; a tenth that holds no decision (L < 10) ends where the tenth
+/// before it ended. The other positions' facts come from their snapshots when `snapshots`
+/// holds one of `width` words for each of s_0 … s_L ([`Measure::facts_snapshot`]), else from
+/// replaying the actions once. Leaves `out` empty when the game declares nothing (`last`
+/// empty), at no cost.
+pub(crate) fn tenth_facts<R: Measure>(
+    start: &R,
+    actions: &[Step],
+    last: &[f64],
+    snapshots: &[u64],
+    width: usize,
+    out: &mut Vec<f64>,
+) {
+    out.clear();
+    let declared = last.len();
+    if declared == 0 {
+        return;
+    }
+    out.resize(declared * BINS, 0.0);
+    let big_l = actions.len();
+    let snapped = width > 0 && snapshots.len() == width * (big_l + 1);
+    let mut state = None;
+    let mut at = 0;
+    let mut facts = [0.0; MAX_DECLARED];
+    let facts = &mut facts[..declared];
+    let mut done = usize::MAX;
+    for k in 0..BINS {
+        let end = ((k + 1) * big_l).div_ceil(BINS);
+        if end == big_l {
+            facts.copy_from_slice(last);
+        } else if end != done {
+            if snapped {
+                start.snapshot_facts(&snapshots[end * width..(end + 1) * width], facts);
+            } else {
+                let state = state.get_or_insert_with(|| start.clone());
+                for d in &actions[at..end] {
+                    state.apply_unchecked(d.action as usize);
+                }
+                at = end;
+                state.final_facts(facts);
+            }
+        }
+        done = end;
+        for (j, &f) in facts.iter().enumerate() {
+            out[j * BINS + k] = f;
+        }
     }
 }
 
@@ -136,6 +200,9 @@ pub(crate) struct Tracker<'s> {
     /// Two players and an odd heuristic: the rows are summed as they come ([`TwoSums`]).
     pub(crate) two: bool,
     pub(crate) two_sums: TwoSums,
+    /// Words of a position's [`Measure::facts_snapshot`]: 0 unless the game declares columns
+    /// and gives snapshots, which the tracker then keeps ([`Observer::snapshots`]).
+    pub(crate) snapshot_width: usize,
 }
 
 impl<'s> Tracker<'s> {
@@ -157,6 +224,13 @@ impl<'s> Tracker<'s> {
             }
         }
         s.run.clear();
+        s.snapshots.clear();
+        let mut snapshot_width = 0;
+        if !start.final_columns().is_empty() {
+            start.facts_snapshot(&mut s.snapshots);
+            snapshot_width = s.snapshots.len();
+            s.snapshots.clear();
+        }
         Tracker {
             s,
             ev,
@@ -170,6 +244,7 @@ impl<'s> Tracker<'s> {
             suspect: false,
             two: start.num_players() == 2 && ev.odd,
             two_sums: TwoSums::new(),
+            snapshot_width,
         }
     }
 
@@ -240,6 +315,17 @@ impl<'s> Tracker<'s> {
         st.has_scores = end.scores_into(&mut st.scores[..n]);
         let declared = end.final_columns().len().min(MAX_DECLARED);
         end.final_facts(&mut st.game[..declared]);
+        // The same facts at the end of each tenth, from the positions' snapshots (or a replay);
+        // for games that declare nothing this clears an empty list.
+        let (snapshots, width) = (&self.s.snapshots, self.snapshot_width);
+        tenth_facts(
+            start,
+            steps,
+            &st.game[..declared],
+            snapshots,
+            width,
+            &mut self.s.series,
+        );
         if st.has_scores {
             let s = &st.scores[..n];
             let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -363,6 +449,11 @@ impl Observer for Tracker<'_> {
             self.occupy(cells);
         }
     }
+
+    #[inline(always)]
+    fn snapshots(&mut self) -> Option<&mut Vec<u64>> {
+        (self.snapshot_width > 0).then_some(&mut self.s.snapshots)
+    }
 }
 
 /// Plays one game between uniformly random agents from `start`, player p drawing from
@@ -405,6 +496,9 @@ pub fn replay_stats<R: Measure>(
     let mut flood = std::mem::take(&mut scratch.flood);
     let mut t = Tracker::new(scratch, ev, start);
     t.position(start.key(), None, start.cells());
+    if let Some(out) = t.snapshots() {
+        start.facts_snapshot(out);
+    }
     let mut outcome = Ok(());
     for (i, &a) in actions.iter().enumerate() {
         let Some(mover) = state.current_player() else {
@@ -435,6 +529,9 @@ pub fn replay_stats<R: Measure>(
         }
         state.apply_unchecked(a as usize);
         t.position(state.key(), None, state.cells());
+        if let Some(out) = t.snapshots() {
+            state.facts_snapshot(out);
+        }
     }
     let stats = outcome.and_then(|()| t.finish(start, &state));
     scratch.legal = legal;

@@ -36,6 +36,20 @@
 //! * **top_tied**: for games with scores, whether the raw scores at the end tie for first
 //!   (before any tie-break).
 //! * **pie**: in Faraday, 1 when player 1 swapped, 0 when they accepted; −1 in other games.
+//! * **declared columns**: the facts a game declares of a position
+//!   ([`Measure::final_columns`], [`Measure::final_facts`]; Subsume's groups and largest-group
+//!   shares), taken at s_L.
+//! * **series** of a declared column: the same fact at the end of each tenth of the game, the
+//!   position s_{e_k} with e_k = ⌈(k + 1) L / 10⌉ for k = 0 … 9 (the position after tenth k's
+//!   last decision, in the branching tenths above). e_9 = L, so tenth 9 is the declared column
+//!   itself, bit for bit. The position exists for every k whatever L: when L < 10 some tenths
+//!   hold no decision, and such a tenth ends where the tenth before it ended (L = 3 gives
+//!   positions 1, 1, 1, 2, 2, 2, 3, 3, 3, 3; L = 0, the start ten times). L is known only at
+//!   the end, so both drivers hand the tracker a snapshot of every position as the game goes
+//!   ([`Measure::facts_snapshot`]: what the facts are counted on, Subsume's three sets of stones
+//!   in play), and the tracker counts the facts of s_{e_k} from its snapshot once the game is
+//!   over ([`Measure::snapshot_facts`]); a game that gives no snapshots is replayed from the
+//!   start instead, to s_{e_8} at most. Games that declare nothing keep neither.
 //!
 //! # Evaluation and Ludii's state-evaluation metrics
 //! Each position s_0 … s_L gets an evaluation e_p(s) ∈ [−1, 1] for every player p:

@@ -43,16 +43,21 @@ pub fn game_stats_batch(
         let ev = Evaluator::new(&start);
         let part = |(k, mut rows): (usize, ColumnsMut<'_>)| -> Result<()> {
             let mut scratch = Scratch::default();
+            let mut series = Vec::new();
             let stats = (0..rows.len())
                 .map(|r| {
                     let g = k * RANDOM_CHUNK + r;
                     let span = offsets[g] as usize..offsets[g + 1] as usize;
                     let acts = &actions[span.clone()];
-                    replay_stats(&start, acts, values.map(|v| &v[span]), &ev, &mut scratch)
-                        .map_err(|e| in_game(e, g))
+                    let st =
+                        replay_stats(&start, acts, values.map(|v| &v[span]), &ev, &mut scratch)
+                            .map_err(|e| in_game(e, g))?;
+                    series.extend_from_slice(scratch.series());
+                    Ok(st)
                 })
                 .collect::<Result<Vec<_>>>()?;
             rows.set_all(&stats);
+            rows.set_series(&series);
             Ok(())
         };
         if parallel {
@@ -133,7 +138,7 @@ pub fn lab_range_into(
     }
     let start = game.new_state();
     let ev = Evaluator::new(&start);
-    let one = |i: usize| -> Result<(GameStats, Option<Kept>)> {
+    let one = |i: usize| -> Result<(GameStats, Option<Kept>, Vec<f64>)> {
         let index = first + i as u64;
         let rec = play_game_until(game, agents, &seats[i * n..(i + 1) * n], seed, index, stop)?;
         if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
@@ -142,23 +147,32 @@ pub fn lab_range_into(
         }
         let searched = rec.values.iter().all(|v| v.is_finite());
         let values = searched.then_some(&rec.values[..]);
-        let st = replay_stats(&start, &rec.actions, values, &ev, &mut Scratch::default())
+        let mut scratch = Scratch::default();
+        let st = replay_stats(&start, &rec.actions, values, &ev, &mut scratch)
             .map_err(|e| in_game(e, i))?;
         let kept = (index < keep_below || st.repeated > 0).then_some(Kept {
             index,
             actions: rec.actions,
             values: rec.values,
         });
-        Ok((st, kept))
+        Ok((st, kept, scratch.series))
     };
     let games: Vec<_> = if parallel {
         (0..count).into_par_iter().map(one).collect::<Result<_>>()?
     } else {
         (0..count).map(one).collect::<Result<_>>()?
     };
-    let (stats, kept): (Vec<GameStats>, Vec<Option<Kept>>) = games.into_iter().unzip();
+    let mut stats = Vec::with_capacity(games.len());
+    let mut kept = Vec::new();
+    let mut series = Vec::new();
+    for (st, k, s) in games {
+        stats.push(st);
+        kept.extend(k);
+        series.extend(s);
+    }
     rows.set_all(&stats);
-    Ok(kept.into_iter().flatten().collect())
+    rows.set_series(&series);
+    Ok(kept)
 }
 
 /// The random-agent part of [`lab_range_into`]: agent `a` is random with seed
@@ -178,10 +192,12 @@ fn lab_random_into(
     let parts = rows.parts(RANDOM_CHUNK);
     each_state!(game.new_state(), start => {
         let ev = Evaluator::new(&start);
+        let declared = !Measure::final_columns(&start).is_empty();
         let part = |scratch: &mut Scratch, (k, mut rows): (usize, ColumnsMut<'_>)| {
             let mut rngs = vec![Rng::new(0); n];
             let mut kept = Vec::new();
             let mut stats = Vec::with_capacity(rows.len());
+            let mut series = Vec::new();
             for r in 0..rows.len() {
                 let i = k * RANDOM_CHUNK + r;
                 let index = first + i as u64;
@@ -197,9 +213,13 @@ fn lab_random_into(
                         values: vec![f32::NAN; scratch.actions().len()],
                     });
                 }
+                if declared {
+                    series.extend_from_slice(scratch.series());
+                }
                 stats.push(st);
             }
             rows.set_all(&stats);
+            rows.set_series(&series);
             kept
         };
         // One scratch per worker thread's run of tasks, not per task.

@@ -6,9 +6,10 @@
 //! # The encoding (version 1)
 //! All numbers little-endian: the tag `SFLF`, the version (u16), the players (u8), the number
 //! of games (u64), the number of declared columns (u16) and, for each, its name (u8 length, then
-//! UTF-8) and whether the chunk holds it (u8, 0 or 1); then the groups in storage order, each
-//! games × (its widths) entries of its type (bool as one byte, 0 or 1), the declared columns
-//! one after the other; then the kept games: their count (u64) and, for each, its index (u64),
+//! UTF-8), whether the chunk holds it and whether it holds its series (u8 each, 0 or 1); then
+//! the groups in storage order, each games × (its widths) entries of its type (bool as one
+//! byte, 0 or 1), the declared columns one after the other, then their series (games × 10
+//! entries each); then the kept games: their count (u64) and, for each, its index (u64),
 //! its number of actions (u64), the actions (u32) and the values (f32). Nothing may follow.
 //! [`Columns::decode`] checks every field against the game it is read for and fails with a
 //! [`Error::Record`] on anything else, allocating no more than the bytes given can fill.
@@ -166,10 +167,16 @@ impl Columns {
                         $g.extend_from_slice(r.$f);
                     })+
                 )+
-                let mut game = Vec::with_capacity(games * declared.len());
+                // The declared columns, then their series.
+                let mut game = Vec::with_capacity(games * declared.len() * (1 + BINS));
                 for j in 0..declared.len() {
                     for r in &rows {
                         game.extend_from_slice(r.game[j]);
+                    }
+                }
+                for j in 0..declared.len() {
+                    for r in &rows {
+                        game.extend_from_slice(r.series[j]);
                     }
                 }
                 Columns {
@@ -216,8 +223,11 @@ impl Columns {
     }
 
     /// The columns as bytes (see the module documentation), with `present[j]` whether the
-    /// chunk holds declared column j (a chunk read from an older results file may not).
+    /// chunk holds declared column j and `present[d + j]` whether it holds that column's
+    /// series, d being the number of declared columns (a chunk read from an older results file
+    /// may lack them).
     pub fn encode(&self, present: &[bool]) -> Vec<u8> {
+        let d = self.declared.len();
         let mut out = Vec::new();
         out.extend_from_slice(TAG);
         out.extend_from_slice(&ENCODING_VERSION.to_le_bytes());
@@ -228,6 +238,7 @@ impl Columns {
             out.push(c.name.len() as u8);
             out.extend_from_slice(c.name.as_bytes());
             out.push(u8::from(present.get(j).copied().unwrap_or(true)));
+            out.push(u8::from(present.get(d + j).copied().unwrap_or(true)));
         }
         macro_rules! all {
             ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {
@@ -287,8 +298,8 @@ impl Columns {
                 declared.len()
             )));
         }
-        let mut present = Vec::with_capacity(count);
-        for c in declared {
+        let mut present = vec![true; 2 * count];
+        for (j, c) in declared.iter().enumerate() {
             let len = usize::from(r.u8("a column's name")?);
             let name = r.take(len, "a column's name")?;
             if name != c.name.as_bytes() {
@@ -298,14 +309,16 @@ impl Columns {
                     c.name
                 )));
             }
-            present.push(r.one::<bool>("a column's presence")?);
+            present[j] = r.one::<bool>("a column's presence")?;
+            present[count + j] = r.one::<bool>("a series' presence")?;
         }
         let games_usize = usize::try_from(games).map_err(|_| damaged("too many games"))?;
         let rows = |w: usize| -> u64 { games.saturating_mul(w as u64) };
         macro_rules! all {
             ($($g:ident : $t:ty = [$($f:ident * $w:expr => $d:literal),+]);+) => {{
                 $(let $g: Vec<$t> = r.many(rows(0 $(+ $w)+), stringify!($g))?;)+
-                let game: Vec<f64> = r.many(rows(declared.len()), "the declared columns")?;
+                let game: Vec<f64> =
+                    r.many(rows(declared.len() * (1 + BINS)), "the declared columns")?;
                 Columns {
                     players,
                     games: games_usize,

@@ -72,6 +72,8 @@ pub struct Summary {
     pub accept_seats: Vec<f64>,
     /// The moments of each column the game declares, in its order.
     pub game: Vec<Moments>,
+    /// The moments of each series given ([`super::ColumnsRef::series`]), tenth by tenth.
+    pub series: Vec<[Moments; super::BINS]>,
 }
 
 /// The percentiles [`Summary`] reports.
@@ -485,6 +487,19 @@ pub fn summarize(f: &Facts<'_>) -> Result<Summary> {
         swap_seats: s.swap_seats,
         accept_seats: s.accept_seats,
         game: f.game.iter().map(|c| moments(c)).collect(),
+        series: f.series.iter().map(|c| tenth_moments(c)).collect(),
+    })
+}
+
+/// The moments of each tenth of a series (games × [`super::BINS`], row-major), each taken as
+/// [`moments`] takes a column's.
+fn tenth_moments(series: &[f64]) -> [Moments; super::BINS] {
+    let bins = super::BINS;
+    let mut tenth = Vec::with_capacity(series.len() / bins);
+    std::array::from_fn(|k| {
+        tenth.clear();
+        tenth.extend(series.iter().skip(k).step_by(bins));
+        moments(&tenth)
     })
 }
 
@@ -621,6 +636,7 @@ mod tests {
             truncated: flags,
             pie,
             game: Vec::new(),
+            series: Vec::new(),
         }
     }
 

@@ -81,6 +81,7 @@ fn declared_columns_follow_the_game() {
     let mut cols = Columns::zeroed(2, declared, 5);
     let mut rng = Rng::new(3);
     let mut stats = Vec::new();
+    let mut series = Vec::new();
     let mut ends = Vec::new();
     for _ in 0..5 {
         let mut s = start.clone();
@@ -90,12 +91,18 @@ fn declared_columns_follow_the_game() {
             s.apply_unchecked(a);
             acts.push(a as u32);
         }
-        stats.push(game_stats(&g, &acts, None).unwrap());
+        let mut scratch = Scratch::default();
+        stats.push(
+            replay_stats(&start, &acts, None, &Evaluator::new(&start), &mut scratch).unwrap(),
+        );
+        series.push(scratch.series().to_vec());
         ends.push(s);
     }
     let (mut first, mut rest) = cols.rows_mut().split_at(2);
     first.set_all(&stats[..2]);
+    first.set_series(&series[..2].concat());
     rest.set_all(&stats[2..]);
+    rest.set_series(&series[2..].concat());
     let layout = cols.layout();
     let schema = schema(2, declared);
     assert_eq!(schema.len(), layout.len());
@@ -113,11 +120,48 @@ fn declared_columns_follow_the_game() {
         assert_eq!(bits(&cols.game[p.start..p.end]), bits(&want), "{}", c.name);
         assert!(schema.iter().any(|s| s.name == c.name && s.declared));
     }
+    // Each series after the columns: width 10, game g's row its tenths in order.
+    for (j, c) in declared.iter().enumerate() {
+        let name = format!("{}_series", c.name);
+        let p = layout.iter().find(|p| p.name == name).unwrap();
+        assert_eq!(
+            (p.group, p.width, p.end - p.start),
+            ("game", BINS, 5 * BINS)
+        );
+        for (g, row) in cols.game[p.start..p.end].chunks_exact(BINS).enumerate() {
+            assert_eq!(row, &series[g][j * BINS..(j + 1) * BINS], "{name}");
+            // The last tenth ends the game: the final column.
+            assert_eq!(row[BINS - 1].to_bits(), stats[g].game[j].to_bits());
+        }
+        let info = schema.iter().find(|s| s.name == name).unwrap();
+        assert!(info.declared && info.width == BINS && info.dtype == "float64");
+        assert_eq!((info.low, info.high), (c.low, c.high));
+    }
+    let names: Vec<_> = schema.iter().map(|c| c.name).collect();
+    let stored: Vec<_> = layout.iter().map(|p| p.name).collect();
+    assert_eq!(names, stored);
     let s = summary::summarize(&cols.rows()).unwrap();
     assert_eq!(s.game.len(), 6);
     let total = &cols.game[..5];
     assert_eq!(s.game[0].n, 5);
     assert!((s.game[0].mean - total.iter().sum::<f64>() / 5.0).abs() < 1e-12);
+    // The series' sums, tenth by tenth; the last tenth's are the final column's.
+    assert_eq!(s.series.len(), 6);
+    for (j, tenths) in s.series.iter().enumerate() {
+        for (k, m) in tenths.iter().enumerate() {
+            let mean = series.iter().map(|r| r[j * BINS + k]).sum::<f64>() / 5.0;
+            assert_eq!(m.n, 5);
+            assert!((m.mean - mean).abs() < 1e-12, "{j} {k}");
+        }
+        assert_eq!(tenths[BINS - 1], s.game[j]);
+    }
+    // A series of the wrong length is refused.
+    let mut rows = cols.rows();
+    rows.series[0] = &rows.series[0][..BINS];
+    assert!(summary::summarize(&rows)
+        .unwrap_err()
+        .to_string()
+        .contains("a series needs 10 entries for each of 5 games"));
 }
 
 #[test]
@@ -453,6 +497,18 @@ fn random_games_measured_in_play_match_their_replay() {
             // Debug strings, so that NaN fields compare as equal.
             assert_eq!(format!("{st:?}"), format!("{again:?}"), "{}", g.name());
             assert_eq!(st.length as usize, actions.len());
+            // The series too, bit for bit; only games that declare columns have any.
+            let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(fused.series()),
+                bits(replayed.series()),
+                "{}",
+                g.name()
+            );
+            let declared = Measure::final_columns(&start);
+            assert_eq!(fused.series().len(), declared.len() * BINS, "{}", g.name());
+            // No declared name could be taken for another's series.
+            assert!(declared.iter().all(|c| !c.name.ends_with(SERIES_SUFFIX)));
         }
     }
 }
@@ -722,7 +778,8 @@ fn chunks_join_in_order_and_encode_exactly() {
             assert!(Columns::concat(n, declared, &[&parts[0], &other]).is_err());
         }
 
-        let present: Vec<bool> = (0..declared.len()).map(|j| j % 2 == 0).collect();
+        // The declared columns' presence, then their series'.
+        let present: Vec<bool> = (0..2 * declared.len()).map(|j| j % 3 == 0).collect();
         let bytes = whole.encode(&present);
         let (back, found) = Columns::decode(&bytes, n, declared).unwrap();
         assert_eq!(format!("{back:?}"), format!("{whole:?}"), "{}", g.name());
@@ -750,7 +807,7 @@ fn chunks_join_in_order_and_encode_exactly() {
         altered[14] = 0xff; // the game count's high byte: more games than bytes
         assert!(Columns::decode(&altered, n, declared).is_err());
         // A flag that is neither 0 nor 1.
-        let header = 4 + 2 + 1 + 8 + 2 + declared.iter().map(|c| c.name.len() + 2).sum::<usize>();
+        let header = 4 + 2 + 1 + 8 + 2 + declared.iter().map(|c| c.name.len() + 3).sum::<usize>();
         let flags_at = header + 4 * whole.whole.len() + 8 * whole.floats.len();
         let mut altered = bytes.clone();
         altered[flags_at] = 2;
@@ -764,4 +821,139 @@ fn chunks_join_in_order_and_encode_exactly() {
     let (actions, offsets) = random_batch(&wf, 1, 3);
     let cols = game_stats_batch(&wf, &actions, &offsets, None, false).unwrap();
     assert!(Columns::decode(&cols.encode(&[]), 2, d).is_err());
+}
+
+/// The position at the end of tenth k of a game of `len` actions: ⌈(k + 1) len / 10⌉, worked
+/// out apart from the lab's own formula.
+fn tenth_end(k: usize, len: usize) -> usize {
+    let whole = (k + 1) * len;
+    whole / 10 + usize::from(whole % 10 != 0)
+}
+
+/// A Subsume game's series are its declared facts at the positions that end the tenths,
+/// s_⌈(k+1)L/10⌉, as replaying the game to each and asking for the facts of that position
+/// gives them; the last tenth is the final columns; games that declare nothing have none.
+#[test]
+fn series_are_the_facts_where_the_tenths_end() {
+    let ev_of = |g: &Game| Evaluator::new(&g.new_state());
+    let mut games = 0;
+    for (size, anti_blob) in [(3, true), (3, false), (4, true), (5, false)] {
+        let g = Game::make(
+            "subsume",
+            &[
+                ("size".into(), OptionValue::Int(size)),
+                ("anti_blob".into(), OptionValue::Bool(anti_blob)),
+            ],
+        )
+        .unwrap();
+        let start = g.new_state();
+        let ev = ev_of(&g);
+        let declared = Measure::final_columns(&start).len();
+        assert_eq!(declared, 6);
+        let mut scratch = Scratch::default();
+        for seed in 0..12u64 {
+            let mut rngs: Vec<Rng> = (0..2).map(|j| Rng::stream(seed, j)).collect();
+            let st = random_game_stats(&start, &mut rngs, &ev, &mut scratch);
+            let actions: Vec<u32> = scratch.actions().collect();
+            let big_l = actions.len();
+            let series = scratch.series().to_vec();
+            for k in 0..BINS {
+                let mut s = g.new_state();
+                for &a in &actions[..tenth_end(k, big_l)] {
+                    s.apply(i64::from(a)).unwrap();
+                }
+                let mut want = [0.0; 6];
+                s.final_facts(&mut want);
+                for j in 0..declared {
+                    assert_eq!(series[j * BINS + k].to_bits(), want[j].to_bits(), "{k} {j}");
+                }
+            }
+            for j in 0..declared {
+                assert_eq!(series[j * BINS + BINS - 1].to_bits(), st.game[j].to_bits());
+                // Groups of both colours never number more than the stones.
+                assert!(series[j * BINS..(j + 1) * BINS].iter().all(|&x| x >= 0.0));
+            }
+            games += 1;
+        }
+    }
+    assert_eq!(games, 48);
+    // A game that declares nothing keeps no series.
+    let g = windflowers(&[]);
+    let start = g.new_state();
+    let mut scratch = Scratch::default();
+    let mut rngs: Vec<Rng> = (0..2).map(|j| Rng::stream(1, j)).collect();
+    random_game_stats(&start, &mut rngs, &ev_of(&g), &mut scratch);
+    assert!(scratch.series().is_empty() && scratch.snapshots.is_empty());
+    replay_stats(&start, &[16, 16], None, &ev_of(&g), &mut scratch).unwrap();
+    assert!(scratch.series().is_empty());
+}
+
+/// Games shorter than ten actions: a tenth without a decision ends where the tenth before it
+/// ended (the position ⌈(k + 1) L / 10⌉ exists for every k), and a game of no actions has its
+/// start in every tenth. Checked on the first actions of a Subsume game, each prefix taken as
+/// a game of its own.
+#[test]
+fn short_games_repeat_the_position_of_an_empty_tenth() {
+    let g = Game::make("subsume", &[("size".into(), OptionValue::Int(4))]).unwrap();
+    let start = g.new_state();
+    let ev = Evaluator::new(&start);
+    let mut scratch = Scratch::default();
+    let mut rngs: Vec<Rng> = (0..2).map(|j| Rng::stream(7, j)).collect();
+    random_game_stats(&start, &mut rngs, &ev, &mut scratch);
+    let steps = scratch.steps.clone();
+    let snapshots = scratch.snapshots.clone();
+    // Subsume gives snapshots: three sets of stones a position.
+    let width = snapshots.len() / (steps.len() + 1);
+    assert!(width >= 3 && snapshots.len() == width * (steps.len() + 1));
+    // The facts of every position of the game, s_0 … s_L.
+    let mut at = vec![[0.0; 6]];
+    let mut s = g.new_state();
+    for d in &steps {
+        s.apply(i64::from(d.action)).unwrap();
+        let mut f = [0.0; 6];
+        s.final_facts(&mut f);
+        at.push(f);
+    }
+    let mut out = Vec::new();
+    for (len, snapped) in (0..=12).flat_map(|len| [(len, true), (len, false)]) {
+        // From the positions' snapshots, and by replaying the actions (without snapshots).
+        let (snaps, w) = if snapped {
+            (&snapshots[..(len + 1) * width], width)
+        } else {
+            (&[][..], 0)
+        };
+        tenth_facts(&start, &steps[..len], &at[len], snaps, w, &mut out);
+        let ends: Vec<usize> = (0..BINS).map(|k| tenth_end(k, len)).collect();
+        if len == 3 {
+            assert_eq!(ends, [1, 1, 1, 2, 2, 2, 3, 3, 3, 3]);
+        }
+        if len == 0 {
+            assert!(ends.iter().all(|&e| e == 0));
+        }
+        for (k, &e) in ends.iter().enumerate() {
+            for j in 0..6 {
+                assert_eq!(
+                    out[j * BINS + k].to_bits(),
+                    at[e][j].to_bits(),
+                    "{len} {k} {j}"
+                );
+            }
+        }
+    }
+    // Nothing declared, nothing kept.
+    tenth_facts(&start, &steps, &[], &snapshots, width, &mut out);
+    assert!(out.is_empty());
+    // Snapshots that do not cover every position are not used: the game is replayed.
+    let len = steps.len();
+    tenth_facts(
+        &start,
+        &steps,
+        &at[len],
+        &snapshots[..width],
+        width,
+        &mut out,
+    );
+    for k in 0..BINS {
+        assert_eq!(out[k].to_bits(), at[tenth_end(k, len)][0].to_bits());
+    }
 }

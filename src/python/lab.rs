@@ -20,7 +20,8 @@ use crate::error::Error;
 use crate::games::{FinalColumn, Game, Measure};
 use crate::lab::summary::{summarize, Moments, Ratio, Summary};
 use crate::lab::{
-    game_stats_batch, schema, ColumnInfo, ColumnPlace, Columns, ColumnsRef, Dtype, OPTIONAL,
+    game_stats_batch, schema, series_name, ColumnInfo, ColumnPlace, Columns, ColumnsRef, Dtype,
+    OPTIONAL, SERIES_SUFFIX,
 };
 use crate::sim::batch::thread_pool;
 
@@ -37,7 +38,8 @@ use crate::sim::batch::thread_pool;
 pub struct PyFacts {
     game: Game,
     cols: Columns,
-    /// Per declared column, whether these facts hold it.
+    /// Per declared column, then per series of one, whether these facts hold it (a chunk of an
+    /// older results file may lack them).
     present: Vec<bool>,
 }
 
@@ -45,9 +47,27 @@ fn declared_of(game: &Game) -> &'static [FinalColumn] {
     Measure::final_columns(&game.new_state())
 }
 
+/// Where the column `name` of the group `game` lies among the columns a game declares
+/// (`declared`) and then their series: j for declared column j, `declared.len() + j` for its
+/// series; None for any other name.
+fn game_column(declared: &[FinalColumn], name: &str) -> Option<usize> {
+    let d = declared.len();
+    (0..2 * d).find(|&j| game_column_name(declared, j) == name)
+}
+
+/// The name of column j of the group `game` (see [`game_column`]).
+fn game_column_name(declared: &[FinalColumn], j: usize) -> &'static str {
+    let d = declared.len();
+    if j < d {
+        declared[j].name
+    } else {
+        series_name(declared[j - d].name)
+    }
+}
+
 impl PyFacts {
     fn new(game: Game, cols: Columns) -> PyFacts {
-        let present = vec![true; cols.declared.len()];
+        let present = vec![true; 2 * cols.declared.len()];
         PyFacts {
             game,
             cols,
@@ -60,10 +80,10 @@ impl PyFacts {
         if place.name == "scores" {
             return self.game.has_scores();
         }
-        match self.cols.declared.iter().position(|c| c.name == place.name) {
-            Some(j) if place.group == "game" => self.present[j],
-            _ => true,
+        if place.group != "game" {
+            return true;
         }
+        game_column(self.cols.declared, place.name).is_none_or(|j| self.present[j])
     }
 
     fn place(&self, name: &str) -> PyResult<ColumnPlace> {
@@ -239,13 +259,15 @@ impl PyFacts {
         declared: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let all = self.cols.declared;
+        let d = all.len();
+        // Indices into `present`: the declared columns, then their series.
         let wanted: Vec<usize> = match &declared {
-            None => (0..all.len()).collect(),
+            None => (0..2 * d).collect(),
             Some(names) => names
                 .iter()
                 .map(|n| {
-                    all.iter().position(|c| c.name == n).ok_or_else(|| {
-                        let names: Vec<_> = all.iter().map(|c| c.name).collect();
+                    game_column(all, n).ok_or_else(|| {
+                        let names: Vec<_> = (0..2 * d).map(|j| game_column_name(all, j)).collect();
                         InvalidOptionError::new_err(format!(
                             "{} declares no column {n:?}; it declares: [{}]",
                             self.game.name(),
@@ -256,6 +278,7 @@ impl PyFacts {
                 .collect::<PyResult<_>>()?,
         };
         let wanted: Vec<usize> = wanted.into_iter().filter(|&j| self.present[j]).collect();
+        let (finals, series): (Vec<usize>, Vec<usize>) = wanted.iter().partition(|&&j| j < d);
         let rows = self.cols.rows();
         let facts = ColumnsRef {
             scores: if self.game.has_scores() {
@@ -263,12 +286,14 @@ impl PyFacts {
             } else {
                 &[]
             },
-            game: wanted.iter().map(|&j| rows.game[j]).collect(),
+            game: finals.iter().map(|&j| rows.game[j]).collect(),
+            series: series.iter().map(|&j| rows.series[j - d]).collect(),
             ..rows
         };
         let s = py.detach(|| summarize(&facts)).map_err(to_py)?;
-        let names = wanted.iter().map(|&j| all[j].name).collect();
-        summary_dict(py, s, names)
+        let names = finals.iter().map(|&j| game_column_name(all, j)).collect();
+        let series_names = series.iter().map(|&j| game_column_name(all, j)).collect();
+        summary_dict(py, s, names, series_names)
     }
 
     /// The facts of `parts` (Facts of `game`) one after the other, in the order given (a
@@ -297,7 +322,7 @@ impl PyFacts {
             return Ok(parts[0].clone());
         }
         let declared = declared_of(game);
-        let mut present = vec![true; declared.len()];
+        let mut present = vec![true; 2 * declared.len()];
         for p in &parts {
             for (a, b) in present.iter_mut().zip(&p.get().present) {
                 *a &= *b;
@@ -332,13 +357,12 @@ impl PyFacts {
             RecordError::new_err("stats column length must be a list of one entry per game")
         })?;
         let mut cols = Columns::zeroed(game.num_players(), declared, games);
-        let mut present = vec![true; declared.len()];
+        let mut present = vec![true; 2 * declared.len()];
         let numpy = py.import("numpy")?;
         for place in cols.layout() {
             let Some(value) = item(place.name)? else {
                 if place.group == "game" {
-                    let j = declared.iter().position(|c| c.name == place.name);
-                    if let Some(j) = j {
+                    if let Some(j) = game_column(declared, place.name) {
                         present[j] = false;
                     }
                     cols.game[place.start..place.end].fill(f64::NAN);
@@ -543,8 +567,9 @@ pub fn lab_schema(game: &PyGame) -> Vec<ColumnTuple> {
 /// `columns` maps every column of [`lab_schema`] (any array shape; `scores` may be None) to
 /// its values, and `declared` names the game's own columns to sum (those of them that
 /// `columns` lacks or holds as None are left out). Moments come as (n, mean, Σ (x − mean)²),
-/// ratios as (Σ num, Σ den, residual moments), and the declared columns' as `game`, a list of
-/// (name, moments).
+/// ratios as (Σ num, Σ den, residual moments), the declared columns' as `game`, a list of
+/// (name, moments), and their series' (the declared names that end in `_series`, games × 10)
+/// as `series`, a list of (name, [moments of each tenth]).
 #[pyfunction]
 #[pyo3(signature = (columns, players, declared = Vec::new()))]
 pub fn lab_summary<'py>(
@@ -578,14 +603,19 @@ pub fn lab_summary<'py>(
                         None => None,
                     };
             )+)+
-            let mut game = Vec::new();
-            let mut names = Vec::new();
+            let (mut game, mut series) = (Vec::new(), Vec::new());
+            let (mut names, mut series_names) = (Vec::new(), Vec::new());
             for name in &declared {
                 if let Some(item) = columns.get_item(name)?.filter(|v| !v.is_none()) {
                     let a = numpy.call_method1("ascontiguousarray", (item, "float64"))?;
                     let a: PyReadonlyArray1<'py, f64> = a.call_method1("reshape", (-1,))?.extract()?;
-                    game.push(a);
-                    names.push(name.as_str());
+                    if name.ends_with(SERIES_SUFFIX) {
+                        series.push(a);
+                        series_names.push(name.as_str());
+                    } else {
+                        game.push(a);
+                        names.push(name.as_str());
+                    }
                 }
             }
             let facts = ColumnsRef {
@@ -595,19 +625,22 @@ pub fn lab_summary<'py>(
                     None => &[],
                 },)+)+
                 game: game.iter().map(|a| a.as_slice()).collect::<Result<_, _>>()?,
+                series: series.iter().map(|a| a.as_slice()).collect::<Result<_, _>>()?,
             };
-            (summarize(&facts).map_err(to_py)?, names)
+            (summarize(&facts).map_err(to_py)?, names, series_names)
         }};
     }
-    let (s, names) = crate::lab::columns::column_groups!(all, players);
-    summary_dict(py, s, names)
+    let (s, names, series_names) = crate::lab::columns::column_groups!(all, players);
+    summary_dict(py, s, names, series_names)
 }
 
-/// The sums of [`Summary`] as `lab_summary` returns them.
+/// The sums of [`Summary`] as `lab_summary` returns them, the declared columns' named `names`
+/// and their series' `series_names`.
 fn summary_dict<'py>(
     py: Python<'py>,
     s: Summary,
     names: Vec<&str>,
+    series_names: Vec<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let moments = |m: Moments| (m.n, m.mean, m.squares);
     let ratio = |r: Ratio| (r.num, r.den, moments(r.residuals));
@@ -643,5 +676,11 @@ fn summary_dict<'py>(
         .map(|(n, m)| (n, moments(m)))
         .collect();
     d.set_item("game", game)?;
+    let series: Vec<_> = series_names
+        .into_iter()
+        .zip(s.series)
+        .map(|(n, tenths)| (n, tenths.map(moments).to_vec()))
+        .collect();
+    d.set_item("series", series)?;
     Ok(d)
 }

@@ -88,6 +88,12 @@ game's length in actions and D its decisions (the positions where an action was 
   ``largest_group_share_0`` / ``_1`` (a colour's largest group's share of that colour's stones),
   by which "two big blobs" can be told from a board of many small groups. Stones kept inside a
   settled loop (``remove_surrounded=False``) take no part.
+* The series of each declared column (``<name>_series``, games × 10): the same fact at the end
+  of each tenth of the game, the position after action ⌈(k + 1) L / 10⌉ for k = 0 … 9 (a game
+  shorter than ten actions repeats the position where its previous tenth ended; tenth 9 is the
+  last position, so it equals the column itself). Each tenth is averaged into a metric,
+  ``<name>_series_0`` … ``<name>_series_9`` (t interval within the column's range), and the
+  reports plot them over the game, per variant (and per strength in a study's report).
 * ``pie_swap`` (Faraday): share of games where player 1 swapped (Wilson), and
   ``seat_score_p_swap`` / ``seat_score_p_accept``: seat scores among games with each choice.
 * ``skill`` (with ``skill=N``): N more games per variant of MCTS with 4× the base agent's

@@ -243,7 +243,8 @@ def variant_metrics(
         declared: The columns the game declares
             (:func:`~stonefield.lab.columns.declared_columns`): each one ``cols`` holds gives
             the metric of its name, its mean with a Student t interval kept within the
-            column's range.
+            column's range; each series (width 10) gives ten, ``{name}_0`` … ``{name}_9``,
+            the mean at the end of each tenth of the game (:func:`series_names`).
 
     Returns:
         Metric name → :class:`Metric`, in the order tables show them.
@@ -286,6 +287,9 @@ def variant_metrics(
     ranges = {c.name: (c.low, c.high) for c in declared}
     for name, moments in s["game"]:
         out[name] = _within(_student(*moments), *ranges[name])
+    for name, tenths in s.get("series", ()):
+        for metric, moments in zip(series_names(name), tenths):
+            out[metric] = _within(_student(*moments), *ranges[name])
     chose, swap = int(s["pie_chose"]), int(s["pie_swap"])
     if chose:
         out["pie_swap"] = _wilson(swap / chose, chose)
@@ -296,6 +300,24 @@ def variant_metrics(
             for p in range(players):
                 out[f"seat_score_{p}_{label}"] = _wilson(means[p], games)
     return out
+
+
+#: The tenths of a series (``src/lab/mod.rs``: tenth k ends at position ⌈(k + 1) L / 10⌉).
+TENTHS = 10
+
+
+def series_names(series: str) -> list[str]:
+    """The metrics of a declared column's series, one per tenth of the game.
+
+    >>> series_names("groups_final_series")[::9]
+    ['groups_final_series_0', 'groups_final_series_9']
+    """
+    return [f"{series}_{k}" for k in range(TENTHS)]
+
+
+def series_metrics(metrics: dict[str, Metric], series: str) -> list[Metric]:
+    """A variant's metrics of one series, tenth by tenth (NaN where it has none)."""
+    return [metrics.get(n, NAN_METRIC) for n in series_names(series)]
 
 
 #: Metrics that are shares, averaged over games or pooled, whose intervals are kept in [0, 1].

@@ -25,6 +25,7 @@ from .. import _layout
 from ..render import PLAYER_NAMES, to_svg
 from . import metrics as M
 from ._view import LabView
+from .columns import Column, declared_series
 from .run import records
 
 #: Metrics shown in the report's summary table.
@@ -155,6 +156,78 @@ def plot_lead_drama(lab: LabView, path: str) -> None:
         ax.set_xticks(np.arange(len(labels)), labels, rotation=45, ha="right", fontsize=7)
         ax.set_title(name.replace("_", " "))
     save_figure(fig, path)
+
+
+#: One line of a series plot: its legend label, its metric at each tenth, its line style and
+#: its colour (a variant keeps its colour across strengths).
+SeriesLine = tuple[str, list[M.Metric], str, str]
+
+
+def plot_series_panels(
+    series: tuple[Column, ...], lines: dict[str, list[SeriesLine]], path: str
+) -> None:
+    """One panel per declared series (``lines[column name]``), each line a variant's means at
+    the end of each tenth of the game with their 95 % intervals."""
+    panels = len(series)
+    across = min(panels, 3)
+    down = -(-panels // across)
+    fig = new_figure(4.2 * across, 3.3 * down + 0.6)
+    axes = np.atleast_1d(fig.subplots(down, across, squeeze=False)).ravel()
+    x = np.arange(1, M.TENTHS + 1) / M.TENTHS
+    for ax, column in zip(axes, series):
+        base = column.name.removesuffix("_series")
+        count = len(lines[column.name])
+        for k, (label, ms, style, color) in enumerate(lines[column.name]):
+            vals = np.array([m.value for m in ms])
+            err = np.nan_to_num(
+                np.vstack([vals - [m.low for m in ms], [m.high for m in ms] - vals])
+            )
+            shift = (k - (count - 1) / 2) * 0.006
+            ax.errorbar(
+                x + shift,
+                vals,
+                yerr=err,
+                marker=".",
+                capsize=2,
+                ls=style,
+                lw=1,
+                color=color,
+                label=label,
+            )
+        ax.set_title(base.replace("_", " "), fontsize=9)
+        ax.set_xlabel("end of tenth of the game", fontsize=8)
+        ax.set_xticks(x[1::2], [f"{v:.1f}" for v in x[1::2]], fontsize=7)
+        if math.isfinite(column.low) and math.isfinite(column.high):
+            ax.set_ylim(column.low, column.high)
+    for ax in axes[panels:]:
+        ax.set_visible(False)
+    handles, labels = axes[0].get_legend_handles_labels()
+    if handles and len(labels) <= 16:
+        fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=min(len(labels), 4))
+        fig.tight_layout(rect=(0, 0.04 + 0.035 * -(-len(labels) // 4), 1, 1))
+        fig.savefig(path, format="png")
+        return
+    save_figure(fig, path)
+
+
+def plot_series(lab: LabView, path: str) -> bool:
+    """The series the game declares (its final-shape facts at the end of each tenth of the
+    game), one panel each, one line per variant. False (no file) when the game declares none
+    or no variant has them (an older results file)."""
+    series = declared_series(lab.plan.variants[0].game)
+    ms = lab.metrics()
+    series = tuple(c for c in series if any(M.series_names(c.name)[0] in m for m in ms))
+    if not series:
+        return False
+    lines = {
+        c.name: [
+            (v.label, M.series_metrics(m, c.name), "-", f"C{k % 10}")
+            for k, (v, m) in enumerate(zip(lab.plan.variants, ms))
+        ]
+        for c in series
+    }
+    plot_series_panels(series, lines, path)
+    return True
 
 
 #: The compact table of a run without a study's own deciding metrics.
@@ -359,6 +432,14 @@ def write_report(lab: LabView, directory: str) -> str:
         os.path.join(directory, "skill.png"),
     ):
         plots.append(("skill.png", "Skill gradient: the stronger agent's score"))
+    if plot_series(lab, os.path.join(directory, "series.png")):
+        plots.append(
+            (
+                "series.png",
+                "Over the game: the game's own measures at the end of each tenth, as played by "
+                + lab.agents_label(),
+            )
+        )
     for name, title, draw in (
         ("seat_scores.png", "Seat scores", plot_seat_scores),
         ("lengths.png", "Game lengths", plot_lengths),

@@ -302,6 +302,84 @@ SHAPE = (
 )
 
 
+#: The declared columns whose series (the value at the end of each tenth of the game) the
+#: asides' answer reads: the designer's "two big blobs growing" is a shape over the game.
+SHAPE_SERIES = ("groups_final", "largest_group_share_0", "largest_group_share_1")
+
+
+def _series_findings(labs: list[Lab], variant: int, default: int) -> str:
+    """Where a variant's series lie apart from the default's in the same direction at every
+    strength (both intervals excluding the other's value), per series: from which point of the
+    game, and the values there ("" when no series differs, or the game declares none)."""
+    found = []
+    for base in SHAPE_SERIES:
+        names = M.series_names(f"{base}_series")
+        if not all(names[0] in lab.metrics()[variant] for lab in labs):
+            continue
+        sides = []
+        for name in names:
+            per = []
+            for lab in labs:
+                a = lab.metrics()[variant].get(name, M.NAN_METRIC)
+                b = lab.metrics()[default].get(name, M.NAN_METRIC)
+                apart = excludes(a, b.value) != 0 and excludes(b, a.value) != 0
+                per.append(0 if not apart else (1 if a.value > b.value else -1))
+            sides.append(per[0] if all(x == per[0] for x in per) else 0)
+        for sign, word in ((1, "higher"), (-1, "lower")):
+            tenths = [k for k, x in enumerate(sides) if x == sign]
+            if not tenths:
+                continue
+            k = tenths[0]
+            vals = "; ".join(
+                f"{short(lab.metrics()[variant][names[k]])} against "
+                f"{short(lab.metrics()[default][names[k]])}"
+                for lab in labs
+            )
+            found.append(f"{base} {word} at {_progress(tenths)} of the game ({vals} at {k + 1}0 %)")
+    return "; ".join(found)
+
+
+def _progress(tenths: list[int]) -> str:
+    """Tenths as the points of the game where they end, runs joined: [1, 2, 3, 7] gives
+    "20–40 % and 80 %".
+
+    >>> _progress([1, 2, 3, 7]), _progress([9])
+    ('20–40 % and 80 %', '100 %')
+    """
+    runs: list[list[int]] = []
+    for k in tenths:
+        if runs and runs[-1][-1] == k - 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    words = [
+        f"{10 * (r[0] + 1)}–{10 * (r[-1] + 1)} %" if len(r) > 1 else f"{10 * (r[0] + 1)} %"
+        for r in runs
+    ]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+
+
+def _series_sentence(labs: list[Lab], default: int) -> str:
+    """The asides' line on the shape over the game (empty when no series differs)."""
+    parts = []
+    for v in labs[0].plan.variants:
+        if v.index == default:
+            continue
+        found = _series_findings(labs, v.index, default)
+        if found:
+            parts.append(f"with {v.label}: {found}")
+    if not parts:
+        return ""
+    return (
+        " Over the game (the means at the end of each tenth of the game, which show whether "
+        "each colour grows into one large group), against the default"
+        + (" at every strength" if len(labs) > 1 else "")
+        + ": "
+        + "; ".join(parts)
+        + "."
+    )
+
+
 def _asides_combined(run: Any) -> tuple[str, str | None]:
     levels = run.strengths
     labs = [run.lab(i) for i in levels]
@@ -354,7 +432,7 @@ def _asides_combined(run: Any) -> tuple[str, str | None]:
         "can differ from those with removal only by chance: the kept stones change the board "
         "that the search mixes into its random seeds, so the same agents play other games."
     )
-    return answer, None
+    return answer + _series_sentence(labs, default), None
 
 
 def _kingmaking_combined(run: Any) -> tuple[str, str | None]:
@@ -415,7 +493,7 @@ def _asides_answer(lab: Lab) -> tuple[str, str | None]:
         " from those with removal only by chance: the kept stones change the board that MCTS "
         "mixes into its random seeds, so the same agents play other games."
     )
-    return answer, None
+    return answer + _series_sentence([lab], default), None
 
 
 def _mirror_seats(agent: Any) -> Any:

@@ -31,12 +31,15 @@ import numpy as np
 from .._core import InvalidOptionError, option_spec
 from . import metrics as M
 from .brief import excludes, short
+from .columns import declared_series
 from .report import (
     HALF_REFERENCE,
+    SeriesLine,
     html_head,
     md_table,
     new_figure,
     plot_heatmap,
+    plot_series_panels,
     reference,
     save_figure,
 )
@@ -418,6 +421,42 @@ def plot_pie(run: StudyRun, path: str) -> bool:
     return True
 
 
+def plot_series_strengths(run: StudyRun, path: str) -> bool:
+    """The series the game declares (its final-shape facts at the end of each tenth of the
+    game), one panel each: one colour per variant (and arm), one line style per strength
+    (dashed the weaker, solid the strongest). False when the game declares none."""
+    levels = run.strengths
+    first = run.lab(levels[0])
+    series = declared_series(first.plan.variants[0].game)
+    series = tuple(
+        c
+        for c in series
+        if any(M.series_names(c.name)[0] in m for m in run.lab(levels[-1]).metrics())
+    )
+    if not series:
+        return False
+    styles = [("--", ":", "-.")[k % 3] for k in range(len(levels) - 1)] + ["-"]
+    lines: dict[str, list[SeriesLine]] = {c.name: [] for c in series}
+    colour = 0
+    for arm in run.arms:
+        for v in run.lab(levels[0], arm).plan.variants:
+            label = v.label if len(run.arms) == 1 else f"{arm}: {v.label}"
+            for it, style in zip(levels, styles):
+                m = run.lab(it, arm).metrics()[v.index]
+                for c in series:
+                    lines[c.name].append(
+                        (
+                            f"{label}, {strength_label(it)}",
+                            M.series_metrics(m, c.name),
+                            style,
+                            f"C{colour % 10}",
+                        )
+                    )
+            colour += 1
+    plot_series_panels(series, lines, path)
+    return True
+
+
 def _slug(iterations: int, arm: str) -> str:
     return (
         f"{strength_label(iterations).replace(' ', '-')}-{re.sub(r'[^a-z0-9]+', '-', arm.lower())}"
@@ -473,6 +512,13 @@ def write_study_report(run: StudyRun, directory: str) -> str:
         )
     if plot_pie(run, os.path.join(directory, "pie_swap.png")):
         plots.append(("pie_swap.png", "Pie: how often player 1 swaps, at each strength"))
+    if plot_series_strengths(run, os.path.join(directory, "series.png")):
+        plots.append(
+            (
+                "series.png",
+                "Over the game: the game's own measures at the end of each tenth, at each strength",
+            )
+        )
 
     plan = strongest.plan
     played = [

@@ -96,27 +96,47 @@ impl Measure for State {
     /// all and of each colour (stones kept inside a settled loop, `remove_surrounded=false`,
     /// take no part).
     fn final_facts(&self, out: &mut [f64]) {
-        let grid = &self.cfg.grid;
-        let share = |set: &[u64], largest: usize| {
-            let stones: u32 = set.iter().map(|w| w.count_ones()).sum();
-            // No stones, no group holding any: 0 (a number, so that columns compare exactly).
-            if stones == 0 {
-                0.0
-            } else {
-                largest as f64 / f64::from(stones)
-            }
-        };
-        let (all, largest) = grid.groups(&self.sets[2]);
-        let (red, red_largest) = grid.groups(&self.sets[0]);
-        let (blue, blue_largest) = grid.groups(&self.sets[1]);
-        let facts = [
-            all as f64,
-            red as f64,
-            blue as f64,
-            share(&self.sets[2], largest),
-            share(&self.sets[0], red_largest),
-            share(&self.sets[1], blue_largest),
-        ];
-        out.copy_from_slice(&facts[..out.len()]);
+        shape_facts(
+            &self.cfg.grid,
+            [&self.sets[2], &self.sets[0], &self.sets[1]],
+            out,
+        );
     }
+
+    /// The stones in play of each colour and of both (the sets the facts are counted on).
+    fn facts_snapshot(&self, out: &mut Vec<u64>) {
+        for set in [&self.sets[2], &self.sets[0], &self.sets[1]] {
+            out.extend_from_slice(set);
+        }
+    }
+
+    fn snapshot_facts(&self, snapshot: &[u64], out: &mut [f64]) {
+        let words = self.cfg.grid.words();
+        let set = |i: usize| &snapshot[i * words..(i + 1) * words];
+        shape_facts(&self.cfg.grid, [set(0), set(1), set(2)], out);
+    }
+}
+
+/// The declared facts of the stones in play `sets` (all, Red's, Blue's): the groups of each,
+/// then each one's largest group's share of its stones.
+fn shape_facts(grid: &HexGrid, sets: [&[u64]; 3], out: &mut [f64]) {
+    let share = |set: &[u64], largest: usize| {
+        let stones: u32 = set.iter().map(|w| w.count_ones()).sum();
+        // No stones, no group holding any: 0 (a number, so that columns compare exactly).
+        if stones == 0 {
+            0.0
+        } else {
+            largest as f64 / f64::from(stones)
+        }
+    };
+    let [all, red, blue] = sets.map(|set| grid.groups(set));
+    let facts = [
+        all.0 as f64,
+        red.0 as f64,
+        blue.0 as f64,
+        share(sets[0], all.1),
+        share(sets[1], red.1),
+        share(sets[2], blue.1),
+    ];
+    out.copy_from_slice(&facts[..out.len()]);
 }

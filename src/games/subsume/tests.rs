@@ -812,13 +812,20 @@ fn keeping_enclosed_stones_changes_no_move_and_no_result() {
 }
 
 /// The final-shape facts Subsume declares ([`Measure::final_facts`]): groups in all, of each
-/// colour, and the largest group's share of the stones in play.
+/// colour, and the largest group's share of the stones in play; a position's snapshot
+/// ([`Measure::facts_snapshot`], what the lab keeps for the series) gives the same facts.
 #[test]
 fn final_shape_facts_by_hand() {
     let facts = |s: &State| {
         let mut out = [0.0; 6];
         assert_eq!(s.final_columns().len(), 6);
         s.final_facts(&mut out);
+        let mut snapshot = Vec::new();
+        s.facts_snapshot(&mut snapshot);
+        let mut again = [0.0; 6];
+        // Read through another state of the same game (the empty board).
+        State::new(s.cfg.clone()).snapshot_facts(&snapshot, &mut again);
+        assert_eq!(out, again);
         out
     };
     // Red (0, 0), (0, 1) and Blue (1, 1) touch: one group of three; Red's two are one group,
