@@ -13,7 +13,8 @@
 //! move; [`Measure::sites_stay_occupied`] when stones are never removed; a
 //! [`Measure::random_game_observed`] that keeps its facts incrementally when recomputing them
 //! per position is slow; [`Measure::facts_snapshot`] and [`Measure::snapshot_facts`] when it
-//! declares columns, so that the lab takes their series from snapshots rather than a replay.
+//! declares columns, so that a measuring tool can take their facts at earlier positions from
+//! snapshots rather than by replaying the game.
 
 use super::{each_state, Rules, MAX_PLAYERS};
 use crate::algo::FloodScratch;
@@ -24,9 +25,9 @@ pub const MAX_DECLARED: usize = 8;
 
 /// A per-game column a game declares: a fact of a finished game's last position, by which a
 /// variant of the game can be judged (its name, snake case, what it holds, and the range its
-/// values lie in, which keeps the intervals of their mean within it). The lab also takes the
-/// same fact at the end of each tenth of the game, the column's series (`<name>_series`; see
-/// `crate::lab`), so a name must not end in `_series` itself.
+/// values lie in, which keeps the intervals of their mean within it). A measuring tool may
+/// also take the same fact at earlier positions of a game, as a series named `<name>_series`,
+/// so a name must not end in `_series` itself.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FinalColumn {
     pub name: &'static str,
@@ -49,9 +50,9 @@ pub trait Measure: Rules {
     fn final_facts(&self, _out: &mut [f64]) {}
 
     /// Appends to `out` what [`Measure::final_facts`] reads of this position (as many words at
-    /// every position of a game), so that the lab can take the facts of the positions that end
-    /// the tenths of a game once it is over ([`Measure::snapshot_facts`]) rather than replay
-    /// the game to them. Nothing by default: the lab then replays.
+    /// every position of a game), so that a measuring tool can take the facts of earlier
+    /// positions once the game is over ([`Measure::snapshot_facts`]) rather than replay the
+    /// game to them. Nothing by default: such a tool then replays.
     fn facts_snapshot(&self, _out: &mut Vec<u64>) {}
 
     /// [`Measure::final_facts`] of the position whose [`Measure::facts_snapshot`] is
@@ -156,8 +157,8 @@ pub trait Observer {
     /// only positions of one level need comparing.
     fn position(&mut self, key: u64, level: Option<u32>, cells: &[i8]);
     /// Where the [`Measure::facts_snapshot`] of each position goes, right after the position is
-    /// reported, when the observer keeps them (the lab does for games that declare columns and
-    /// give snapshots; a game's own loop that skips this only makes the lab replay the game).
+    /// reported, when the observer keeps them (for games that declare columns and give
+    /// snapshots; a game's own loop that skips this only makes the observer replay the game).
     fn snapshots(&mut self) -> Option<&mut Vec<u64>> {
         None
     }

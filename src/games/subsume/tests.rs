@@ -813,7 +813,8 @@ fn keeping_enclosed_stones_changes_no_move_and_no_result() {
 
 /// The final-shape facts Subsume declares ([`Measure::final_facts`]): groups in all, of each
 /// colour, and the largest group's share of the stones in play; a position's snapshot
-/// ([`Measure::facts_snapshot`], what the lab keeps for the series) gives the same facts.
+/// ([`Measure::facts_snapshot`], what a measuring tool keeps for the series) gives the same
+/// facts.
 #[test]
 fn final_shape_facts_by_hand() {
     let facts = |s: &State| {
