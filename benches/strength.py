@@ -7,8 +7,9 @@ options; ``large`` one larger board per game, listed in ``LARGE``). Agents searc
 ``--threads`` games run at once (each agent thinks only on its own turn, so with one game per
 core the side not to move is idle). The Elo ratings are one Bradley-Terry fit over all games of a
 configuration (draws count half), anchored at UCT = 0, with 95 % intervals from the fit's
-curvature. The report goes to ``DIR/README.md`` (Markdown) and ``DIR/ladder.json``; without
-``--out`` it is printed.
+curvature. The report goes to ``DIR/ladder-TAG.md`` (Markdown) and ``DIR/ladder-TAG.json``, TAG
+naming the budget (``time-0.1``, ``iterations-1000``); without ``--out`` it is printed. The
+published ladders are in ``docs/strength/``.
 
 Equal time per move is what users get; equal iterations (``--iterations``) shows the gain per
 iteration apart from the cost per iteration, which ``--speed`` measures (iterations per second of
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--threads", type=int, default=None, help="games played at once")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--speed", action="store_true", help="also measure iterations per second")
-    p.add_argument("--out", default=None, help="directory for README.md and ladder.json")
+    p.add_argument("--out", default=None, help="directory for ladder-TAG.md and ladder-TAG.json")
     args = p.parse_args(argv)
     if (args.time is None) == (args.iterations is None):
         p.error("give exactly one of --time and --iterations")
