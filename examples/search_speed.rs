@@ -1,14 +1,14 @@
 //! MCTS iterations per second on one configuration:
 //! `cargo run --release --example search_speed -- GAME ITERATIONS [THREADS] [MOVES] [key=value ...]`
 //! (MOVES random opening moves first, for a mid-game position). Among the `key=value` pairs,
-//! `selection=`, `playouts=`, `c=`, `grave_ref=` and `grave_bias=` set the search, and
+//! `selection=`, `playouts=`, `c=`, `grave_ref=`, `grave_bias=` and `preset=` set the search, and
 //! `search=puct` (with `batch_size=`) runs PUCT with its native rollout evaluator instead of
 //! MCTS (simulations per second; no root noise), the rest are game options. The rate is per CPU-second of this process (the machine may be shared).
 
 use stonefield::games::{OptionValue, Rules};
 use stonefield::rng::Rng;
 use stonefield::search::mcts::search;
-use stonefield::search::{puct_search, MctsConfig, Playouts, PuctConfig, Selection};
+use stonefield::search::{puct_search, MctsConfig, Playouts, Preset, PuctConfig, Selection};
 use stonefield::Game;
 
 fn main() {
@@ -23,6 +23,7 @@ fn main() {
         "c",
         "grave_ref",
         "grave_bias",
+        "preset",
         "search",
         "batch_size",
     ];
@@ -53,6 +54,7 @@ fn main() {
             "batch_size" => puct.batch_size = v.parse().expect("batch_size"),
             "grave_ref" => cfg.grave_ref = v.parse().expect("grave_ref"),
             "grave_bias" => cfg.grave_bias = v.parse().expect("grave_bias"),
+            "preset" => cfg.preset = Some(Preset::from_name(v).expect("preset")),
             _ => {}
         }
     }

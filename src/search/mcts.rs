@@ -473,17 +473,21 @@ struct Scratch {
     returns: Vec<f64>,
     /// The playout's actions with their players, when GRAVE or MAST needs them.
     played: Vec<(u8, u16)>,
-    /// GRAVE: per player, a bit per site: the sites that player played below the node being
-    /// updated.
-    seen: Vec<u64>,
-    /// Words of `seen` per player.
-    words: usize,
-    /// GRAVE: the reference node's AMAF statistics by action, each valid when its stamp is
-    /// `now`.
-    dense: Vec<(u32, Amaf)>,
-    now: u32,
-    /// The node whose statistics `dense` holds in this iteration (`usize::MAX`: none).
-    dense_of: usize,
+    /// The number of actions of the game (the row length of `seen`, `dense` and `mast`).
+    actions: usize,
+    /// GRAVE: per (player, action), the number of the last AMAF update in which that player
+    /// played that site below the node being updated (stamps, so nothing is cleared between
+    /// iterations).
+    seen: Vec<u32>,
+    /// The stamp of the current AMAF update (never 0 once one ran).
+    stamp: u32,
+    /// GRAVE: per (player, action), the AMAF statistics of that action at the node
+    /// `dense_of[player]` (zero for actions it has no child for): the reference node's row,
+    /// read by action without searching its children. `update_amaf` keeps it in step, so it
+    /// stays valid across iterations while the same reference serves.
+    dense: Vec<Amaf>,
+    /// Per player, the node whose children's statistics `dense` holds (`usize::MAX`: none).
+    dense_of: Vec<usize>,
     /// MAST: per (player, action), the summed return and count over this search's iterations.
     mast: Vec<(f32, u32)>,
 }
@@ -491,21 +495,19 @@ struct Scratch {
 impl Scratch {
     fn new<R: Rules>(root: &R, lim: &Limits) -> Scratch {
         let players = root.num_players();
-        let sites = root.board().num_sites();
         let actions = root.num_actions();
         let grave = lim.selection == Selection::Grave;
-        let words = sites.div_ceil(64);
         Scratch {
             path: Vec::with_capacity(64),
             buf: Vec::with_capacity(64),
             ranks: vec![0.0; players],
             returns: vec![0.0; players],
             played: Vec::with_capacity(if lim.records() { 4 * actions } else { 0 }),
-            seen: vec![0; if grave { players * words } else { 0 }],
-            words,
-            dense: vec![(0, Amaf::default()); if grave { actions } else { 0 }],
-            now: 0,
-            dense_of: usize::MAX,
+            actions,
+            seen: vec![0; if grave { players * actions } else { 0 }],
+            stamp: 0,
+            dense: vec![Amaf::default(); if grave { players * actions } else { 0 }],
+            dense_of: vec![usize::MAX; players],
             mast: vec![
                 (0.0, 0);
                 if lim.playouts == Playouts::Mast {
@@ -578,6 +580,123 @@ impl Limits<'_> {
     /// Whether iterations record their playouts' actions.
     fn records(&self) -> bool {
         self.selection == Selection::Grave || self.playouts == Playouts::Mast
+    }
+}
+
+/// GRAVE's running choice over the children of one node (see [`Tree::select_grave`]).
+struct GravePick {
+    solver: bool,
+    /// The bias b of the β schedule.
+    b: f64,
+    /// c·√(ln N), the exploration factor (0: none).
+    k: f64,
+    best: usize,
+    best_score: f64,
+    /// Untried children without AMAF statistics seen so far, and the one drawn among them.
+    fresh: usize,
+    fresh_pick: usize,
+}
+
+impl GravePick {
+    fn new(solver: bool, b: f64, k: f64) -> GravePick {
+        GravePick {
+            solver,
+            b,
+            k,
+            best: 0,
+            best_score: f64::NEG_INFINITY,
+            fresh: 0,
+            fresh_pick: usize::MAX,
+        }
+    }
+
+    /// The index in `kids` of the child to descend into, `amaf(j, child)` giving the AMAF
+    /// statistics of child j's action at the reference. The first `tried` children are the
+    /// tried ones; the rest have never been entered, so they have no visits and no proof and
+    /// score by their AMAF mean alone.
+    #[inline(always)]
+    fn scan<F: Fn(usize, &Node) -> Amaf>(
+        &mut self,
+        kids: &[Node],
+        tried: usize,
+        rng: &mut Rng,
+        amaf: F,
+    ) -> usize {
+        if self.k > 0.0 {
+            self.scan_tried::<true, F>(kids, tried, rng, &amaf);
+        } else {
+            self.scan_tried::<false, F>(kids, tried, rng, &amaf);
+        }
+        for j in tried..kids.len() {
+            let ch = &kids[j];
+            debug_assert!(ch.visits == 0 && ch.proof == OPEN);
+            self.untried(j, amaf(j, ch), rng);
+        }
+        if self.fresh_pick != usize::MAX {
+            self.fresh_pick
+        } else {
+            self.best
+        }
+    }
+
+    /// The tried children, the first `tried` of `kids`; `EXPLORE` when k > 0.
+    #[inline(always)]
+    fn scan_tried<const EXPLORE: bool, F: Fn(usize, &Node) -> Amaf>(
+        &mut self,
+        kids: &[Node],
+        tried: usize,
+        rng: &mut Rng,
+        amaf: &F,
+    ) {
+        let (b, k, solver) = (self.b, self.k, self.solver);
+        let mut best = self.best;
+        let mut best_score = self.best_score;
+        for j in 0..tried.min(kids.len()) {
+            let ch = &kids[j];
+            if solver && ch.proof == -1 {
+                continue;
+            }
+            let am = amaf(j, ch);
+            if ch.visits == 0 {
+                // Tried but never backed up (a search stopped by the node limit): as untried.
+                self.best = best;
+                self.best_score = best_score;
+                self.untried(j, am, rng);
+                best = self.best;
+                best_score = self.best_score;
+                continue;
+            }
+            let m = f64::from(am.visits);
+            // (1 − β)·v/n + β·a/m with β = m / D, D = m + n + b·m·n, is
+            // (v·(1 + b·m) + a) / D: one division.
+            let n = f64::from(ch.visits);
+            let mixed = (ch.value * (1.0 + b * m) + f64::from(am.value)) / (m + n + b * m * n);
+            let score = if EXPLORE { mixed + k / n.sqrt() } else { mixed };
+            if score > best_score {
+                best_score = score;
+                best = j;
+            }
+        }
+        self.best = best;
+        self.best_score = best_score;
+    }
+
+    /// Child j, never backed up, with AMAF statistics `am` at the reference.
+    #[inline(always)]
+    fn untried(&mut self, j: usize, am: Amaf, rng: &mut Rng) {
+        if am.visits == 0 {
+            self.fresh += 1;
+            if rng.below(self.fresh) == 0 {
+                self.fresh_pick = j;
+            }
+        } else if self.fresh == 0 {
+            // Once a child without statistics is seen it is chosen over any score.
+            let score = f64::from(am.value) / f64::from(am.visits);
+            if score > self.best_score {
+                self.best_score = score;
+                self.best = j;
+            }
+        }
     }
 }
 
@@ -751,6 +870,10 @@ impl Tree {
     /// n its playouts, m the AMAF playouts of its action at the reference and amaf their mean;
     /// an untried child scores its AMAF mean alone. Untried children without AMAF statistics
     /// (a pass, say, or a site never reached below the reference) come first, drawn at random.
+    ///
+    /// The reference's statistics are read by action from `s.dense` (loaded once for the
+    /// reference and kept in step by [`Tree::update_amaf`]) unless the reference is `node`
+    /// itself, whose children's statistics are read in place.
     fn select_grave(
         &mut self,
         node: usize,
@@ -759,106 +882,97 @@ impl Tree {
         rng: &mut Rng,
         s: &mut Scratch,
     ) -> usize {
-        let own = reference == node;
-        if !own && s.dense_of != reference {
-            s.now = s.now.wrapping_add(1);
-            if s.now == 0 {
-                s.dense.fill((0, Amaf::default()));
-                s.now = 1;
-            }
-            let r = self.nodes[reference].children();
-            for (n, am) in self.nodes[r.clone()].iter().zip(&self.amaf[r]) {
-                if let Some(d) = s.dense.get_mut(usize::from(n.action)) {
-                    *d = (s.now, *am);
-                }
-            }
-            s.dense_of = reference;
-        }
         let parent = self.nodes[node];
         let range = parent.children();
-        let k = lim.c * f64::from(parent.visits.max(1)).ln().sqrt();
-        let b = lim.grave_bias;
-        let mut best = 0;
-        let mut best_score = f64::NEG_INFINITY;
-        let mut fresh = 0usize;
-        let mut fresh_pick = usize::MAX;
+        // c = 0 (GRAVE's default) makes k 0 whatever ln N is: no logarithm then.
+        let k = if lim.c > 0.0 {
+            lim.c * f64::from(parent.visits.max(1)).ln().sqrt()
+        } else {
+            0.0
+        };
         let kids = &self.nodes[range.clone()];
-        let stats = &self.amaf[range.clone()];
-        for (j, (ch, own_am)) in kids.iter().zip(stats).enumerate() {
-            if lim.solver && ch.proof == -1 {
-                continue;
-            }
-            let am = if own {
-                *own_am
-            } else {
-                match s.dense.get(usize::from(ch.action)) {
-                    Some(&(t, am)) if t == s.now => am,
-                    _ => Amaf::default(),
+        let tried = usize::from(parent.tried).min(kids.len());
+        let mut pick = GravePick::new(lim.solver, lim.grave_bias, k);
+        let j = if reference == node {
+            let stats = &self.amaf[range.clone()];
+            let stats = &stats[..kids.len()];
+            pick.scan(kids, tried, rng, |j, _| stats[j])
+        } else {
+            let p = usize::from(kids.first().map_or(0, |ch| ch.mover));
+            self.load_dense(s, p, reference);
+            let row = &s.dense[p * s.actions..(p + 1) * s.actions];
+            pick.scan(kids, tried, rng, |_, ch| {
+                row.get(usize::from(ch.action)).copied().unwrap_or_default()
+            })
+        };
+        self.mark_tried(node, range.start + j)
+    }
+
+    /// Makes player `p`'s row of `s.dense` hold the AMAF statistics of the children of
+    /// `reference` by action (the row of the node it held before is cleared first).
+    fn load_dense(&self, s: &mut Scratch, p: usize, reference: usize) {
+        if s.dense_of[p] == reference {
+            return;
+        }
+        let row = &mut s.dense[p * s.actions..(p + 1) * s.actions];
+        if let Some(old) = self.nodes.get(s.dense_of[p]) {
+            for ch in &self.nodes[old.children()] {
+                if let Some(d) = row.get_mut(usize::from(ch.action)) {
+                    *d = Amaf::default();
                 }
-            };
-            let m = f64::from(am.visits);
-            let score = if ch.visits == 0 {
-                if am.visits == 0 {
-                    fresh += 1;
-                    if rng.below(fresh) == 0 {
-                        fresh_pick = j;
-                    }
-                    continue;
-                }
-                f64::from(am.value) / m
-            } else {
-                // (1 − β)·v/n + β·a/m with β = m / D, D = m + n + b·m·n, is
-                // (v·(1 + b·m) + a) / D: one division.
-                let n = f64::from(ch.visits);
-                let mixed = (ch.value * (1.0 + b * m) + f64::from(am.value)) / (m + n + b * m * n);
-                if k > 0.0 {
-                    mixed + k / n.sqrt()
-                } else {
-                    mixed
-                }
-            };
-            if score > best_score {
-                best_score = score;
-                best = j;
             }
         }
-        let chosen = range.start
-            + if fresh_pick != usize::MAX {
-                fresh_pick
-            } else {
-                best
-            };
-        self.mark_tried(node, chosen)
+        let r = self.nodes[reference].children();
+        for (ch, am) in self.nodes[r.clone()].iter().zip(&self.amaf[r]) {
+            if let Some(d) = row.get_mut(usize::from(ch.action)) {
+                *d = *am;
+            }
+        }
+        s.dense_of[p] = reference;
     }
 
     /// GRAVE's update after an iteration: every child, along the path, whose action its mover
     /// played later in the iteration (in the tree or the playout) adds the return to its AMAF
     /// statistics. Only site actions (below `sites`) take AMAF statistics.
     fn update_amaf(&mut self, s: &mut Scratch, sites: usize) {
-        let words = s.words;
-        s.seen.fill(0);
-        let mark = |seen: &mut [u64], p: u8, a: u16| {
+        let actions = s.actions;
+        s.stamp = s.stamp.wrapping_add(1);
+        if s.stamp == 0 {
+            s.seen.fill(0);
+            s.stamp = 1;
+        }
+        let now = s.stamp;
+        let sites = sites.min(actions);
+        for &(p, a) in &s.played {
             let a = usize::from(a);
             if a < sites {
-                seen[usize::from(p) * words + a / 64] |= 1 << (a % 64);
+                s.seen[usize::from(p) * actions + a] = now;
             }
-        };
-        for &(p, a) in &s.played {
-            mark(&mut s.seen, p, a);
         }
         for d in (0..s.path.len().saturating_sub(1)).rev() {
             let child = self.nodes[s.path[d + 1] as usize];
-            mark(&mut s.seen, child.mover, child.action);
             let p = usize::from(child.mover);
+            let a = usize::from(child.action);
+            if a < sites {
+                s.seen[p * actions + a] = now;
+            }
             let ret = s.returns[p] as f32;
-            let row = &s.seen[p * words..(p + 1) * words];
-            let range = self.nodes[s.path[d] as usize].children();
+            let row = &s.seen[p * actions..(p + 1) * actions];
+            let parent = s.path[d] as usize;
+            let range = self.nodes[parent].children();
             let kids = &self.nodes[range.clone()];
-            for (n, am) in kids.iter().zip(&mut self.amaf[range]) {
-                let a = usize::from(n.action);
-                if row.get(a / 64).is_some_and(|w| w >> (a % 64) & 1 == 1) {
+            let stats = &mut self.amaf[range];
+            // The reference row of `p` copies these statistics when it is this node's.
+            let mut dense =
+                (s.dense_of[p] == parent).then(|| &mut s.dense[p * actions..(p + 1) * actions]);
+            for (ch, am) in kids.iter().zip(stats.iter_mut()) {
+                let a = usize::from(ch.action);
+                if row.get(a) == Some(&now) {
                     am.value += ret;
                     am.visits += 1;
+                    if let Some(d) = dense.as_deref_mut().and_then(|r| r.get_mut(a)) {
+                        *d = *am;
+                    }
                 }
             }
         }
@@ -893,7 +1007,6 @@ impl Tree {
         s.path.clear();
         s.path.push(0);
         s.played.clear();
-        s.dense_of = usize::MAX;
         let grave = lim.selection == Selection::Grave;
         // GRAVE: per player, the deepest node so far on the path where that player chooses and
         // which has at least `grave_ref` playouts.
@@ -1491,19 +1604,20 @@ mod amaf_tests {
     }
 
     fn scratch(players: usize, sites: usize) -> Scratch {
-        let words = sites.div_ceil(64);
+        // The sites and a pass.
+        let actions = sites + 1;
         Scratch {
             path: Vec::new(),
             buf: Vec::new(),
             ranks: vec![0.0; players],
             returns: vec![0.0; players],
             played: Vec::new(),
-            seen: vec![0; players * words],
-            words,
-            dense: Vec::new(),
-            now: 0,
-            dense_of: usize::MAX,
-            mast: vec![(0.0, 0); players * (sites + 1)],
+            actions,
+            seen: vec![0; players * actions],
+            stamp: 0,
+            dense: vec![Amaf::default(); players * actions],
+            dense_of: vec![usize::MAX; players],
+            mast: vec![(0.0, 0); players * actions],
         }
     }
 
@@ -1556,7 +1670,6 @@ mod amaf_tests {
             playouts: Playouts::Random,
         };
         let mut s = scratch(2, 19);
-        s.dense = vec![(0, Amaf::default()); 20];
         // Site 0: tried, mean 0.5 over 10, AMAF mean 0 over 30: β = 30 / 40, score 0.125.
         // Site 1: tried, mean 0 over 10, AMAF mean 0.2 over 10: β = 1/2, score 0.1.
         // Site 2: untried, AMAF mean 0.15 over 20: scores 0.15 and is chosen.
