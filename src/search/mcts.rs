@@ -518,16 +518,6 @@ impl Scratch {
             ],
         }
     }
-
-    /// MAST's mean return of `action` for `player` (0 before it was ever played).
-    fn mast_mean(&self, player: usize, action: usize, actions: usize) -> f32 {
-        let (v, n) = self.mast[player * actions + action];
-        if n == 0 {
-            0.0
-        } else {
-            v / n as f32
-        }
-    }
 }
 
 /// Writes a finished game's returns (zero when truncated).
@@ -1167,19 +1157,25 @@ impl Tree {
 /// `s.played`.
 fn recorded_playout<R: Rules>(state: &mut R, rng: &mut Rng, s: &mut Scratch, playouts: Playouts) {
     let actions = state.num_actions();
-    while let Some(p) = state.current_player() {
-        let Some(mut a) = state.random_action(rng, &mut s.buf) else {
-            break;
+    let (played, mast) = (&mut s.played, &s.mast);
+    state.guided_playout(rng, &mut s.buf, playouts == Playouts::Mast, |p, a, b| {
+        let a = match b {
+            Some(b) if mast_mean(mast, p, b, actions) > mast_mean(mast, p, a, actions) => b,
+            _ => a,
         };
-        if playouts == Playouts::Mast {
-            if let Some(b) = state.random_action(rng, &mut s.buf) {
-                if s.mast_mean(p, b, actions) > s.mast_mean(p, a, actions) {
-                    a = b;
-                }
-            }
-        }
-        s.played.push((p as u8, a as u16));
-        state.apply_unchecked(a);
+        played.push((p as u8, a as u16));
+        a
+    });
+}
+
+/// MAST's mean return of `action` for `player` in `table` (0 before it was ever played).
+#[inline]
+fn mast_mean(table: &[(f32, u32)], player: usize, action: usize, actions: usize) -> f32 {
+    let (v, n) = table[player * actions + action];
+    if n == 0 {
+        0.0
+    } else {
+        v / n as f32
     }
 }
 
