@@ -1651,6 +1651,57 @@ mod amaf_tests {
     }
 
     #[test]
+    fn the_reference_row_reads_by_action_and_follows_the_updates() {
+        let mut t = tree();
+        let mut s = scratch(2, 19);
+        // The root's children hold sites 0, 1, 2 in the order 2, 0, 1 (tried ones swapped
+        // forward); the child on 0 (now at index 2) has children on 1 and 2.
+        t.nodes.swap(1, 3);
+        t.nodes.swap(2, 3);
+        t.amaf[1] = Amaf {
+            value: 2.0,
+            visits: 3,
+        };
+        t.amaf[2] = Amaf {
+            value: -1.0,
+            visits: 1,
+        };
+        t.load_dense(&mut s, 0, 0);
+        let row = |s: &Scratch, p: usize| -> Vec<(f32, u32)> {
+            s.dense[p * s.actions..p * s.actions + 3]
+                .iter()
+                .map(|a| (a.value, a.visits))
+                .collect()
+        };
+        assert_eq!(row(&s, 0), vec![(-1.0, 1), (0.0, 0), (2.0, 3)]);
+        // An update through the root keeps the row equal to the children's statistics: root →
+        // site 0 (index 2), then player 0 plays site 1 in the playout and wins.
+        t.nodes[2].first = 4;
+        t.nodes[2].len = 2;
+        s.path = vec![0, 2];
+        s.played = vec![(0, 1)];
+        s.returns = vec![1.0, -1.0];
+        t.update_amaf(&mut s, 19);
+        assert_eq!(row(&s, 0), vec![(0.0, 2), (1.0, 1), (2.0, 3)]);
+        let by_action = |t: &Tree, a: u16| -> (f32, u32) {
+            let i = (1..4).find(|&i| t.nodes[i].action == a).expect("a child");
+            (t.amaf[i].value, t.amaf[i].visits)
+        };
+        assert_eq!(
+            (0..3).map(|a| by_action(&t, a)).collect::<Vec<_>>(),
+            row(&s, 0)
+        );
+        // Another reference for player 0 clears the row first: node 2's children (sites 1, 2).
+        t.amaf[4] = Amaf {
+            value: 0.5,
+            visits: 2,
+        };
+        t.load_dense(&mut s, 0, 2);
+        assert_eq!(row(&s, 0), vec![(0.0, 0), (0.5, 2), (0.0, 0)]);
+        assert_eq!(s.dense_of, vec![2, usize::MAX]);
+    }
+
+    #[test]
     fn grave_mixes_by_the_beta_schedule_and_ranks_untried_children_by_amaf() {
         let mut t = tree();
         let lim = Limits {
