@@ -604,6 +604,9 @@ impl GravePick {
     /// statistics of child j's action at the reference. The first `tried` children are the
     /// tried ones; the rest have never been entered, so they have no visits and no proof and
     /// score by their AMAF mean alone.
+    // Indexed loops: callgrind counts about 7 % more instructions a GRAVE iteration with
+    // `enumerate` over the subslices.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn scan<F: Fn(usize, &Node) -> Amaf>(
         &mut self,
@@ -630,6 +633,7 @@ impl GravePick {
     }
 
     /// The tried children, the first `tried` of `kids`; `EXPLORE` when k > 0.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn scan_tried<const EXPLORE: bool, F: Fn(usize, &Node) -> Amaf>(
         &mut self,

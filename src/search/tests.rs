@@ -764,8 +764,17 @@ fn grave_and_the_strong_preset_keep_their_root_visits() {
         preset: Some(Preset::Strong),
         ..mcts(3000, seed)
     };
+    // (game, players, random moves, settings, best move, root visits)
+    type Case = (
+        &'static str,
+        Option<i64>,
+        usize,
+        MctsConfig,
+        u32,
+        &'static [u64],
+    );
     #[rustfmt::skip]
-    let cases: [(&str, Option<i64>, usize, MctsConfig, u32, &[u64]); 10] = [
+    let cases: [Case; 10] = [
         ("smallholder", None, 3, grave0(1), 35, &[
             53, 2, 570, 22, 1, 518, 5, 2, 1, 122, 354, 88, 1, 1, 1, 1, 34, 269, 1, 1, 1, 4, 175,
             3, 2, 1, 1, 7, 2, 747, 10]),
