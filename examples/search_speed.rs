@@ -80,13 +80,13 @@ fn main() {
             state.apply_unchecked(a);
         }
     }
-    let t = cpu_seconds();
+    let t = cpu_seconds(threads);
     let r = if use_puct {
         puct_search(&state, &puct, None, None).expect("searchable")
     } else {
         search(&state, &cfg).expect("searchable")
     };
-    let dt = cpu_seconds() - t;
+    let dt = cpu_seconds(threads) - t;
     println!(
         "{name} moves={moves} threads={threads}: {:.0} it/s, {} nodes ({:.2} per iteration), best {}",
         r.iterations as f64 / dt,
@@ -96,9 +96,19 @@ fn main() {
     );
 }
 
-/// CPU seconds used by this process so far (user + system), from /proc; wall seconds where
+/// CPU seconds used by this process so far: with one search thread (the search then runs on
+/// this one), the nanoseconds the scheduler counted on-CPU for it (`/proc/self/schedstat`);
+/// otherwise user + system time in clock ticks of 10 ms (`/proc/self/stat`); wall seconds where
 /// /proc is missing.
-fn cpu_seconds() -> f64 {
+fn cpu_seconds(threads: usize) -> f64 {
+    if threads == 1 {
+        let ns = std::fs::read_to_string("/proc/self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok());
+        if let Some(ns) = ns {
+            return ns / 1e9;
+        }
+    }
     let ticks = std::fs::read_to_string("/proc/self/stat")
         .ok()
         .and_then(|s| {

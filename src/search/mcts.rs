@@ -489,7 +489,7 @@ struct Scratch {
     /// Per player, the node whose children's statistics `dense` holds (`usize::MAX`: none).
     dense_of: Vec<usize>,
     /// MAST: per (player, action), the summed return and count over this search's iterations.
-    mast: Vec<(f32, u32)>,
+    mast: Vec<MastStat>,
 }
 
 impl Scratch {
@@ -509,7 +509,7 @@ impl Scratch {
             dense: vec![Amaf::default(); if grave { players * actions } else { 0 }],
             dense_of: vec![usize::MAX; players],
             mast: vec![
-                (0.0, 0);
+                MastStat::default();
                 if lim.playouts == Playouts::Mast {
                     players * actions
                 } else {
@@ -977,14 +977,11 @@ impl Tree {
     fn update_mast(&self, s: &mut Scratch, actions: usize) {
         for &i in &s.path[1..] {
             let n = self.nodes[i as usize];
-            let e = &mut s.mast[usize::from(n.mover) * actions + usize::from(n.action)];
-            e.0 += s.returns[usize::from(n.mover)] as f32;
-            e.1 += 1;
+            s.mast[usize::from(n.mover) * actions + usize::from(n.action)]
+                .add(s.returns[usize::from(n.mover)] as f32);
         }
         for &(p, a) in &s.played {
-            let e = &mut s.mast[usize::from(p) * actions + usize::from(a)];
-            e.0 += s.returns[usize::from(p)] as f32;
-            e.1 += 1;
+            s.mast[usize::from(p) * actions + usize::from(a)].add(s.returns[usize::from(p)] as f32);
         }
     }
 
@@ -1176,12 +1173,27 @@ fn recorded_playout<R: Rules>(state: &mut R, rng: &mut Rng, s: &mut Scratch, pla
 
 /// MAST's mean return of `action` for `player` in `table` (0 before it was ever played).
 #[inline]
-fn mast_mean(table: &[(f32, u32)], player: usize, action: usize, actions: usize) -> f32 {
-    let (v, n) = table[player * actions + action];
-    if n == 0 {
-        0.0
-    } else {
-        v / n as f32
+fn mast_mean(table: &[MastStat], player: usize, action: usize, actions: usize) -> f32 {
+    table[player * actions + action].mean
+}
+
+/// MAST's statistics of one action for one player: the summed return, the count, and their
+/// mean, worked out at each update (the same division as at each read, but once per update
+/// rather than twice per playout move).
+#[derive(Clone, Copy, Debug, Default)]
+struct MastStat {
+    sum: f32,
+    count: u32,
+    /// `sum / count`, 0 while the count is 0.
+    mean: f32,
+}
+
+impl MastStat {
+    #[inline]
+    fn add(&mut self, ret: f32) {
+        self.sum += ret;
+        self.count += 1;
+        self.mean = self.sum / self.count as f32;
     }
 }
 
@@ -1619,7 +1631,7 @@ mod amaf_tests {
             stamp: 0,
             dense: vec![Amaf::default(); players * actions],
             dense_of: vec![usize::MAX; players],
-            mast: vec![(0.0, 0); players * actions],
+            mast: vec![MastStat::default(); players * actions],
         }
     }
 
