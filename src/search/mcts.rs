@@ -20,9 +20,10 @@
 //! child's site at any later point of the iteration ([`AMAF_BYTES`] a node). A child's mean is
 //! mixed with the AMAF mean of its action at the *reference*: the closest node on the path where
 //! the same player chooses and which has at least `grave_ref` playouts (a node's AMAF statistics
-//! are its chooser's, so only such a node can serve). Without a reference the choice is UCT's,
-//! drawing the same random numbers. MAST playouts ([`Playouts::Mast`]) play the better of two
-//! uniform draws by the mover's mean return so far.
+//! are its chooser's, so only such a node can serve); the reference's statistics are read by
+//! action from a row per player, loaded once per reference and kept in step by the AMAF update.
+//! Without a reference the choice is UCT's, drawing the same random numbers. MAST playouts
+//! ([`Playouts::Mast`]) play the better of two uniform draws by the mover's mean return so far.
 //!
 //! MCTS-Solver (Winands, Björnsson and Saito, 2008), two-player games only: a terminal node is
 //! proven won, drawn or lost for its mover; a node is proven won for the player to move there
