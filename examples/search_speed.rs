@@ -1,14 +1,14 @@
 //! MCTS iterations per second on one configuration:
 //! `cargo run --release --example search_speed -- GAME ITERATIONS [THREADS] [MOVES] [key=value ...]`
 //! (MOVES random opening moves first, for a mid-game position). Among the `key=value` pairs,
-//! `selection=`, `playouts=`, `c=`, `grave_ref=` and `grave_bias=` set the search, and
+//! `selection=`, `playouts=`, `c=`, `grave_ref=`, `grave_bias=` and `preset=` set the search, and
 //! `search=puct` (with `batch_size=`) runs PUCT with its native rollout evaluator instead of
 //! MCTS (simulations per second; no root noise), the rest are game options. The rate is per CPU-second of this process (the machine may be shared).
 
 use stonefield::games::{OptionValue, Rules};
 use stonefield::rng::Rng;
 use stonefield::search::mcts::search;
-use stonefield::search::{puct_search, MctsConfig, Playouts, PuctConfig, Selection};
+use stonefield::search::{puct_search, MctsConfig, Playouts, Preset, PuctConfig, Selection};
 use stonefield::Game;
 
 fn main() {
@@ -23,6 +23,7 @@ fn main() {
         "c",
         "grave_ref",
         "grave_bias",
+        "preset",
         "search",
         "batch_size",
     ];
@@ -53,6 +54,7 @@ fn main() {
             "batch_size" => puct.batch_size = v.parse().expect("batch_size"),
             "grave_ref" => cfg.grave_ref = v.parse().expect("grave_ref"),
             "grave_bias" => cfg.grave_bias = v.parse().expect("grave_bias"),
+            "preset" => cfg.preset = Some(Preset::from_name(v).expect("preset")),
             _ => {}
         }
     }
@@ -78,13 +80,13 @@ fn main() {
             state.apply_unchecked(a);
         }
     }
-    let t = cpu_seconds();
+    let t = cpu_seconds(threads);
     let r = if use_puct {
         puct_search(&state, &puct, None, None).expect("searchable")
     } else {
         search(&state, &cfg).expect("searchable")
     };
-    let dt = cpu_seconds() - t;
+    let dt = cpu_seconds(threads) - t;
     println!(
         "{name} moves={moves} threads={threads}: {:.0} it/s, {} nodes ({:.2} per iteration), best {}",
         r.iterations as f64 / dt,
@@ -94,9 +96,19 @@ fn main() {
     );
 }
 
-/// CPU seconds used by this process so far (user + system), from /proc; wall seconds where
+/// CPU seconds used by this process so far: with one search thread (the search then runs on
+/// this one), the nanoseconds the scheduler counted on-CPU for it (`/proc/self/schedstat`);
+/// otherwise user + system time in clock ticks of 10 ms (`/proc/self/stat`); wall seconds where
 /// /proc is missing.
-fn cpu_seconds() -> f64 {
+fn cpu_seconds(threads: usize) -> f64 {
+    if threads == 1 {
+        let ns = std::fs::read_to_string("/proc/self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok());
+        if let Some(ns) = ns {
+            return ns / 1e9;
+        }
+    }
     let ticks = std::fs::read_to_string("/proc/self/stat")
         .ok()
         .and_then(|s| {

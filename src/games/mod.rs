@@ -201,6 +201,35 @@ pub trait Rules: Clone + Send + Sync + 'static {
         }
         self.move_count() - start
     }
+
+    /// Plays to the end of the game with `choose` deciding each action; returns how many were
+    /// played. Every move draws an action as [`Rules::random_action`] does and, when `pairs` is
+    /// set, a second one from the same position; `choose(player, first, second)` returns the
+    /// action to play, one of the two. Searches record their playouts and run MAST's
+    /// tournaments of two through it. Games that override [`Rules::random_playout`] override
+    /// this too, drawing the same numbers.
+    fn guided_playout<F: FnMut(usize, usize, Option<usize>) -> usize>(
+        &mut self,
+        rng: &mut Rng,
+        buf: &mut Vec<u32>,
+        pairs: bool,
+        mut choose: F,
+    ) -> usize {
+        let start = self.move_count();
+        while let Some(p) = self.current_player() {
+            let Some(a) = self.random_action(rng, buf) else {
+                break;
+            };
+            let b = if pairs {
+                self.random_action(rng, buf)
+            } else {
+                None
+            };
+            let c = choose(p, a, b);
+            self.apply_unchecked(c);
+        }
+        self.move_count() - start
+    }
 }
 
 /// The most players any game has (Windflowers' four).
@@ -620,6 +649,15 @@ impl Rules for State {
     }
     fn random_playout(&mut self, rng: &mut Rng, buf: &mut Vec<u32>) -> usize {
         each_state!(self, s => s.random_playout(rng, buf))
+    }
+    fn guided_playout<F: FnMut(usize, usize, Option<usize>) -> usize>(
+        &mut self,
+        rng: &mut Rng,
+        buf: &mut Vec<u32>,
+        pairs: bool,
+        choose: F,
+    ) -> usize {
+        each_state!(self, s => s.guided_playout(rng, buf, pairs, choose))
     }
     fn observation_planes(&self) -> usize {
         each_state!(self, s => s.observation_planes())

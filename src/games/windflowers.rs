@@ -809,6 +809,39 @@ impl Rules for State {
         self.turn.moves - start
     }
 
+    /// The same draws as the default (two [`Rules::random_action`] draws a move with `pairs`),
+    /// with the board's width chosen once per game and the legal set counted once per move.
+    fn guided_playout<F: FnMut(usize, usize, Option<usize>) -> usize>(
+        &mut self,
+        rng: &mut Rng,
+        _buf: &mut Vec<u32>,
+        pairs: bool,
+        mut choose: F,
+    ) -> usize {
+        let start = self.turn.moves;
+        let (cfg, turn) = (&*self.cfg, &mut self.turn);
+        let n = cfg.board.num_sites();
+        let mut local = rng.clone();
+        each_width!(&mut self.core, pos => {
+            while !turn.over {
+                let p = turn.to_move;
+                let legal = pos.legal(p);
+                // r = count, one past the last legal site, is the pass (as `Pos::draw`).
+                let count = legal.count() + 1;
+                let a = legal.nth(local.below(count)).unwrap_or(n);
+                let b = pairs.then(|| legal.nth(local.below(count)).unwrap_or(n));
+                let c = choose(p, a, b);
+                let placed = c < n;
+                if placed {
+                    pos.put(cfg.players, c, p);
+                }
+                turn.advance(cfg, placed);
+            }
+        });
+        *rng = local;
+        self.turn.moves - start
+    }
+
     fn ranks(&self) -> Option<Vec<f64>> {
         let mut out = vec![0.0; self.cfg.players];
         self.ranks_into(&mut out).then_some(out)

@@ -750,3 +750,125 @@ fn the_strong_preset_is_grave_for_every_game() {
     let b = search(&s, &cfg.resolved("faraday")).expect("searchable");
     assert!(same_search(&a, &b));
 }
+
+#[test]
+fn grave_and_the_strong_preset_keep_their_root_visits() {
+    // Pinned from the searches before GRAVE's selection and AMAF update were made cheaper
+    // (issue 21): those changes keep every floating-point operation, so the same seed must
+    // still give the same visits. A change that alters them changes published results.
+    let grave0 = |seed| MctsConfig {
+        c: 0.0,
+        ..grave(3000, seed)
+    };
+    let strong = |seed| MctsConfig {
+        preset: Some(Preset::Strong),
+        ..mcts(3000, seed)
+    };
+    // (game, players, random moves, settings, best move, root visits)
+    type Case = (
+        &'static str,
+        Option<i64>,
+        usize,
+        MctsConfig,
+        u32,
+        &'static [u64],
+    );
+    #[rustfmt::skip]
+    let cases: [Case; 10] = [
+        ("smallholder", None, 3, grave0(1), 35, &[
+            53, 2, 570, 22, 1, 518, 5, 2, 1, 122, 354, 88, 1, 1, 1, 1, 34, 269, 1, 1, 1, 4, 175,
+            3, 2, 1, 1, 7, 2, 747, 10]),
+        ("smallholder", None, 8, strong(2), 32, &[
+            220, 111, 90, 10, 1, 391, 4, 4, 669, 3, 3, 1, 1, 1, 9, 1, 10, 1, 2, 498, 1, 953, 16]),
+        ("windflowers", None, 3, grave0(1), 2, &[
+            674, 15, 818, 1, 4, 1, 2, 2, 78, 1, 268, 2, 2, 3, 1, 130, 1, 1, 96, 1, 1, 4, 27, 7,
+            3, 27, 76, 283, 53, 7, 410, 1]),
+        ("windflowers", None, 3, strong(1), 11, &[
+            182, 2, 1, 1, 1, 1, 1, 1, 538, 337, 854, 2, 1, 1, 1, 1, 11, 1, 1, 2, 1, 87, 308, 4,
+            1, 1, 1, 130, 321, 191, 11, 4]),
+        ("windflowers", Some(3), 3, grave0(1), 1, &[
+            4, 847, 113, 1, 101, 4, 2, 204, 18, 7, 198, 1, 16, 178, 1, 1, 2, 1, 185, 8, 29, 4,
+            336, 191, 1, 5, 83, 1, 9, 42, 406, 1]),
+        ("windflowers", Some(3), 3, strong(1), 32, &[
+            8, 386, 538, 1, 2, 1, 1, 2, 272, 1, 341, 1, 2, 228, 2, 1, 1, 3, 2, 1, 1, 1, 280, 6,
+            1, 1, 15, 7, 82, 594, 216, 2]),
+        ("faraday", None, 8, grave0(1), 78, &[1, 200, 2, 2, 2675, 9, 5, 1, 105]),
+        ("faraday", None, 8, strong(1), 78, &[260, 299, 290, 229, 676, 265, 484, 254, 243]),
+        ("subsume", None, 3, grave0(1), 30, &[
+            11, 220, 5, 0, 1, 1, 1, 119, 0, 65, 1, 4, 0, 54, 6, 1, 0, 1, 1, 63, 0, 0, 1, 1981,
+            38, 0, 1, 5, 1, 6, 0, 18, 24, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 42, 1, 1, 1, 1, 1, 1,
+            0, 4, 0, 59, 1, 27, 1, 1, 3, 1, 1, 1, 1, 0, 1, 0, 1, 25, 0, 59, 14, 1, 1, 19, 0, 18,
+            2, 11, 2, 62, 1]),
+        ("subsume", None, 3, strong(1), 83, &[
+            1, 565, 0, 0, 61, 10, 0, 84, 17, 75, 0, 211, 31, 1, 1, 205, 1, 8, 0, 1, 1, 0, 1, 31,
+            3, 4, 5, 11, 0, 0, 8, 78, 8, 2, 148, 0, 1, 1, 1, 1, 1, 96, 25, 95, 1, 4, 4, 7, 0, 1,
+            0, 1, 0, 13, 1, 3, 4, 0, 1, 1, 104, 3, 1, 1, 1, 0, 1, 0, 7, 1, 1, 1, 132, 1, 736, 1,
+            8, 1, 145, 1, 1, 19]),
+    ];
+    for (name, players, moves, cfg, best, visits) in cases {
+        // The positions of examples/grave_check.rs: `moves` random moves from seed 11 + moves.
+        let s = opening(name, players, moves, 11 + moves as u64);
+        let r = search(&s, &cfg).expect("searchable");
+        let what = format!("{name} {players:?} after {moves} moves, {cfg:?}");
+        assert_eq!(r.visits, visits, "{what}");
+        assert_eq!(r.best, best, "{what}");
+    }
+}
+
+#[test]
+fn guided_playouts_draw_as_random_ones() {
+    // `Rules::guided_playout` (GRAVE's recorded playouts, MAST's tournaments) plays what
+    // `random_playout` plays when it keeps the first draw, and draws its pairs as two
+    // `random_action` calls would, in every game (Windflowers overrides it).
+    let mut games: Vec<State> = crate::games::GAME_NAMES
+        .iter()
+        .map(|name| opening(name, None, 2, 5))
+        .collect();
+    games.push(opening("windflowers", Some(3), 2, 5));
+    games.push(opening("windflowers", Some(4), 0, 5));
+    for s in games {
+        for seed in 0..5 {
+            let what = format!("{} seed {seed}", s.game_name());
+            let mut buf = Vec::new();
+            let (mut a, mut ra) = (s.clone(), Rng::new(seed));
+            let n = a.random_playout(&mut ra, &mut buf);
+            let (mut b, mut rb) = (s.clone(), Rng::new(seed));
+            let mut played = Vec::new();
+            let m = b.guided_playout(&mut rb, &mut buf, false, |p, x, y| {
+                assert_eq!(y, None);
+                played.push((p, x));
+                x
+            });
+            assert_eq!(
+                (n, a.cells(), ra.next_u64()),
+                (m, b.cells(), rb.next_u64()),
+                "{what}"
+            );
+            assert_eq!(played.len(), n, "{what}");
+            // Pairs, keeping the second draw on even moves: the same as drawing by hand.
+            let (mut c, mut rc) = (s.clone(), Rng::new(seed));
+            let mut expected = Vec::new();
+            while let Some(p) = c.current_player() {
+                let x = c.random_action(&mut rc, &mut buf).expect("a move");
+                let y = c.random_action(&mut rc, &mut buf).expect("a move");
+                let pick = if expected.len() % 2 == 0 { y } else { x };
+                expected.push((p, x, y));
+                c.apply_unchecked(pick);
+            }
+            let (mut d, mut rd) = (s.clone(), Rng::new(seed));
+            let mut got = Vec::new();
+            d.guided_playout(&mut rd, &mut buf, true, |p, x, y| {
+                let y = y.expect("a second draw");
+                let pick = if got.len() % 2 == 0 { y } else { x };
+                got.push((p, x, y));
+                pick
+            });
+            assert_eq!(got, expected, "{what}");
+            assert_eq!(
+                (c.cells(), rc.next_u64()),
+                (d.cells(), rd.next_u64()),
+                "{what}"
+            );
+        }
+    }
+}
