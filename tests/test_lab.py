@@ -755,14 +755,7 @@ def test_the_schema_is_the_columns_every_run_holds() -> None:
         ]
         # Only Subsume declares columns of its own; each has its series (games × 10) after
         # them, and a game that declares nothing has no series either.
-        finals = [
-            "groups_final",
-            "groups_final_0",
-            "groups_final_1",
-            "largest_group_share",
-            "largest_group_share_0",
-            "largest_group_share_1",
-        ]
+        finals = list(FINALS)
         declared = [c.name for c in schema if c.declared]
         assert declared == (finals + [f"{n}_series" for n in finals] if name == "subsume" else [])
         assert not any(c.name.endswith("_series") for c in schema if not c.declared)
