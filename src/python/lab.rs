@@ -192,7 +192,7 @@ impl PyFacts {
 
     /// Whether the column `name` is held (False for anything that names no column).
     fn __contains__(&self, name: &Bound<'_, PyAny>) -> bool {
-        let Ok(name) = name.extract::<&str>() else {
+        let Ok(name) = name.extract::<String>() else {
             return false;
         };
         self.cols
