@@ -159,7 +159,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--board", default="windflowers:size=3", help="self-play game:key=value")
     p.add_argument("--mctx", action="store_true", help="compare with mctx (needs it)")
     p.add_argument(
-        "--mlp", action="store_true", help="also time a JAX MLP evaluator (needs stonefield[jax])"
+        "--mlp",
+        action="store_true",
+        help="also time stonefield.alphazero's network (needs stonefield[jax])",
     )
     args = p.parse_args(argv)
     print("| game | MCTS iterations/s | PUCT rollout simulations/s | PUCT / MCTS |")
@@ -183,10 +185,10 @@ def main(argv: list[str] | None = None) -> None:
         from stonefield.alphazero import Network
 
         net = Network.create(game, hidden=128, seed=0)
-        net.evaluate(*net.example_batch(args.games))  # compile the largest shape first
         r = batched_selfplay(game, args.games, args.simulations, net.evaluate)
         print(
-            f"the same with a JAX MLP (hidden 128, two layers) as the evaluator:"
+            "the same with the network of stonefield.alphazero (hidden 128, two layers) as the"
+            " evaluator:"
             f" {r['positions']:.0f} positions in {r['seconds']:.2f} s, {r['sims_per_s']:,.0f}"
             f" simulations/s, mean batch {r['mean_batch']:.0f}, {100 * r['inside']:.1f} % of the"
             " time inside the evaluator"

@@ -13,7 +13,15 @@ import pytest
 
 import stonefield as sf
 from stonefield.agents import agent_string, parse_agent
-from stonefield.alphazero import Network, TrainConfig, batches, train
+from stonefield.alphazero import (
+    Network,
+    TrainConfig,
+    augment,
+    batches,
+    board_symmetries,
+    game_symmetries,
+    train,
+)
 from stonefield.cli import main
 
 GAME = sf.make("subsume", size=3)
@@ -134,3 +142,79 @@ def test_puct_string_reads_a_trained_checkpoint(tmp_path: Any) -> None:
     net = Network.load(path)
     obs, mask = net.example_batch(1)
     assert (agent.evaluator(obs, mask)[0] == net.evaluate(obs, mask)[0]).all()
+
+
+def test_the_numpy_evaluator_is_the_jax_model() -> None:
+    # evaluate() runs the forward pass in numpy; it must be the trained JAX model's, and follow
+    # the weights as training changes them.
+    import jax
+
+    net = Network.create(GAME, hidden=32, layers=3, seed=4)
+    d = sf.selfplay(GAME, sf.PUCT(simulations=8), games=4, seed=5)
+    for _ in range(2):
+        obs, mask = d.observations[:50], d.legal_masks[:50]
+        priors, values = net.evaluate(obs, mask)
+        assert priors.dtype == np.float32 and values.dtype == np.float32
+        logits, jvalues = jax.vmap(net.model)(obs.reshape(len(obs), -1))
+        jpriors = jax.nn.softmax(np.where(mask, np.asarray(logits), -1e9), axis=-1)
+        np.testing.assert_allclose(priors, np.asarray(jpriors), atol=1e-5)
+        np.testing.assert_allclose(values, np.asarray(jvalues), atol=1e-5)
+        net.fit(d, epochs=3)
+
+
+def test_a_symmetry_moves_a_position_to_its_image() -> None:
+    # Subsume's rules respect all 12 symmetries of the hexagon: the game played through a
+    # symmetry is the image of the game, and augment() moves a position's arrays to the image's.
+    game = sf.make("subsume", size=4)
+    syms = game_symmetries(game)
+    assert len(syms) == 12 and np.array_equal(syms[0], np.arange(game.num_sites))
+    assert sorted(map(bytes, syms)) == sorted(map(bytes, board_symmetries(game)))
+    rng = np.random.default_rng(3)
+    for perm in syms[1:]:
+        state, image = game.new_state(), game.new_state()
+        for _ in range(12):
+            a = int(rng.choice(state.legal_actions()))
+            state.apply(a)
+            image.apply(int(perm[a]))
+        mask = state.legal_mask()
+        policy = rng.random(game.num_actions).astype(np.float32) * mask
+        batch = {
+            "observations": state.observation()[None],
+            "legal_masks": mask[None],
+            "policies": policy[None],
+            "values": np.array([[0.5, -0.5]], np.float32),
+        }
+        moved = augment(batch, np.stack([perm, perm]), rng)
+        assert np.array_equal(moved["observations"][0], image.observation())
+        assert np.array_equal(moved["legal_masks"][0], image.legal_mask())
+        assert np.array_equal(moved["policies"][0][perm], policy)
+        assert np.array_equal(moved["values"], batch["values"])
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "board", "kept"),
+    [
+        ("subsume", {"size": 3}, 12, 12),
+        ("smallholder", {}, 12, 12),
+        # Actions that are not sites (a pass, moves along lines): nothing to move them by.
+        ("windflowers", {"grid": "hex", "size": 3}, 6, 1),
+        ("faraday", {}, 12, 1),
+    ],
+)
+def test_which_symmetries_a_game_keeps(
+    name: str, options: dict[str, Any], board: int, kept: int
+) -> None:
+    game = sf.make(name, **options)
+    assert len(board_symmetries(game)) == board
+    assert len(game_symmetries(game)) == kept
+
+
+def test_a_time_budget_stops_the_run(tmp_path: Path) -> None:
+    # The first iteration always runs; none starts that would end past the budget.
+    tiny = TrainConfig(games=2, simulations=4, hidden=8, eval_games=0, minutes=1e-6)
+    rows = train(GAME, 5, tmp_path, tiny)
+    assert len(rows) == 1
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["config"]["minutes"] == 1e-6 and saved["symmetries"] == 12
+    with pytest.raises(sf.InvalidOptionError, match="minutes must be a positive number"):
+        train(GAME, 1, tmp_path, TrainConfig(minutes=0))

@@ -51,8 +51,14 @@ fn declared_of(game: &Game) -> &'static [FinalColumn] {
 /// (`declared`) and then their series: j for declared column j, `declared.len() + j` for its
 /// series; None for any other name.
 fn game_column(declared: &[FinalColumn], name: &str) -> Option<usize> {
-    let d = declared.len();
-    (0..2 * d).find(|&j| game_column_name(declared, j) == name)
+    let (base, offset) = match name.strip_suffix(SERIES_SUFFIX) {
+        Some(base) => (base, declared.len()),
+        None => (name, 0),
+    };
+    declared
+        .iter()
+        .position(|c| c.name == base)
+        .map(|j| offset + j)
 }
 
 /// The name of column j of the group `game` (see [`game_column`]).

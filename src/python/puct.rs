@@ -3,7 +3,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2};
+use numpy::ndarray::{ArrayView2, ArrayView3};
+use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods, ToPyArray};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
@@ -59,9 +60,12 @@ impl<'a> PyEvaluator<'a> {
     fn call(&self, py: Python<'_>, batch: &mut Batch) -> PyResult<std::result::Result<(), String>> {
         let b = batch.len;
         let (na, np_) = (batch.num_actions, batch.players);
-        let obs =
-            PyArray1::from_slice(py, &batch.observations).reshape([b, self.planes, self.sites])?;
-        let mask = PyArray1::from_slice(py, &batch.legal).reshape([b, na])?;
+        let obs = ArrayView3::from_shape((b, self.planes, self.sites), &batch.observations)
+            .map_err(|e| PyTypeError::new_err(e.to_string()))?
+            .to_pyarray(py);
+        let mask = ArrayView2::from_shape((b, na), &batch.legal)
+            .map_err(|e| PyTypeError::new_err(e.to_string()))?
+            .to_pyarray(py);
         let out = self.func.bind(py).call1((obs, mask))?;
         let Ok(tuple) = out.cast::<PyTuple>() else {
             return Ok(Err(format!(
@@ -75,7 +79,6 @@ impl<'a> PyEvaluator<'a> {
                 tuple.len()
             )));
         }
-        let numpy = py.import("numpy")?;
         for (k, (name, cols, dst)) in [
             ("priors", na, &mut batch.priors),
             ("values", np_, &mut batch.values),
@@ -84,6 +87,18 @@ impl<'a> PyEvaluator<'a> {
         .enumerate()
         {
             let item = tuple.get_item(k)?;
+            // What a network returns, read without a round of Python calls: a contiguous
+            // float32 array of the right shape.
+            if let Ok(arr) = item.cast::<PyArray2<f32>>() {
+                if let Ok(view) = arr.try_readonly() {
+                    if let (true, Ok(s)) = (view.shape() == [b, cols], view.as_slice()) {
+                        dst.clear();
+                        dst.extend_from_slice(s);
+                        continue;
+                    }
+                }
+            }
+            let numpy = py.import("numpy")?;
             let arr = match numpy.call_method1("asarray", (&item,)) {
                 Ok(a) => a,
                 Err(_) => {

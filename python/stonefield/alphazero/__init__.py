@@ -25,5 +25,15 @@ from __future__ import annotations
 
 from .loop import TrainConfig, train
 from .network import CHECKPOINT_FORMAT, Network, batches
+from .symmetry import augment, board_symmetries, game_symmetries
 
-__all__ = ["CHECKPOINT_FORMAT", "Network", "TrainConfig", "batches", "train"]
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "Network",
+    "TrainConfig",
+    "augment",
+    "batches",
+    "board_symmetries",
+    "game_symmetries",
+    "train",
+]

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _core
 from .._core import Game
 from ..matches import match
 from ..selfplay import SelfPlayData, selfplay
 from .network import Network
+from .symmetry import game_symmetries
 
 __all__ = ["TrainConfig", "train"]
 
@@ -38,6 +40,13 @@ class TrainConfig:
     eval_simulations: int = 200
     uct_iterations: int = 200
     seed: int = 0
+    #: Train on each position moved by a random symmetry of the board that the game respects
+    #: (:func:`~stonefield.alphazero.symmetry.game_symmetries`; none but the identity for
+    #: games whose actions are not sites).
+    augment: bool = True
+    #: A time budget in minutes: no iteration starts that would, at the pace of the last one,
+    #: end past it (None: run all ``iterations``).
+    minutes: float | None = None
 
 
 def train(
@@ -48,7 +57,8 @@ def train(
     *,
     progress: Callable[[dict[str, Any]], Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Runs ``iterations`` rounds of self-play, training and evaluation; writes
+    """Runs ``iterations`` rounds (fewer when ``config.minutes`` runs out) of self-play,
+    training and evaluation; writes
     ``out/checkpoint-NNN.npz`` after each, ``out/latest.npz``, and the results table as
     ``out/results.json`` and ``out/results.md``. Returns the table's rows.
 
@@ -61,6 +71,8 @@ def train(
     """
     if iterations < 1:
         raise _core.InvalidOptionError(f"iterations must be at least 1, got {iterations}")
+    if config.minutes is not None and not config.minutes > 0:
+        raise _core.InvalidOptionError(f"minutes must be a positive number, got {config.minutes}")
     os.makedirs(out, exist_ok=True)
     net = Network.create(
         game,
@@ -69,10 +81,15 @@ def train(
         seed=config.seed,
         learning_rate=config.learning_rate,
     )
+    symmetries = game_symmetries(game) if config.augment else None
     window: list[SelfPlayData] = []
     rows: list[dict[str, Any]] = []
+    began = time.perf_counter()
     for it in range(iterations):
         started = time.perf_counter()
+        if config.minutes is not None and rows:
+            if started - began + rows[-1]["seconds"] > 60 * config.minutes:
+                break
         agent = _core.PUCT(
             net.evaluate,
             simulations=config.simulations,
@@ -89,7 +106,7 @@ def train(
         window = (window + [data])[-config.window :]
         merged = _merge(window)
         before = net.loss(data)
-        after = net.fit(merged, epochs=config.epochs, seed=config.seed + it)
+        after = net.fit(merged, epochs=config.epochs, seed=config.seed + it, symmetries=symmetries)
         trained = time.perf_counter()
         row: dict[str, Any] = {
             "iteration": it + 1,
@@ -122,7 +139,7 @@ def train(
         net.save(os.path.join(out, f"checkpoint-{it + 1:03d}.npz"))
         net.save(os.path.join(out, "latest.npz"))
         rows.append(row)
-        _write_results(out, game, config, rows)
+        _write_results(out, game, config, rows, symmetries)
         if progress is not None:
             progress(row)
     return rows
@@ -152,7 +169,11 @@ def _merge(parts: list[SelfPlayData]) -> SelfPlayData:
 
 
 def _write_results(
-    out: str | os.PathLike[str], game: Game, config: TrainConfig, rows: list[dict[str, Any]]
+    out: str | os.PathLike[str],
+    game: Game,
+    config: TrainConfig,
+    rows: list[dict[str, Any]],
+    symmetries: npt.NDArray[np.int64] | None,
 ) -> None:
     with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as f:
         json.dump(
@@ -160,20 +181,26 @@ def _write_results(
                 "game": game.name,
                 "options": dict(game.options),
                 "config": config.__dict__,
+                # How many symmetries the training positions were moved by (1: none).
+                "symmetries": 1 if symmetries is None else len(symmetries),
                 "rows": rows,
             },
             f,
             indent=1,
         )
+    # The losses on the round's new games before training on them say how well the network
+    # generalises; those after training (on the window, which holds them) how well it fits.
     lines = [
-        "| iteration | positions | policy loss | value loss | score vs UCT | 95 % interval | s |",
-        "|---:|---:|---:|---:|---:|---|---:|",
+        "| iteration | positions | policy loss, new games | value loss, new games |"
+        " policy loss, trained | value loss, trained | score vs UCT | 95 % interval | s |",
+        "|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for r in rows:
         score = f"{r['score_vs_uct']:.3f}" if "score_vs_uct" in r else "–"
         ci = f"[{r['score_low']:.3f}, {r['score_high']:.3f}]" if "score_low" in r else "–"
         lines.append(
-            f"| {r['iteration']} | {r['positions']} | {r['policy_loss']:.3f} |"
+            f"| {r['iteration']} | {r['positions']} | {r['policy_loss_before']:.3f} |"
+            f" {r['value_loss_before']:.3f} | {r['policy_loss']:.3f} |"
             f" {r['value_loss']:.3f} | {score} | {ci} | {r['seconds']:.0f} |"
         )
     with open(os.path.join(out, "results.md"), "w", encoding="utf-8") as f:

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from .. import _core
 from .._core import Game
+from .symmetry import augment
 
 __all__ = ["CHECKPOINT_FORMAT", "Network", "SelfPlayArrays", "batches"]
 
@@ -81,12 +82,6 @@ def batches(data: SelfPlayArrays, batch_size: int, *, seed: int = 0, epochs: int
             }
 
 
-def _bucket(n: int) -> int:
-    """The padded batch size for ``n`` rows: powers of two, so that the jitted network is
-    compiled for a few shapes only."""
-    return 1 << max(0, math.ceil(math.log2(max(n, 1))))
-
-
 class _Model(eqx.Module):
     trunk: eqx.nn.MLP
     num_actions: int = eqx.field(static=True)
@@ -95,13 +90,6 @@ class _Model(eqx.Module):
     def __call__(self, x: jax.Array) -> tuple[jax.Array, jax.Array]:
         out = self.trunk(x)
         return out[: self.num_actions], jnp.tanh(out[self.num_actions :])
-
-
-@eqx.filter_jit
-def _forward(model: _Model, obs: jax.Array, mask: jax.Array) -> tuple[jax.Array, jax.Array]:
-    logits, values = jax.vmap(model)(obs.reshape(obs.shape[0], -1))
-    logits = jnp.where(mask, logits, -1e9)
-    return jax.nn.softmax(logits, axis=-1), values
 
 
 def _loss(model: _Model, batch: dict[str, jax.Array]) -> tuple[jax.Array, jax.Array]:
@@ -130,6 +118,7 @@ class Network:
     _opt: Any = field(default=None, repr=False)
     _opt_state: Any = field(default=None, repr=False)
     _step: Any = field(default=None, repr=False)
+    _numpy: Any = field(default=None, repr=False)
     #: The checkpoint it was read from (None for a network made in this process).
     path: str | None = field(default=None, repr=False)
 
@@ -167,19 +156,42 @@ class Network:
     def evaluate(
         self, observations: npt.NDArray[np.float32], legal_mask: npt.NDArray[np.bool_]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """The PUCT evaluator: priors float32 (B, num_actions), values float32 (B, players)."""
-        b = observations.shape[0]
-        pad = _bucket(b) - b
-        if pad:
-            observations = np.concatenate(
-                [observations, np.zeros((pad, *observations.shape[1:]), np.float32)]
-            )
-            legal_mask = np.concatenate([legal_mask, np.ones((pad, legal_mask.shape[1]), np.bool_)])
-        priors, values = _forward(self.model, jnp.asarray(observations), jnp.asarray(legal_mask))
-        return (
-            np.asarray(priors, dtype=np.float32)[:b],
-            np.clip(np.asarray(values, dtype=np.float32)[:b], -1.0, 1.0),
-        )
+        """The PUCT evaluator: priors float32 (B, num_actions), values float32 (B, players).
+
+        The forward pass runs in numpy on a copy of the weights (made again whenever training
+        changes them): a search calls it with a handful of rows at a time, where a call into
+        JAX costs ten times the arithmetic."""
+        x = observations.reshape(observations.shape[0], -1)
+        layers = self._numpy_layers()
+        for w, b in layers[:-1]:
+            x = x @ w
+            x += b
+            np.maximum(x, 0, out=x)
+        w, b = layers[-1]
+        x = x @ w
+        x += b
+        na = self.game.num_actions
+        logits = np.where(legal_mask, x[:, :na], np.float32(-1e9))
+        logits -= logits.max(axis=1, keepdims=True)
+        priors = np.exp(logits)
+        priors /= priors.sum(axis=1, keepdims=True)
+        return priors, np.tanh(x[:, na:])
+
+    def _numpy_layers(self) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+        """The trunk's (weight transposed, bias) pairs as float32 numpy arrays, for the model
+        the network holds now."""
+        if self._numpy is None or self._numpy[0] is not self.model:
+            layers = [
+                (
+                    np.ascontiguousarray(np.asarray(lin.weight, np.float32).T),
+                    np.asarray(lin.bias, np.float32),
+                )
+                for lin in self.model.trunk.layers
+            ]
+            self._numpy = (self.model, layers)
+            return layers
+        cached: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = self._numpy[1]
+        return cached
 
     def _ensure_optimiser(self) -> None:
         if self._opt is not None:
@@ -203,15 +215,28 @@ class Network:
         return float(parts[0]), float(parts[1])
 
     def fit(
-        self, data: SelfPlayArrays, *, epochs: int = 4, batch_size: int = 128, seed: int = 0
+        self,
+        data: SelfPlayArrays,
+        *,
+        epochs: int = 4,
+        batch_size: int = 128,
+        seed: int = 0,
+        symmetries: npt.NDArray[np.int64] | None = None,
     ) -> tuple[float, float]:
         """Trains on ``data`` for ``epochs`` passes; returns the mean (policy, value) loss of
-        the last pass."""
+        the last pass.
+
+        With ``symmetries`` (site permutations the game respects, from
+        :func:`~stonefield.alphazero.symmetry.game_symmetries`), every row of every minibatch
+        is first moved by one of them drawn at random."""
         self._ensure_optimiser()
         total = np.zeros(2)
         count = 0
         per_epoch = math.ceil(len(data) / batch_size)
+        rng = np.random.default_rng(seed)
         for i, b in enumerate(batches(data, batch_size, seed=seed, epochs=epochs)):
+            if symmetries is not None:
+                b = augment(b, symmetries, rng)
             jb = {k: jnp.asarray(v) for k, v in b.items()}
             self.model, self._opt_state, parts = self._step(self.model, self._opt_state, jb)
             if i >= (epochs - 1) * per_epoch:

@@ -73,15 +73,23 @@ def int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
     return parse
 
 
-def seconds(text: str) -> float:
-    """argparse type: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seconds must be a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"seconds must be a positive number, got {text}")
-    return value
+def positive_number(what: str) -> Callable[[str], float]:
+    """argparse type: a positive, finite number."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"{what} must be a positive number, got {text}")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
+seconds = positive_number("seconds")
 
 
 def parse_options(items: Sequence[str]) -> dict[str, Any]:

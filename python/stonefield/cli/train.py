@@ -8,7 +8,16 @@ import sys
 from typing import Any
 
 from .. import _core
-from ._common import GAME_HELP, MAX_SEED, add_option_flag, fail, game_id, int_in, make_game
+from ._common import (
+    GAME_HELP,
+    MAX_SEED,
+    add_option_flag,
+    fail,
+    game_id,
+    int_in,
+    make_game,
+    positive_number,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -32,11 +41,27 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--temperature-moves", type=int_in(0, None, "temperature-moves"), default=4)
     p.add_argument("--epochs", type=int_in(1, None, "epochs"), default=4)
     p.add_argument("--window", type=int_in(1, None, "window"), default=4)
-    p.add_argument("--hidden", type=int_in(1, None, "hidden"), default=128)
+    p.add_argument("--hidden", type=int_in(1, None, "hidden"), default=128, help="layer width")
+    p.add_argument("--layers", type=int_in(1, None, "layers"), default=2, help="hidden layers")
+    p.add_argument(
+        "--learning-rate", type=positive_number("learning-rate"), default=1e-3, help="AdamW's"
+    )
     p.add_argument("--eval-games", type=int_in(0, None, "eval-games"), default=40)
     p.add_argument("--eval-simulations", type=int_in(1, None, "eval-simulations"), default=200)
     p.add_argument("--uct-iterations", type=int_in(1, None, "uct-iterations"), default=200)
     p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), default=0)
+    p.add_argument(
+        "--no-augment",
+        dest="augment",
+        action="store_false",
+        help="train on the positions as played, not moved by the board's symmetries",
+    )
+    p.add_argument(
+        "--minutes",
+        type=positive_number("minutes"),
+        default=None,
+        help="time budget: no iteration starts that would end past it",
+    )
     p.set_defaults(func=run)
 
 
@@ -54,18 +79,23 @@ def run(args: argparse.Namespace) -> int:
         epochs=args.epochs,
         window=args.window,
         hidden=args.hidden,
+        layers=args.layers,
+        learning_rate=args.learning_rate,
         eval_games=args.eval_games,
         eval_simulations=args.eval_simulations,
         uct_iterations=args.uct_iterations,
         seed=args.seed,
+        minutes=args.minutes,
+        augment=args.augment,
     )
 
     def show(row: dict[str, Any]) -> None:
         score = row.get("score_vs_uct")
         vs = "" if score is None else f", score vs UCT {score:.3f}"
         print(
-            f"iteration {row['iteration']}: {row['positions']} positions, policy loss"
-            f" {row['policy_loss']:.3f}, value loss {row['value_loss']:.3f}{vs}"
+            f"iteration {row['iteration']}: {row['positions']} positions, loss on them"
+            f" {row['policy_loss_before']:.3f} + {row['value_loss_before']:.3f}, after training"
+            f" {row['policy_loss']:.3f} + {row['value_loss']:.3f}{vs}"
             f" ({row['seconds']:.0f} s)",
             file=sys.stderr,
             flush=True,
