@@ -658,7 +658,14 @@ def test_faraday_report_plots_the_pie(tmp_path: Any) -> None:
 def ray_session() -> Any:
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    # address="local": a Ray of its own, never one already running on the machine.
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level="ERROR",
+    )
     yield ray
     ray.shutdown()
 
