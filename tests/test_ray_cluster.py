@@ -4,8 +4,7 @@ and worker nodes, each a raylet of its own, on this one machine), with a node re
 A run spread over the nodes gives exactly the local numbers; when a worker node goes away while
 its chunks are in flight, those chunks are run again on the nodes left, and every chunk is
 recorded once: nothing lost, nothing counted twice. Kept small (one CPU a worker node, none on
-the head, short MCTS
-chunks) so that it stays well within CI on a loaded two-core machine.
+the head, short MCTS chunks) so that it stays well within CI on a loaded two-core machine.
 """
 
 from __future__ import annotations
