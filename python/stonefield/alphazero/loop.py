@@ -87,9 +87,9 @@ def train(
     began = time.perf_counter()
     for it in range(iterations):
         started = time.perf_counter()
-        if config.minutes is not None and rows:
-            if started - began + rows[-1]["seconds"] > 60 * config.minutes:
-                break
+        budget = None if config.minutes is None else 60 * config.minutes
+        if budget is not None and rows and started - began + rows[-1]["seconds"] > budget:
+            break
         agent = _core.PUCT(
             net.evaluate,
             simulations=config.simulations,
