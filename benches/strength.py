@@ -8,8 +8,9 @@ options; ``large`` one larger board per game, listed in ``LARGE``). Agents searc
 core the side not to move is idle). The Elo ratings are one Bradley-Terry fit over all games of a
 configuration (draws count half), anchored at UCT = 0, with 95 % intervals from the fit's
 curvature. The report goes to ``DIR/ladder-TAG.md`` (Markdown) and ``DIR/ladder-TAG.json``, TAG
-naming the budget (``time-0.1``, ``iterations-1000``); without ``--out`` it is printed. The
-published ladders are in ``docs/strength/``.
+naming the budget (``time-0.1``, ``iterations-1000``) unless ``--tag`` names it; the files are
+rewritten after every board, so a stopped ladder keeps what it played. Without ``--out`` it is
+printed. The published ladders are in ``docs/strength/``.
 
 Equal time per move is what users get; equal iterations (``--iterations``) shows the gain per
 iteration apart from the cost per iteration, which ``--speed`` measures (iterations per second of
@@ -195,6 +196,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--speed", action="store_true", help="also measure iterations per second")
     p.add_argument("--out", default=None, help="directory for ladder-TAG.md and ladder-TAG.json")
+    p.add_argument(
+        "--tag", default=None, help="TAG of the report's files (default: the budget, time-0.1)"
+    )
     args = p.parse_args(argv)
     if (args.time is None) == (args.iterations is None):
         p.error("give exactly one of --time and --iterations")
@@ -203,8 +207,27 @@ def main(argv: list[str] | None = None) -> None:
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
         p.error(f"unknown agents {unknown}; agents are {', '.join(AGENTS)}")
-    runs = []
+    runs: list[dict[str, Any]] = []
     started = time.perf_counter()
+    what = f"{args.time} s a move" if args.time else f"{args.iterations} iterations a move"
+    tag = args.tag or (f"time-{args.time}" if args.time else f"iterations-{args.iterations}")
+
+    def write(final: bool) -> str:
+        wall = time.perf_counter() - started
+        header = (
+            f"## Ladder at {what}, {args.games} games per pairing\n\n"
+            f"Command: `python benches/strength.py {' '.join(argv or sys.argv[1:])}` "
+            f"({wall / 60:.0f} min of wall time{'' if final else ', still running'})."
+        )
+        text = report(runs, header)
+        if args.out:
+            # Written after every board, so a long ladder that is stopped keeps what it played.
+            out = Path(args.out)
+            out.mkdir(parents=True, exist_ok=True)
+            (out / f"ladder-{tag}.md").write_text(text + "\n")
+            (out / f"ladder-{tag}.json").write_text(json.dumps(runs, indent=1) + "\n")
+        return text
+
     for name in args.game or sf.games():
         for board in args.board or ["default"]:
             options = {} if board == "default" else LARGE[name]
@@ -213,21 +236,8 @@ def main(argv: list[str] | None = None) -> None:
                 game = sf.make(name, **options)
                 r["speed"] = {a: speed(game, a, 20_000) for a in agents}
             runs.append(r)
-    wall = time.perf_counter() - started
-    what = f"{args.time} s a move" if args.time else f"{args.iterations} iterations a move"
-    header = (
-        f"## Ladder at {what}, {args.games} games per pairing\n\n"
-        f"Command: `python benches/strength.py {' '.join(argv or sys.argv[1:])}` "
-        f"({wall / 60:.0f} min of wall time)."
-    )
-    text = report(runs, header)
-    if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        tag = f"time-{args.time}" if args.time else f"iterations-{args.iterations}"
-        (out / f"ladder-{tag}.md").write_text(text + "\n")
-        (out / f"ladder-{tag}.json").write_text(json.dumps(runs, indent=1) + "\n")
-    print(text)
+            write(final=False)
+    print(write(final=True))
 
 
 if __name__ == "__main__":

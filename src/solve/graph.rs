@@ -47,7 +47,9 @@ pub trait Explore {
 
 /// A game's positions as a graph.
 pub struct GameGraph<R: Rules> {
-    zobrist: Zobrist,
+    /// The board part of the position key, by site and cell value: `stones[site · radix + c]`,
+    /// 0 for an empty cell (the stone table of [`Zobrist`], laid out for one lookup a cell).
+    stones: Vec<u64>,
     radix: u64,
     /// The board codes are below this (radix^sites).
     boards: u64,
@@ -62,7 +64,15 @@ impl<R: Rules> GameGraph<R> {
         let boards = (0..sites).try_fold(1u64, |acc, _| acc.checked_mul(radix));
         match boards {
             Some(b) if b < 1 << 44 => Ok(GameGraph {
-                zobrist: Zobrist::new(sites),
+                stones: {
+                    let z = Zobrist::new(sites);
+                    (0..sites)
+                        .flat_map(|s| {
+                            let z = &z;
+                            (0..radix as usize).map(move |c| if c == 0 { 0 } else { z.stone(s, c - 1) })
+                        })
+                        .collect()
+                },
                 radix,
                 boards: b,
                 _game: std::marker::PhantomData,
@@ -79,11 +89,16 @@ impl<R: Rules> GameGraph<R> {
 impl<R: Rules> Explore for GameGraph<R> {
     type Node = R;
     fn code(&self, n: &R) -> Result<u64> {
+        // The board in base radix and the board part of its key, in one pass.
+        let cells = n.cells();
         let mut board = 0u64;
-        for &c in n.cells().iter().rev() {
+        let mut zkey = 0u64;
+        let r = self.radix as usize;
+        for (s, &c) in cells.iter().enumerate().rev() {
             board = board * self.radix + c as u64;
+            zkey ^= self.stones[s * r + c as usize];
         }
-        let t = turn_number(n.key(), self.zobrist.board(n.cells()));
+        let t = turn_number(n.key(), zkey);
         let code = t
             .checked_mul(self.boards)
             .and_then(|x| x.checked_add(board))
@@ -247,15 +262,37 @@ impl Slots {
     }
 }
 
+/// A child of a running position, as its parent saw it when it was opened.
+#[derive(Clone, Copy)]
+struct Kid {
+    action: u32,
+    code: u64,
+    /// The child's mover, [`FINISHED`] for a finished game.
+    mover: u8,
+    /// A finished child's value for the parent's mover.
+    outcome: i8,
+}
+
+const FINISHED: u8 = u8::MAX;
+
 /// One position of the current line.
 struct Frame<N> {
     node: N,
     code: u64,
     mover: usize,
-    actions: Vec<u32>,
+    /// The children not settled when the position was opened, explored in turn.
+    kids: Vec<Kid>,
     next: usize,
     best: i8,
     longest: u32,
+}
+
+impl<N> Frame<N> {
+    /// Folds in a child's value for this frame's mover and its longest game.
+    fn fold(&mut self, value: i8, longest: u32) {
+        self.best = self.best.max(value);
+        self.longest = self.longest.max(longest + 1);
+    }
 }
 
 fn value_bits(v: i8) -> u64 {
@@ -270,6 +307,122 @@ fn longest_of(w: u64) -> u32 {
     (w >> LONGEST_SHIFT) as u32 & LONGEST_MAX
 }
 
+/// A stored child's value for `parent_mover`.
+fn stored_value(w: u64, kid: &Kid, parent_mover: usize) -> i8 {
+    if kid.mover == FINISHED {
+        kid.outcome
+    } else if usize::from(kid.mover) == parent_mover {
+        value_of(w)
+    } else {
+        -value_of(w)
+    }
+}
+
+/// The enumeration's state between steps.
+struct Walk<'g, G: Explore> {
+    g: &'g G,
+    table: Slots,
+    stack: Vec<Frame<G::Node>>,
+    /// The child lists of finished frames, reused by the next ones (no allocation per position).
+    spare: Vec<Vec<Kid>>,
+    actions: Vec<u32>,
+    edges: u64,
+    cycle: Option<Vec<u32>>,
+    limit: u64,
+}
+
+impl<G: Explore> Walk<'_, G> {
+    /// Stores a new position (`meta` ON_LINE or DONE); `Err` says why the walk must stop.
+    fn insert(&mut self, code: u64, meta: u64) -> std::result::Result<(), GraphStop> {
+        if self.table.len as u64 >= self.limit {
+            return Err(GraphStop::MaxPositions);
+        }
+        if !self.table.insert(code, meta) {
+            return Err(GraphStop::Memory);
+        }
+        Ok(())
+    }
+
+    /// Puts the running position `node` (already stored ON_LINE) on the line and settles
+    /// every child that can be settled at once: those already finished, those on the line (a
+    /// cycle) and finished games. Every child's slot is read before any is used, so that the
+    /// table's cache misses overlap rather than follow one another.
+    fn open(&mut self, node: G::Node, code: u64, mover: usize) -> Result<std::result::Result<(), GraphStop>> {
+        let g = self.g;
+        g.actions(&node, &mut self.actions);
+        self.edges += self.actions.len() as u64;
+        let mut kids = self.spare.pop().unwrap_or_default();
+        kids.clear();
+        for &a in &self.actions {
+            let child = g.child(&node, a);
+            let code = g.code(&child)?;
+            let (m, outcome) = match g.mover(&child) {
+                None => (FINISHED, g.outcome(&child, mover)),
+                Some(m) => (m as u8, 0),
+            };
+            kids.push(Kid {
+                action: a,
+                code,
+                mover: m,
+                outcome,
+            });
+        }
+        let mut touch = 0u64;
+        for k in &kids {
+            touch ^= self.table.slots[self.table.home(k.code)];
+        }
+        std::hint::black_box(touch);
+        self.stack.push(Frame {
+            node,
+            code,
+            mover,
+            kids: Vec::new(),
+            next: 0,
+            best: -2,
+            longest: 0,
+        });
+        let mut stop = Ok(());
+        let mut keep = 0;
+        for i in 0..kids.len() {
+            let k = kids[i];
+            let w = self.table.slots[self.table.find(k.code)];
+            if w & DONE != 0 {
+                let top = self.stack.last_mut().expect("just pushed");
+                top.fold(stored_value(w, &k, mover), longest_of(w));
+            } else if w != 0 {
+                self.close_cycle(k.action);
+            } else if k.mover == FINISHED {
+                if let Err(why) = self.insert(k.code, DONE) {
+                    stop = Err(why);
+                    break;
+                }
+                let top = self.stack.last_mut().expect("just pushed");
+                top.fold(k.outcome, 0);
+            } else {
+                kids[keep] = k;
+                keep += 1;
+            }
+        }
+        kids.truncate(keep);
+        self.stack.last_mut().expect("just pushed").kids = kids;
+        Ok(stop)
+    }
+
+    /// Records the line from the start to the top frame's position, then `action` back to a
+    /// position on it, unless a cycle is already known.
+    fn close_cycle(&mut self, action: u32) {
+        if self.cycle.is_none() {
+            let n = self.stack.len();
+            let mut line: Vec<u32> = self.stack[..n - 1]
+                .iter()
+                .map(|f| f.kids[f.next - 1].action)
+                .collect();
+            line.push(action);
+            self.cycle = Some(line);
+        }
+    }
+}
+
 /// Enumerates every position reachable from `start`, up to `max_positions` and `max_bytes` of
 /// table; `stop` interrupts it.
 pub fn enumerate<G: Explore>(
@@ -281,123 +434,86 @@ pub fn enumerate<G: Explore>(
 ) -> Result<StateGraph> {
     let t0 = Instant::now();
     let two = g.players() == 2;
-    let mut table = Slots::new(max_bytes);
-    let mut edges = 0u64;
-    let mut cycle: Option<Vec<u32>> = None;
+    let mut walk = Walk {
+        g,
+        table: Slots::new(max_bytes),
+        stack: Vec::new(),
+        spare: Vec::new(),
+        actions: Vec::new(),
+        edges: 0,
+        cycle: None,
+        limit: max_positions.unwrap_or(u64::MAX),
+    };
     let mut saturated = false;
     let mut stopped_by = GraphStop::Complete;
-    let mut stack: Vec<Frame<G::Node>> = Vec::new();
-    // The action lists of finished frames, reused by the next ones (no allocation per position).
-    let mut spare: Vec<Vec<u32>> = Vec::new();
     let mut steps = 0u64;
-    let limit = max_positions.unwrap_or(u64::MAX);
 
-    // Opens `node` as a new frame (a running position) or stores it finished (a terminal one).
     let start_code = g.code(start)?;
     match g.mover(start) {
         None => {
-            table.insert(start_code, DONE);
+            walk.table.insert(start_code, DONE);
         }
         Some(m) => {
-            table.insert(start_code, ON_LINE);
-            let mut actions = Vec::new();
-            g.actions(start, &mut actions);
-            edges += actions.len() as u64;
-            stack.push(Frame {
-                node: start.clone(),
-                code: start_code,
-                mover: m,
-                actions,
-                next: 0,
-                best: -2,
-                longest: 0,
-            });
+            walk.table.insert(start_code, ON_LINE);
+            if let Err(why) = walk.open(start.clone(), start_code, m)? {
+                stopped_by = why;
+            }
         }
     }
-    while let Some(top) = stack.last_mut() {
+    while stopped_by == GraphStop::Complete {
+        let Some(top) = walk.stack.last_mut() else {
+            break;
+        };
         steps += 1;
         if steps & 0xFFFF == 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             stopped_by = GraphStop::Interrupted;
             break;
         }
-        if top.next == top.actions.len() {
+        if top.next == top.kids.len() {
             // Finished: its results are final (without a cycle).
-            let f = stack.pop().expect("non-empty");
-            spare.push(f.actions);
+            let f = walk.stack.pop().expect("non-empty");
             let best = if two { f.best.clamp(-1, 1) } else { 0 };
-            let i = table.find(f.code);
-            table.slots[i] = (f.code + 1)
+            let i = walk.table.find(f.code);
+            walk.table.slots[i] = (f.code + 1)
                 | DONE
                 | value_bits(best)
                 | u64::from(f.longest.min(LONGEST_MAX)) << LONGEST_SHIFT;
-            if let Some(parent) = stack.last_mut() {
+            walk.spare.push(f.kids);
+            if let Some(parent) = walk.stack.last_mut() {
                 let v = if parent.mover == f.mover { best } else { -best };
-                parent.best = parent.best.max(v);
-                parent.longest = parent.longest.max(f.longest + 1);
+                parent.fold(v, f.longest);
                 if f.longest + 1 > LONGEST_MAX {
                     saturated = true;
                 }
             }
             continue;
         }
-        let a = top.actions[top.next];
+        let k = top.kids[top.next];
         top.next += 1;
-        let child = g.child(&top.node, a);
-        let (parent_mover, code) = (top.mover, g.code(&child)?);
-        let i = table.find(code);
-        let w = table.slots[i];
-        if w != 0 {
-            let top = stack.last_mut().expect("non-empty");
-            if w & DONE != 0 {
-                let v = match g.mover(&child) {
-                    None => g.outcome(&child, parent_mover),
-                    Some(m) if m == parent_mover => value_of(w),
-                    Some(_) => -value_of(w),
-                };
-                top.best = top.best.max(v);
-                top.longest = top.longest.max(longest_of(w) + 1);
-            } else if cycle.is_none() {
-                // Back to a position on the current line: the line from the start, then `a`.
-                cycle = Some(stack.iter().map(|f| f.actions[f.next - 1]).collect());
-            }
+        // Unsettled when its parent opened: still new, or finished since by a sibling's subtree
+        // (a child on the line then is on it now, and was settled as a cycle).
+        let w = walk.table.slots[walk.table.find(k.code)];
+        if w & DONE != 0 {
+            let parent_mover = top.mover;
+            top.fold(stored_value(w, &k, parent_mover), longest_of(w));
             continue;
         }
-        if table.len as u64 >= limit {
-            stopped_by = GraphStop::MaxPositions;
+        if w != 0 {
+            walk.close_cycle(k.action);
+            continue;
+        }
+        let child = g.child(&top.node, k.action);
+        if let Err(why) = walk.insert(k.code, ON_LINE) {
+            stopped_by = why;
             break;
         }
-        match g.mover(&child) {
-            None => {
-                if !table.insert(code, DONE) {
-                    stopped_by = GraphStop::Memory;
-                    break;
-                }
-                let top = stack.last_mut().expect("non-empty");
-                top.best = top.best.max(g.outcome(&child, parent_mover));
-                top.longest = top.longest.max(1);
-            }
-            Some(m) => {
-                if !table.insert(code, ON_LINE) {
-                    stopped_by = GraphStop::Memory;
-                    break;
-                }
-                let mut actions = spare.pop().unwrap_or_default();
-                g.actions(&child, &mut actions);
-                edges += actions.len() as u64;
-                stack.push(Frame {
-                    node: child,
-                    code,
-                    mover: m,
-                    actions,
-                    next: 0,
-                    best: -2,
-                    longest: 0,
-                });
-            }
+        if let Err(why) = walk.open(child, k.code, usize::from(k.mover))? {
+            stopped_by = why;
         }
     }
     let complete = stopped_by == GraphStop::Complete;
-    let acyclic = complete && cycle.is_none();
+    let acyclic = complete && walk.cycle.is_none();
+    let table = &walk.table;
     let (value, longest) = if acyclic {
         let w = table.slots[table.find(start_code)];
         let value = (two && g.mover(start).is_some()).then(|| value_of(w));
@@ -407,9 +523,9 @@ pub fn enumerate<G: Explore>(
     };
     Ok(StateGraph {
         positions: table.len as u64,
-        edges,
+        edges: walk.edges,
         longest,
-        cycle,
+        cycle: walk.cycle,
         value,
         stopped_by,
         seconds: t0.elapsed().as_secs_f64(),
