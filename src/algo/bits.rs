@@ -55,6 +55,19 @@ impl<F: PerWidth> Clone for Width<F> {
             Width::W16(p) => Width::W16(p.clone()),
         }
     }
+
+    /// Copies in place when both are at the same width, so a position's own clone_from can
+    /// reuse its buffers.
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Width::W1(a), Width::W1(b)) => a.clone_from(b),
+            (Width::W2(a), Width::W2(b)) => a.clone_from(b),
+            (Width::W4(a), Width::W4(b)) => a.clone_from(b),
+            (Width::W8(a), Width::W8(b)) => a.clone_from(b),
+            (Width::W16(a), Width::W16(b)) => a.clone_from(b),
+            (this, b) => *this = b.clone(),
+        }
+    }
 }
 
 /// Builds a [`Width`] for `$sites` sites: `$make` evaluated with the constant `$k` bound to the

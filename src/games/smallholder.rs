@@ -425,7 +425,7 @@ struct Group<const K: usize> {
 }
 
 /// The position as bit sets, at one width.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Pos<const K: usize> {
     m: Arc<TerritoryMasks<K>>,
     stones: [Bits<K>; 2],
@@ -436,6 +436,30 @@ struct Pos<const K: usize> {
     terr: [Bits<K>; 2],
     /// The legal placements of the player to move.
     legal: Bits<K>,
+}
+
+impl<const K: usize> Clone for Pos<K> {
+    fn clone(&self) -> Self {
+        Pos {
+            m: Arc::clone(&self.m),
+            stones: self.stones,
+            groups: self.groups.clone(),
+            terr: self.terr,
+            legal: self.legal,
+        }
+    }
+
+    /// Reuses the group lists' buffers (searches copy a position once a node or an iteration).
+    fn clone_from(&mut self, source: &Self) {
+        if !Arc::ptr_eq(&self.m, &source.m) {
+            self.m = Arc::clone(&source.m);
+        }
+        self.stones = source.stones;
+        self.groups[0].clone_from(&source.groups[0]);
+        self.groups[1].clone_from(&source.groups[1]);
+        self.terr = source.terr;
+        self.legal = source.legal;
+    }
 }
 
 impl<const K: usize> Pos<K> {
@@ -700,7 +724,7 @@ impl PerWidth for Positions {
 type Core = Width<Positions>;
 
 /// A Smallholder position.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     cfg: Arc<Config>,
     cells: Vec<i8>,
@@ -712,6 +736,36 @@ pub struct State {
     /// The board part of the position key ([`zobrist`]).
     zkey: u64,
     core: Core,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            cfg: Arc::clone(&self.cfg),
+            cells: self.cells.clone(),
+            to_move: self.to_move,
+            moves: self.moves,
+            over: self.over,
+            truncated: self.truncated,
+            zkey: self.zkey,
+            core: self.core.clone(),
+        }
+    }
+
+    /// Copies without allocating when `self` is a position of the same board (the solver's and
+    /// the searches' scratch positions).
+    fn clone_from(&mut self, source: &Self) {
+        if !Arc::ptr_eq(&self.cfg, &source.cfg) {
+            self.cfg = Arc::clone(&source.cfg);
+        }
+        self.cells.clone_from(&source.cells);
+        self.to_move = source.to_move;
+        self.moves = source.moves;
+        self.over = source.over;
+        self.truncated = source.truncated;
+        self.zkey = source.zkey;
+        self.core.clone_from(&source.core);
+    }
 }
 
 impl State {

@@ -713,6 +713,8 @@ impl Tree {
     /// every [`CLOCK_EVERY`] iterations while they are quick.
     fn run<R: Rules>(&mut self, root: &R, lim: &Limits, rng: &mut Rng) -> ThreadOutcome {
         let mut s = Scratch::new(root, lim);
+        // The iterations' position, copied over from the root each time (no allocation).
+        let mut state = root.clone();
         if lim.selection == Selection::Grave {
             self.amaf.resize(self.nodes.len(), Amaf::default());
         } else {
@@ -759,7 +761,7 @@ impl Tree {
                     last_clock = Some((now, done));
                 }
             }
-            if !self.iterate(root, lim, rng, &mut s) {
+            if !self.iterate(root, &mut state, lim, rng, &mut s) {
                 return ThreadOutcome {
                     iterations: done,
                     stopped: StoppedBy::Nodes,
@@ -991,11 +993,12 @@ impl Tree {
     fn iterate<R: Rules>(
         &mut self,
         root: &R,
+        state: &mut R,
         lim: &Limits,
         rng: &mut Rng,
         s: &mut Scratch,
     ) -> bool {
-        let mut state = root.clone();
+        state.clone_from(root);
         s.path.clear();
         s.path.push(0);
         s.played.clear();
@@ -1016,21 +1019,21 @@ impl Tree {
             }
             if n.first == 0 {
                 if state.is_terminal() {
-                    terminal_returns(&state, s);
+                    terminal_returns(state, s);
                     proven_leaf = lim.solver;
                     break;
                 }
                 if node != 0 && n.visits == 0 {
                     // A new node: evaluate it by a playout.
                     if lim.records() {
-                        recorded_playout(&mut state, rng, s, lim.playouts);
+                        recorded_playout(state, rng, s, lim.playouts);
                     } else {
                         state.random_playout(rng, &mut s.buf);
                     }
-                    terminal_returns(&state, s);
+                    terminal_returns(state, s);
                     break;
                 }
-                if !self.expand(node, &state, lim.max_nodes, &mut s.buf) {
+                if !self.expand(node, state, lim.max_nodes, &mut s.buf) {
                     return false;
                 }
             }

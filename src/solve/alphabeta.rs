@@ -199,6 +199,8 @@ struct Searcher<'a, R: Rules> {
     cap: Option<usize>,
     /// Legal-action buffers, one per ply.
     bufs: Vec<Vec<u32>>,
+    /// Child positions, one per ply, copied over with `clone_from` (no allocation a node).
+    kids: Vec<Option<R>>,
     history: Vec<u32>,
     /// Nodes not yet charged to the budget.
     pending: u64,
@@ -213,6 +215,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             margin: opts.margin,
             cap: opts.max_moves,
             bufs: Vec::new(),
+            kids: Vec::new(),
             history: vec![0; actions],
             pending: 0,
             _game: std::marker::PhantomData,
@@ -297,8 +300,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let alpha0 = alpha;
         if self.bufs.len() <= ply {
             self.bufs.resize_with(ply + 1, Vec::new);
+            self.kids.resize_with(ply + 1, || None);
         }
         let mut moves = std::mem::take(&mut self.bufs[ply]);
+        let mut child = self.kids[ply].take().unwrap_or_else(|| s.clone());
         s.legal_actions_into(&mut moves);
         // The table's move first, then by history (stable: ties keep ascending actions).
         let history = &self.history;
@@ -314,7 +319,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut aborted = false;
         let top = if self.margin { INF } else { 1 };
         for &a in &moves {
-            let mut child = s.clone();
+            child.clone_from(s);
             child.apply_unchecked(a as usize);
             let Some((v, r)) = self.child_value(&child, mover, alpha, beta, ply + 1) else {
                 aborted = true;
@@ -336,6 +341,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
         }
         self.bufs[ply] = moves;
+        self.kids[ply] = Some(child);
         if aborted {
             return None;
         }
