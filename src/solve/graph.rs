@@ -69,7 +69,8 @@ impl<R: Rules> GameGraph<R> {
                     (0..sites)
                         .flat_map(|s| {
                             let z = &z;
-                            (0..radix as usize).map(move |c| if c == 0 { 0 } else { z.stone(s, c - 1) })
+                            (0..radix as usize)
+                                .map(move |c| if c == 0 { 0 } else { z.stone(s, c - 1) })
                         })
                         .collect()
                 },
@@ -347,7 +348,12 @@ impl<G: Explore> Walk<'_, G> {
     /// every child that can be settled at once: those already finished, those on the line (a
     /// cycle) and finished games. Every child's slot is read before any is used, so that the
     /// table's cache misses overlap rather than follow one another.
-    fn open(&mut self, node: G::Node, code: u64, mover: usize) -> Result<std::result::Result<(), GraphStop>> {
+    fn open(
+        &mut self,
+        node: G::Node,
+        code: u64,
+        mover: usize,
+    ) -> Result<std::result::Result<(), GraphStop>> {
         let g = self.g;
         g.actions(&node, &mut self.actions);
         self.edges += self.actions.len() as u64;
