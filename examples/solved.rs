@@ -1,5 +1,5 @@
 //! Solves the small boards of `docs/solved/` and writes the report:
-//! `cargo run --release --example solved -- [--time SECONDS] [--threads N] [--table-mb MIB] [--out FILE] [FILTER]`.
+//! `cargo run --release --example solved -- [--time SECONDS] [--threads N] [--table-mb MIB] [--no-symmetry] [--out FILE] [FILTER]`.
 //! Each board gets at most `--time` seconds (default 600); boards that do not finish are
 //! reported with how far they got. A FILTER keeps only the boards whose label contains it.
 
@@ -101,6 +101,7 @@ fn main() {
     let mut time = 600.0;
     let mut table_mb: usize = 256;
     let mut threads = 1;
+    let mut symmetry = true;
     let mut out = "docs/solved/results.md".to_string();
     let mut filter = String::new();
     let mut i = 0;
@@ -113,6 +114,9 @@ fn main() {
             "--table-mb" => {
                 table_mb = args[i + 1].parse().expect("MiB");
                 i += 1;
+            }
+            "--no-symmetry" => {
+                symmetry = false;
             }
             "--threads" => {
                 threads = args[i + 1].parse().expect("threads");
@@ -139,6 +143,11 @@ fn main() {
             margin,
             table_bytes: table_mb << 20,
             max_moves: solve::max_moves(&game),
+            symmetries: if symmetry {
+                game.symmetries()
+            } else {
+                Vec::new()
+            },
             ..SolveOptions::default()
         };
         let r =

@@ -285,6 +285,72 @@ impl Board {
         self.adjacency[2].get(site)
     }
 
+    /// The board's symmetries: every isometry of the sites' coordinates (a rotation by a multiple
+    /// of 30° about their centroid, with or without a reflection) that maps sites onto sites and
+    /// keeps the orthogonal and the diagonal neighbour relations and the perimeter. Each is a
+    /// permutation (site `s` goes to `perm[s]`); the identity comes first.
+    pub fn symmetries(&self) -> Vec<Vec<u16>> {
+        let n = self.num_sites();
+        let (cx, cy) = self
+            .coords
+            .iter()
+            .fold((0.0, 0.0), |(x, y), c| (x + c[0], y + c[1]));
+        let centred: Vec<[f64; 2]> = self
+            .coords
+            .iter()
+            .map(|c| [c[0] - cx / n as f64, c[1] - cy / n as f64])
+            .collect();
+        // Matching tolerance: a small fraction of the closest distance between two sites.
+        let mut closest = f64::INFINITY;
+        for (i, a) in centred.iter().enumerate() {
+            for b in &centred[i + 1..] {
+                closest = closest.min((a[0] - b[0]).hypot(a[1] - b[1]));
+            }
+        }
+        let tol = if closest.is_finite() {
+            1e-4 * closest
+        } else {
+            1.0
+        };
+        let keeps = |perm: &[u16]| {
+            (0..n).all(|s| {
+                let t = usize::from(perm[s]);
+                self.perimeter[s] == self.perimeter[t]
+                    && [0usize, 1].iter().all(|&r| {
+                        let mut mapped: Vec<u16> = self.adjacency[r]
+                            .get(s)
+                            .iter()
+                            .map(|&x| perm[usize::from(x)])
+                            .collect();
+                        mapped.sort_unstable();
+                        mapped == self.adjacency[r].get(t)
+                    })
+            })
+        };
+        let mut found: Vec<Vec<u16>> = Vec::new();
+        for reflect in [false, true] {
+            for k in 0..12 {
+                let (sin, cos) = (f64::from(k) * std::f64::consts::PI / 6.0).sin_cos();
+                let mut perm = Vec::with_capacity(n);
+                for c in &centred {
+                    let y = if reflect { -c[1] } else { c[1] };
+                    let (x, y) = (cos * c[0] - sin * y, sin * c[0] + cos * y);
+                    match centred
+                        .iter()
+                        .position(|d| (d[0] - x).abs() <= tol && (d[1] - y).abs() <= tol)
+                    {
+                        Some(t) => perm.push(t as u16),
+                        None => break,
+                    }
+                }
+                if perm.len() == n && keeps(&perm) && !found.contains(&perm) {
+                    found.push(perm);
+                }
+            }
+        }
+        found
+    }
+
     /// The largest number of neighbours any site has under `relation`.
     pub fn max_degree(&self, relation: Relation) -> usize {
         (0..self.num_sites())

@@ -350,3 +350,45 @@ fn perimeters() {
     });
     assert_eq!(sq.perimeter().len(), 16);
 }
+
+/// The symmetry groups of the small boards: a regular hexagon has 12, an alternating one 6, a
+/// square 8; every one keeps the relations and the perimeter, and the identity comes first.
+#[test]
+fn symmetries_of_the_small_boards() {
+    let cases = [
+        (Board::hex_cells(3), 12),
+        (Board::new(Shape::HexCells { a: 2, b: 3 }), 6),
+        (
+            Board::new(Shape::Square {
+                width: 4,
+                height: 4,
+            }),
+            8,
+        ),
+        (
+            Board::new(Shape::Square {
+                width: 4,
+                height: 3,
+            }),
+            4,
+        ),
+    ];
+    for (board, count) in cases {
+        let perms = board.symmetries();
+        assert_eq!(perms.len(), count, "{:?}", board.shape());
+        let n = board.num_sites();
+        assert_eq!(perms[0], (0..n as u16).collect::<Vec<_>>());
+        for p in &perms {
+            for s in 0..n {
+                let t = usize::from(p[s]);
+                assert_eq!(board.is_perimeter(s), board.is_perimeter(t));
+                let mut mapped: Vec<u16> =
+                    board.orth(s).iter().map(|&x| p[usize::from(x)]).collect();
+                mapped.sort_unstable();
+                assert_eq!(mapped, board.orth(t));
+            }
+        }
+    }
+    // The triangle-square board has some symmetry beyond the identity.
+    assert!(Board::new(Shape::TriSquare { d: 1 }).symmetries().len() > 1);
+}

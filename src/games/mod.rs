@@ -359,6 +359,14 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
     fn action_site(&self, action: usize) -> Option<usize> {
         (action < self.board().num_sites()).then_some(action)
     }
+    /// The board's symmetries ([`Board::symmetries`]) under which the rules play the same:
+    /// a position and its image have the same value, and action `a` on a site maps to the
+    /// image's action `perm[a]` (the other actions to themselves). By default the identity
+    /// alone; a game whose rules depend only on the board's neighbour relations and perimeter,
+    /// and whose actions are its sites (and a pass), returns the board's.
+    fn symmetries(&self) -> Vec<Vec<u16>> {
+        vec![(0..self.board().num_sites() as u16).collect()]
+    }
 }
 
 /// The registry: the one list of games. From it come [`GAME_NAMES`], the [`Game`] and [`State`]
@@ -534,6 +542,11 @@ impl Game {
     /// The site an action puts a stone on or marks, if any ([`GameConfig::action_site`]).
     pub fn action_site(&self, action: usize) -> Option<usize> {
         each_config!(self, c => c.action_site(action))
+    }
+
+    /// The board symmetries the rules respect ([`GameConfig::symmetries`]), identity first.
+    pub fn symmetries(&self) -> Vec<Vec<u16>> {
+        each_config!(self, c => c.symmetries())
     }
 
     /// The action's name ([`GameConfig::action_name`]); out-of-range actions fail naming the

@@ -383,6 +383,11 @@ impl GameConfig for Config {
     fn action_name(&self, action: usize) -> Option<String> {
         (action < self.board.num_sites()).then(|| action.to_string())
     }
+    /// Every symmetry of the board: the rules use only its neighbour relations and perimeter,
+    /// and every action is a site (or the pass).
+    fn symmetries(&self) -> Vec<Vec<u16>> {
+        self.board.symmetries()
+    }
 }
 
 /// Streaming minimum over groups: the smallest size seen, the union of the closed neighbourhoods

@@ -234,6 +234,11 @@ impl GameConfig for Config {
             _ => None,
         }
     }
+    /// Every symmetry of the board: the rules use only its neighbour relations and perimeter,
+    /// and every action is a site (or the pass).
+    fn symmetries(&self) -> Vec<Vec<u16>> {
+        self.board.symmetries()
+    }
 }
 
 /// Bit planes of the neighbour counts: at most 8 capture neighbours (square grid) fit in 4 bits.

@@ -235,6 +235,7 @@ pub fn solve(
         margin: false,
         table_bytes,
         max_moves: core::max_moves(&root.game()),
+        symmetries: root.game().symmetries(),
     };
     let result = interruptible(py, |stop| {
         each_state!(&root, s => {

@@ -68,6 +68,10 @@ pub struct SolveOptions {
     pub table_bytes: usize,
     /// The game's move cap, `None` for games that have none.
     pub max_moves: Option<usize>,
+    /// Site permutations under which the game plays the same ([`crate::games::Game::symmetries`]),
+    /// identity first: positions that are images of each other share one table entry. Empty
+    /// or the identity alone: none.
+    pub symmetries: Vec<Vec<u16>>,
 }
 
 impl Default for SolveOptions {
@@ -79,6 +83,7 @@ impl Default for SolveOptions {
             margin: false,
             table_bytes: 64 << 20,
             max_moves: None,
+            symmetries: Vec::new(),
         }
     }
 }
@@ -191,10 +196,121 @@ const OFFSET: i64 = 1 << 32;
 /// Values beyond every real one (scores stay far inside ±10⁴).
 const INF: i32 = 30_000;
 
+/// Table keys shared by positions that are images of each other under the game's symmetries.
+///
+/// A position's key is its board part (the stones' values of [`crate::games::zobrist`]) and its
+/// turn part. The key of its image under a permutation `perm` has the same turn part and the
+/// board part of the stones moved to `perm[site]`; the table uses the smallest of these keys,
+/// so every image finds the same entry. An entry's best action is kept as the action of that
+/// smallest image, and mapped back for the position that reads it.
+pub struct Symmetry {
+    count: usize,
+    radix: usize,
+    /// `stones[(site · radix + c) · count + j]`: the key value of cell value `c` (a stone of
+    /// player c − 1; 0 for empty) moved to `perms[j][site]`.
+    stones: Vec<u64>,
+    perms: Vec<Vec<u16>>,
+    inverse: Vec<Vec<u16>>,
+}
+
+/// The most symmetries a board can have here: 12 rotations, each with and without a reflection.
+const MAX_SYMMETRIES: usize = 24;
+
+impl Symmetry {
+    /// `None` without any symmetry but the identity; an error for permutations that are not of
+    /// `sites` sites or do not start with the identity.
+    pub fn new(perms: &[Vec<u16>], sites: usize, players: usize) -> Result<Option<Symmetry>> {
+        if perms.len() <= 1 {
+            return Ok(None);
+        }
+        let identity: Vec<u16> = (0..sites as u16).collect();
+        let valid = perms.len() <= MAX_SYMMETRIES
+            && perms[0] == identity
+            && perms.iter().all(|p| {
+                let mut q = p.clone();
+                q.sort_unstable();
+                q == identity
+            });
+        if !valid {
+            return Err(Error::InvalidOption(format!(
+                "solve: symmetries must be at most {MAX_SYMMETRIES} permutations of the \
+                 {sites} sites, the identity first"
+            )));
+        }
+        let count = perms.len();
+        let radix = players + 1;
+        let mut stones = vec![0u64; sites * radix * count];
+        for site in 0..sites {
+            for c in 1..radix {
+                for (j, p) in perms.iter().enumerate() {
+                    stones[(site * radix + c) * count + j] =
+                        crate::games::zobrist::stone(usize::from(p[site]), c - 1);
+                }
+            }
+        }
+        let inverse = perms
+            .iter()
+            .map(|p| {
+                let mut inv = vec![0u16; sites];
+                for (s, &t) in p.iter().enumerate() {
+                    inv[usize::from(t)] = s as u16;
+                }
+                inv
+            })
+            .collect();
+        Ok(Some(Symmetry {
+            count,
+            radix,
+            stones,
+            perms: perms.to_vec(),
+            inverse,
+        }))
+    }
+
+    /// The smallest key among the images of the position (board `cells`, key `key`), and the
+    /// symmetry that gives it (the first, if several do).
+    #[inline]
+    pub fn canonical(&self, cells: &[i8], key: u64) -> (u64, usize) {
+        let mut board = [0u64; MAX_SYMMETRIES];
+        let board = &mut board[..self.count];
+        for (site, &c) in cells.iter().enumerate() {
+            if c > 0 {
+                let at = (site * self.radix + c as usize) * self.count;
+                for (b, z) in board.iter_mut().zip(&self.stones[at..at + self.count]) {
+                    *b ^= z;
+                }
+            }
+        }
+        // The identity's board part is the position's own, so this is the turn part.
+        let turn = key ^ board[0];
+        let mut best = (key, 0);
+        for (j, b) in board.iter().enumerate().skip(1) {
+            let k = turn ^ b;
+            if k < best.0 {
+                best = (k, j);
+            }
+        }
+        best
+    }
+
+    /// Action `a` of the position as the action of its image under symmetry `j`.
+    #[inline]
+    fn to_image(&self, j: usize, a: u32) -> u32 {
+        self.perms[j].get(a as usize).map_or(a, |&t| u32::from(t))
+    }
+
+    /// Action `a` of the image under symmetry `j` as the position's own.
+    #[inline]
+    fn from_image(&self, j: usize, a: u32) -> u32 {
+        self.inverse[j].get(a as usize).map_or(a, |&t| u32::from(t))
+    }
+}
+
 /// One thread's search.
 struct Searcher<'a, R: Rules> {
     table: &'a Table,
     budget: &'a Budget<'a>,
+    symmetry: Option<&'a Symmetry>,
     margin: bool,
     cap: Option<usize>,
     /// Legal-action buffers, one per ply.
@@ -208,10 +324,17 @@ struct Searcher<'a, R: Rules> {
 }
 
 impl<'a, R: Rules> Searcher<'a, R> {
-    fn new(table: &'a Table, budget: &'a Budget<'a>, opts: &SolveOptions, actions: usize) -> Self {
+    fn new(
+        table: &'a Table,
+        budget: &'a Budget<'a>,
+        symmetry: Option<&'a Symmetry>,
+        opts: &SolveOptions,
+        actions: usize,
+    ) -> Self {
         Searcher {
             table,
             budget,
+            symmetry,
             margin: opts.margin,
             cap: opts.max_moves,
             bufs: Vec::new(),
@@ -278,9 +401,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         let mover = s.current_player()?;
         let left = self.left(s);
-        let key = s.key();
+        // The table's key, and the symmetry that takes the position to the one it stands for.
+        let (key, image) = match self.symmetry {
+            Some(y) => y.canonical(s.cells(), s.key()),
+            None => (s.key(), 0),
+        };
         let mut first = NO_MOVE;
-        if let Some(e) = self.table.probe(key) {
+        if let Some(mut e) = self.table.probe(key) {
+            if let Some(y) = self.symmetry {
+                e.best = y.from_image(image, e.best);
+            }
             if e.usable(left) {
                 let reach = Reach {
                     depth: if e.cap_free { e.moves } else { 0 },
@@ -365,7 +495,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
             bound,
             cap_free: !reach.capped,
             moves: if reach.capped { left } else { reach.depth },
-            best: best_move,
+            best: match self.symmetry {
+                Some(y) => y.to_image(image, best_move),
+                None => best_move,
+            },
         };
         self.table.store(key, e);
         Some((best, reach))
@@ -418,13 +551,19 @@ pub fn solve<R: Rules>(
     }
     let start = Instant::now();
     let table = Table::new(opts.table_bytes);
+    let symmetry = Symmetry::new(
+        &opts.symmetries,
+        root.board().num_sites(),
+        root.num_players(),
+    )?;
+    let symmetry = symmetry.as_ref();
     let budget = Budget::new(opts.max_nodes, opts.time, stop);
     let mover = root.current_player().unwrap_or(0);
     let actions = root.legal_actions();
     let outcomes: Vec<AtomicU64> = actions.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
     let next = AtomicUsize::new(0);
     let work = |_: usize| {
-        let mut s = Searcher::<R>::new(&table, &budget, opts, root.num_actions());
+        let mut s = Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions());
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= actions.len() || budget.stopped() {
@@ -477,7 +616,7 @@ pub fn solve<R: Rules>(
     let stopped_by = if all { StoppedBy::Solved } else { budget.why() };
     let mut pv = Vec::new();
     if all {
-        let mut s = Searcher::<R>::new(&table, &budget, opts, root.num_actions());
+        let mut s = Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions());
         pv = principal_line(&mut s, root, value.unwrap_or(0));
         s.flush();
     }

@@ -15,10 +15,12 @@ fn game(name: &str, options: &[(&str, OptionValue)]) -> Game {
     Game::make(name, &options).expect("valid options")
 }
 
+/// The options of every test: the game's symmetries on, as `sf.solve` has them.
 fn opts(g: &Game) -> SolveOptions {
     SolveOptions {
         table_bytes: 1 << 20,
         max_moves: crate::solve::max_moves(g),
+        symmetries: g.symmetries(),
         ..SolveOptions::default()
     }
 }
@@ -268,4 +270,142 @@ fn each_state_value(g: &Game, s: &State, compared: &mut usize) {
             *compared += 1;
         }
     })
+}
+
+/// Every symmetry a game declares is one of its play: a random game and its image, played side
+/// by side with every action mapped, have mapped boards, mapped legal actions, equal canonical
+/// keys (so one table entry serves both) and the same returns.
+#[test]
+fn declared_symmetries_are_symmetries_of_play() {
+    let mut games = small_games();
+    games.push(game(
+        "windflowers",
+        &[("size", 3i64.into()), ("players", 3i64.into())],
+    ));
+    games.push(game("smallholder", &[("board", "hex232323".into())]));
+    let mut checked = 0;
+    for g in games {
+        let perms = g.symmetries();
+        let sites = g.board().num_sites();
+        let players = g.num_players();
+        assert_eq!(
+            perms[0],
+            (0..sites as u16).collect::<Vec<_>>(),
+            "identity first"
+        );
+        let Some(y) = Symmetry::new(&perms, sites, players).expect("valid") else {
+            assert_eq!(g.name(), "faraday", "only Faraday declares none");
+            continue;
+        };
+        let map = |p: &[u16], a: u32| p.get(a as usize).map_or(a, |&t| u32::from(t));
+        for (j, p) in perms.iter().enumerate() {
+            let mut rng = crate::rng::Rng::new(j as u64 + 7);
+            let (mut s, mut t) = (g.new_state(), g.new_state());
+            let mut buf = Vec::new();
+            while !s.is_terminal() && s.move_count() < 40 {
+                for site in 0..sites {
+                    assert_eq!(
+                        s.cells()[site],
+                        t.cells()[usize::from(p[site])],
+                        "{}",
+                        g.name()
+                    );
+                }
+                assert_eq!(s.current_player(), t.current_player());
+                assert_eq!(
+                    y.canonical(s.cells(), s.key()).0,
+                    y.canonical(t.cells(), t.key()).0
+                );
+                let mut mine: Vec<u32> = s.legal_actions().iter().map(|&a| map(p, a)).collect();
+                mine.sort_unstable();
+                assert_eq!(mine, t.legal_actions(), "{} symmetry {j}", g.name());
+                let a = s.random_action(&mut rng, &mut buf).expect("running");
+                s.apply_unchecked(a);
+                t.apply_unchecked(map(p, a as u32) as usize);
+            }
+            assert_eq!(s.is_terminal(), t.is_terminal());
+            assert_eq!(s.returns(), t.returns(), "{} symmetry {j}", g.name());
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
+
+/// With and without the symmetries: the same values, outcomes and best actions, from positions
+/// a few moves into random games (where images of one position meet in the search) and from
+/// the empty 12-cell Smallholder board.
+#[test]
+fn symmetries_change_nothing_but_the_work() {
+    let mut games = small_games();
+    games.retain(|g| g.name() != "faraday");
+    games.push(game(
+        "windflowers",
+        &[("size", 3i64.into()), ("max_moves", 9i64.into())],
+    ));
+    let mut compared = 0;
+    for g in games {
+        let mut positions = Vec::new();
+        if g.name() == "smallholder" && g.num_actions() == 12 {
+            positions.push(g.new_state());
+        }
+        for seed in 0..3u64 {
+            let mut rng = crate::rng::Rng::new(seed);
+            let mut s = g.new_state();
+            let mut buf = Vec::new();
+            // Far enough from the end for the search to meet images of positions, near enough
+            // to stay small.
+            let keep = g.board().num_sites().saturating_sub(7);
+            while s.move_count() < keep && !s.is_terminal() {
+                let a = s.random_action(&mut rng, &mut buf).expect("running");
+                s.apply_unchecked(a);
+            }
+            if !s.is_terminal() {
+                positions.push(s);
+            }
+        }
+        for s in positions {
+            let with = solve(&s, &opts(&g), None).expect("solvable");
+            let without = solve(
+                &s,
+                &SolveOptions {
+                    symmetries: Vec::new(),
+                    ..opts(&g)
+                },
+                None,
+            )
+            .expect("solvable");
+            assert_eq!(with.stopped_by, StoppedBy::Solved);
+            assert_eq!(
+                (&with.value, &with.outcomes, &with.best),
+                (&without.value, &without.outcomes, &without.best),
+                "{} {:?}",
+                g.name(),
+                s.cells()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 20, "{compared}");
+}
+
+#[test]
+fn bad_symmetries_are_refused() {
+    let g = game("subsume", &[("size", 3i64.into())]);
+    let s = g.new_state();
+    for perms in [
+        vec![vec![1u16, 0], vec![0, 1]],
+        vec![(0..19).collect(), vec![0; 19]],
+        vec![(0..19).collect(); 25],
+    ] {
+        let err = solve(
+            &s,
+            &SolveOptions {
+                symmetries: perms,
+                ..opts(&g)
+            },
+            None,
+        )
+        .expect_err("refused");
+        assert!(err.to_string().contains("permutations"), "{err}");
+    }
 }
