@@ -167,6 +167,9 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 
 /// Solves a two-player position exactly: negamax alpha-beta with a transposition table keyed
 /// by the position key (`State.key()`), the GIL released; Ctrl-C stops it with what it has.
+/// Positions that are images of each other under the board's symmetries (Windflowers, the
+/// Smallholder and Subsume: rotations and reflections that keep the rules) share one entry, so
+/// a symmetric board is searched up to symmetry.
 ///
 /// Args:
 ///     state: the position (not over) of a two-player game; for three or four players use
