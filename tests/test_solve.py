@@ -57,6 +57,37 @@ def test_solve_is_the_same_for_any_thread_count() -> None:
     assert np.array_equal(a.outcomes, b.outcomes)
 
 
+@pytest.mark.parametrize(
+    ("name", "options", "board", "rules"),
+    [
+        ("smallholder", {"board": "hex232323"}, 6, 6),
+        ("subsume", {"size": 3}, 12, 12),
+        ("windflowers", {"grid": "trisquare", "size": 3}, 4, 4),
+        ("windflowers", {"grid": "square", "size": 3}, 8, 8),
+        ("faraday", {"order": 3}, 12, 1),
+    ],
+)
+def test_the_symmetries_the_solver_uses(
+    name: str, options: dict[str, Any], board: int, rules: int
+) -> None:
+    game = sf.make(name, **options)
+    n = game.num_sites
+    for perms, count in ((game.board_symmetries, board), (game.symmetries, rules)):
+        assert perms.shape == (count, n) and perms.dtype == np.int64
+        assert np.array_equal(perms[0], np.arange(n))
+        assert all(np.array_equal(np.sort(p), np.arange(n)) for p in perms)
+    if n > 14:
+        return  # the rest solves the empty board: the smallest boards only
+    # Every image of a first move has the same outcome (the solver shares one table entry
+    # between them, and the outcomes are still those of each move).
+    res = sf.solve(game.new_state())
+    outcome = dict(zip(res.actions.tolist(), res.outcomes.tolist()))
+    for perm in game.symmetries:
+        for a in range(n):
+            if a in outcome:
+                assert outcome[int(perm[a])] == outcome[a]
+
+
 def test_margin_mode() -> None:
     s = sf.make("windflowers", size=3, max_moves=3).new_state()
     res = sf.solve(s, margin=True)

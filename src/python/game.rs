@@ -196,6 +196,27 @@ impl PyGame {
             .collect())
     }
 
+    /// The board's symmetries: the rotations and reflections of the site coordinates that map
+    /// sites onto sites and keep the neighbour relations and the perimeter, as int64 site
+    /// permutations of shape (count, num_sites) (site `s` goes to `perm[s]`), identity first.
+    #[getter]
+    fn board_symmetries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        perms_array(
+            py,
+            &self.game.board().symmetries(),
+            self.game.board().num_sites(),
+        )
+    }
+
+    /// The board symmetries under which the rules play the same (a position and its image have
+    /// the same value; a site action `a` maps to `perm[a]`, other actions to themselves), as
+    /// `board_symmetries`: all of them for Windflowers, the Smallholder and Subsume, the identity
+    /// alone for Faraday (whose actions are not all sites). `sf.solve` uses them.
+    #[getter]
+    fn symmetries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        perms_array(py, &self.game.symmetries(), self.game.board().num_sites())
+    }
+
     /// Sites on the board's outer edge, ascending (int64).
     #[getter]
     fn perimeter<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
@@ -784,4 +805,14 @@ impl PyState {
     fn __sizeof__(&self) -> usize {
         std::mem::size_of::<Self>() + self.session.heap_bytes()
     }
+}
+
+/// Site permutations as an int64 array of shape (count, sites).
+fn perms_array<'py>(
+    py: Python<'py>,
+    perms: &[Vec<u16>],
+    sites: usize,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let flat: Vec<i64> = perms.iter().flatten().map(|&t| i64::from(t)).collect();
+    PyArray1::from_vec(py, flat).reshape([perms.len(), sites])
 }

@@ -17,8 +17,6 @@ returned.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import numpy.typing as npt
 
@@ -28,36 +26,11 @@ __all__ = ["augment", "board_symmetries", "game_symmetries"]
 
 
 def board_symmetries(game: Game) -> npt.NDArray[np.int64]:
-    """The site permutations (S, num_sites) of the board's isometries that keep its orthogonal
-    neighbour relation: rotations by multiples of 30° about the centroid, with and without a
-    reflection. The identity comes first."""
-    xy = np.asarray(game.coords, dtype=np.float64)
-    n = len(xy)
-    centred = xy - xy.mean(axis=0)
-    # Matching tolerance: a small fraction of the closest distance between two sites.
-    gaps = np.linalg.norm(centred[:, None] - centred[None], axis=-1)
-    gaps[np.arange(n), np.arange(n)] = np.inf
-    tol = 1e-4 * float(gaps.min()) if n > 1 else 1.0
-    neighbours = {(i, int(j)) for i, ns in enumerate(game.neighbors()) for j in ns}
-    found: list[npt.NDArray[np.int64]] = []
-    seen: set[bytes] = set()
-    for reflect in (False, True):
-        base = centred * np.array([1.0, -1.0]) if reflect else centred
-        for k in range(12):
-            a = k * math.pi / 6
-            rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-            moved = base @ rot.T
-            dist = np.linalg.norm(moved[:, None] - centred[None], axis=-1)
-            perm = dist.argmin(axis=1)
-            if dist[np.arange(n), perm].max() > tol or len(set(perm.tolist())) != n:
-                continue
-            if any((int(perm[i]), int(perm[j])) not in neighbours for i, j in neighbours):
-                continue
-            key = perm.astype(np.int64).tobytes()
-            if key not in seen:
-                seen.add(key)
-                found.append(perm.astype(np.int64))
-    return np.stack(found)
+    """The site permutations (S, num_sites) of the board's isometries that keep its neighbour
+    relations and perimeter (``Game.board_symmetries``, found by the engine): rotations by
+    multiples of 30° about the centroid, with and without a reflection. The identity comes
+    first."""
+    return np.asarray(game.board_symmetries, dtype=np.int64)
 
 
 def game_symmetries(game: Game, *, games: int = 6, seed: int = 0) -> npt.NDArray[np.int64]:
