@@ -295,13 +295,13 @@ impl Symmetry {
 
     /// Action `a` of the position as the action of its image under symmetry `j`.
     #[inline]
-    fn to_image(&self, j: usize, a: u32) -> u32 {
+    fn onto_image(&self, j: usize, a: u32) -> u32 {
         self.perms[j].get(a as usize).map_or(a, |&t| u32::from(t))
     }
 
     /// Action `a` of the image under symmetry `j` as the position's own.
     #[inline]
-    fn from_image(&self, j: usize, a: u32) -> u32 {
+    fn back_from_image(&self, j: usize, a: u32) -> u32 {
         self.inverse[j].get(a as usize).map_or(a, |&t| u32::from(t))
     }
 }
@@ -409,7 +409,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut first = NO_MOVE;
         if let Some(mut e) = self.table.probe(key) {
             if let Some(y) = self.symmetry {
-                e.best = y.from_image(image, e.best);
+                e.best = y.back_from_image(image, e.best);
             }
             if e.usable(left) {
                 let reach = Reach {
@@ -496,7 +496,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             cap_free: !reach.capped,
             moves: if reach.capped { left } else { reach.depth },
             best: match self.symmetry {
-                Some(y) => y.to_image(image, best_move),
+                Some(y) => y.onto_image(image, best_move),
                 None => best_move,
             },
         };

@@ -303,10 +303,10 @@ fn declared_symmetries_are_symmetries_of_play() {
             let (mut s, mut t) = (g.new_state(), g.new_state());
             let mut buf = Vec::new();
             while !s.is_terminal() && s.move_count() < 40 {
-                for site in 0..sites {
+                for (site, &image) in p.iter().enumerate() {
                     assert_eq!(
                         s.cells()[site],
-                        t.cells()[usize::from(p[site])],
+                        t.cells()[usize::from(image)],
                         "{}",
                         g.name()
                     );
