@@ -599,6 +599,21 @@ impl Rules for State {
         }
     }
 
+    /// Playout knowledge (`playouts="knowledge"`): how the placement on `c` would shape a
+    /// ring. 2 when the stones around `c` form two or more separate runs (the placement joins
+    /// them, the step that closes loops), 1 when they form one run (it extends a chain), 0 for
+    /// a cell with no stone next to it.
+    #[inline]
+    fn playout_score(&self, c: usize) -> u32 {
+        let mut mask = 0u8;
+        for (i, &t) in self.cfg.ring[c].iter().enumerate() {
+            if t != loops::OFF_BOARD && self.cells[t as usize] != 0 {
+                mask |= 1 << i;
+            }
+        }
+        loops::runs(mask).min(2)
+    }
+
     /// Uniform over the legal set: draws from the open cells and keeps the first that passes the
     /// anti-blob rule (rejection keeps the draw uniform), falling back to the full list.
     fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
