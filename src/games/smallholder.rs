@@ -657,33 +657,6 @@ impl<const K: usize> Pos<K> {
         self.legal.any()
     }
 
-    /// Playout knowledge (`playouts="knowledge"`) for p's legal placement on x: what the
-    /// placement would add to T(p), 2 for each enemy stone in it (a capture) and 1 for each
-    /// empty site (one the opponent can no longer play); 0 for a creation, which gains nothing.
-    #[inline]
-    fn knowledge(&self, rules: &RuleOptions, p: usize, x: usize) -> u32 {
-        let m = &*self.m;
-        let nbr = m.orth.nbr[x];
-        if !self.stones[p].intersects(&nbr) {
-            return 0;
-        }
-        let mut merged = Bits::single(x);
-        let mut joined = 0;
-        for g in &self.groups[p] {
-            if g.stones.intersects(&nbr) {
-                merged |= g.stones;
-                joined += 1;
-            }
-        }
-        let gain = match rules.territory {
-            TerritoryKind::Gap if joined == 1 => m.gap_through(merged, x),
-            kind => m.hold(kind, merged),
-        } & !self.terr[p];
-        let enemy = self.stones[1 - p];
-        let empty = !(self.stones[p] | enemy);
-        (2 * (gain & enemy).count() + (gain & empty).count()) as u32
-    }
-
     /// Removes q's stones captured by the territory `terr`; returns whether any were.
     fn capture(&mut self, capture: Capture, q: usize, terr: Bits<K>, cells: &mut [i8]) -> bool {
         let mut captured = Bits::EMPTY;
@@ -1042,16 +1015,6 @@ impl Rules for State {
     #[inline]
     fn random_action(&self, rng: &mut Rng, _buf: &mut Vec<u32>) -> Option<usize> {
         self.draw_counted(rng).map(|(a, _)| a)
-    }
-
-    #[inline]
-    fn playout_score(&self, action: usize) -> u32 {
-        if self.over {
-            return 0;
-        }
-        let rules = &self.cfg.rules;
-        let p = self.to_move;
-        each_width!(&self.core, pos => pos.knowledge(rules, p, action))
     }
 }
 

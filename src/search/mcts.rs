@@ -25,7 +25,7 @@
 //! Without a reference the choice is UCT's, drawing the same random numbers. MAST playouts
 //! ([`Playouts::Mast`]) play the better of two uniform draws by the mover's mean return so far;
 //! knowledge playouts ([`Playouts::Knowledge`]) the better by the game's
-//! [`Rules::playout_score`].
+//! [`Rules::playout_score`], by MAST when the scores tie.
 //!
 //! MCTS-Solver (Winands, Björnsson and Saito, 2008), two-player games only: a terminal node is
 //! proven won, drawn or lost for its mover; a node is proven won for the player to move there
@@ -143,12 +143,11 @@ pub enum Playouts {
     /// better, by its mean return so far for the player making it, of two uniformly drawn legal
     /// actions.
     Mast,
-    /// Game knowledge ([`Rules::playout_score`]): every playout action is the better by the
-    /// game's score of two uniformly drawn legal actions, the first drawn when they tie.
+    /// MAST with the game's knowledge first: every playout action is the better of two
+    /// uniformly drawn legal actions by the game's [`Rules::playout_score`], and by MAST's
+    /// means when the scores tie. In a game without knowledge (every score alike) it plays as
+    /// MAST.
     Knowledge,
-    /// Game knowledge, MAST breaking its ties: the better by [`Rules::playout_score`] of two
-    /// uniform draws, and by MAST's means when the scores tie.
-    MastKnowledge,
 }
 
 impl Playouts {
@@ -158,7 +157,6 @@ impl Playouts {
             Playouts::Random => "random",
             Playouts::Mast => "mast",
             Playouts::Knowledge => "knowledge",
-            Playouts::MastKnowledge => "mast_knowledge",
         }
     }
 
@@ -168,21 +166,20 @@ impl Playouts {
             "random" => Ok(Playouts::Random),
             "mast" => Ok(Playouts::Mast),
             "knowledge" => Ok(Playouts::Knowledge),
-            "mast_knowledge" => Ok(Playouts::MastKnowledge),
             _ => Err(Error::InvalidOption(format!(
-                "MCTS playouts must be one of random, mast, knowledge, mast_knowledge; got {name:?}"
+                "MCTS playouts must be one of random, mast, knowledge; got {name:?}"
             ))),
         }
     }
 
     /// Whether the playouts keep and use MAST's table.
     pub fn uses_mast(self) -> bool {
-        matches!(self, Playouts::Mast | Playouts::MastKnowledge)
+        matches!(self, Playouts::Mast | Playouts::Knowledge)
     }
 
     /// Whether the playouts use the game's [`Rules::playout_score`].
     pub fn uses_knowledge(self) -> bool {
-        matches!(self, Playouts::Knowledge | Playouts::MastKnowledge)
+        self == Playouts::Knowledge
     }
 }
 

@@ -633,7 +633,7 @@ fn grave_without_a_reference_searches_exactly_as_uct() {
 fn grave_and_mast_are_reproducible_for_any_thread_count() {
     for name in crate::games::GAME_NAMES {
         let s = opening(name, None, 4, 8);
-        for playouts in [Playouts::Random, Playouts::Mast] {
+        for playouts in [Playouts::Random, Playouts::Mast, Playouts::Knowledge] {
             for selection in [Selection::Uct, Selection::Grave] {
                 for threads in [1, 2, 3] {
                     let cfg = MctsConfig {
@@ -678,7 +678,7 @@ fn grave_and_mast_take_wins_and_find_defences_like_uct() {
     // played, in every game (the hand-made positions of `takes_a_win_at_once`).
     let g = game("smallholder", &[("board", "hex3".into())]);
     let s = position(&g, &[16, 13, 7, 4, 5, 0, 11, 10, 18, 9]);
-    for playouts in [Playouts::Random, Playouts::Mast] {
+    for playouts in [Playouts::Random, Playouts::Mast, Playouts::Knowledge] {
         let cfg = MctsConfig {
             playouts,
             ..grave(3000, 1)
@@ -721,7 +721,7 @@ fn bad_grave_settings_are_refused() {
     }
     for (name, what) in [
         (Selection::from_name("rave").map(|_| ()), "uct, grave"),
-        (Playouts::from_name("nst").map(|_| ()), "random, mast"),
+        (Playouts::from_name("nst").map(|_| ()), "random, mast, knowledge"),
         (Preset::from_name("weak").map(|_| ()), "strong"),
     ] {
         match name {
@@ -816,6 +816,56 @@ fn grave_and_the_strong_preset_keep_their_root_visits() {
 }
 
 #[test]
+fn knowledge_playouts_settle_pairs_by_the_games_score() {
+    // With `knowledge`, `Rules::guided_playout` draws its pairs as MAST's do, plays the
+    // higher-scored action of a pair by `Rules::playout_score` without asking `choose`, and asks
+    // `choose` (MAST) only when the scores tie, in every game.
+    for name in crate::games::GAME_NAMES {
+        let s = opening(name, None, 2, 5);
+        for seed in 0..5 {
+            let what = format!("{name} seed {seed}");
+            let mut buf = Vec::new();
+            // By hand: keep the better score, the second draw on ties at even moves.
+            let (mut c, mut rc) = (s.clone(), Rng::new(seed));
+            let mut expected = Vec::new();
+            while let Some(p) = c.current_player() {
+                let x = c.random_action(&mut rc, &mut buf).expect("a move");
+                let y = c.random_action(&mut rc, &mut buf).expect("a move");
+                let (sx, sy) = (c.playout_score(x), c.playout_score(y));
+                let pick = if sx > sy {
+                    expected.push((p, x, None));
+                    x
+                } else if sy > sx {
+                    expected.push((p, y, None));
+                    y
+                } else {
+                    let pick = if expected.len() % 2 == 0 { y } else { x };
+                    expected.push((p, x, Some(y)));
+                    pick
+                };
+                c.apply_unchecked(pick);
+            }
+            let (mut d, mut rd) = (s.clone(), Rng::new(seed));
+            let mut got = Vec::new();
+            d.guided_playout(&mut rd, &mut buf, true, true, |p, x, y| {
+                let pick = match y {
+                    Some(y) if got.len() % 2 == 0 => y,
+                    _ => x,
+                };
+                got.push((p, x, y));
+                pick
+            });
+            assert_eq!(got, expected, "{what}");
+            assert_eq!(
+                (c.cells(), rc.next_u64()),
+                (d.cells(), rd.next_u64()),
+                "{what}"
+            );
+        }
+    }
+}
+
+#[test]
 fn guided_playouts_draw_as_random_ones() {
     // `Rules::guided_playout` (GRAVE's recorded playouts, MAST's tournaments) plays what
     // `random_playout` plays when it keeps the first draw, and draws its pairs as two
@@ -834,7 +884,7 @@ fn guided_playouts_draw_as_random_ones() {
             let n = a.random_playout(&mut ra, &mut buf);
             let (mut b, mut rb) = (s.clone(), Rng::new(seed));
             let mut played = Vec::new();
-            let m = b.guided_playout(&mut rb, &mut buf, false, |p, x, y| {
+            let m = b.guided_playout(&mut rb, &mut buf, false, false, |p, x, y| {
                 assert_eq!(y, None);
                 played.push((p, x));
                 x
@@ -857,7 +907,7 @@ fn guided_playouts_draw_as_random_ones() {
             }
             let (mut d, mut rd) = (s.clone(), Rng::new(seed));
             let mut got = Vec::new();
-            d.guided_playout(&mut rd, &mut buf, true, |p, x, y| {
+            d.guided_playout(&mut rd, &mut buf, true, false, |p, x, y| {
                 let y = y.expect("a second draw");
                 let pick = if got.len() % 2 == 0 { y } else { x };
                 got.push((p, x, y));
