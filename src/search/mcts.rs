@@ -1190,7 +1190,9 @@ fn recorded_playout<R: Rules>(state: &mut R, rng: &mut Rng, s: &mut Scratch, pla
     let use_mast = playouts.uses_mast();
     state.guided_playout(rng, &mut s.buf, pairs, knowledge, |p, a, b| {
         let a = match b {
-            Some(b) if use_mast && mast_mean(mast, p, b, actions) > mast_mean(mast, p, a, actions) => {
+            Some(b)
+                if use_mast && mast_mean(mast, p, b, actions) > mast_mean(mast, p, a, actions) =>
+            {
                 b
             }
             _ => a,

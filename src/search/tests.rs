@@ -721,7 +721,10 @@ fn bad_grave_settings_are_refused() {
     }
     for (name, what) in [
         (Selection::from_name("rave").map(|_| ()), "uct, grave"),
-        (Playouts::from_name("nst").map(|_| ()), "random, mast, knowledge"),
+        (
+            Playouts::from_name("nst").map(|_| ()),
+            "random, mast, knowledge",
+        ),
         (Preset::from_name("weak").map(|_| ()), "strong"),
     ] {
         match name {
