@@ -64,7 +64,7 @@ def test_a_preset_search_is_the_resolved_search() -> None:
     [
         ({"selection": "rave"}, "uct, grave"),
         ({"selection": 3}, "selection must be a string"),
-        ({"playouts": "nst"}, "random, mast"),
+        ({"playouts": "nst"}, "random, mast, knowledge"),
         ({"preset": "weak"}, "strong"),
         ({"grave_ref": 0}, "grave_ref"),
         ({"grave_ref": -math.inf}, "grave_ref"),
@@ -91,6 +91,7 @@ def test_bad_settings_are_refused(settings: dict[str, object], needle: str) -> N
         "mcts:selection=grave,grave_ref=inf,grave_bias=0.001",
         "mcts:playouts=mast,iterations=300",
         "mcts:selection=grave,c=0.3,playouts=mast",
+        "mcts:selection=grave,c=0,playouts=knowledge,iterations=300",
     ],
 )
 def test_every_setting_round_trips_through_agent_strings(text: str) -> None:

@@ -103,7 +103,7 @@ _SETTINGS: dict[str, dict[str, tuple[Callable[[str], Any], str]]] = {
         "selection": (str, "uct or grave"),
         "grave_ref": (_grave_ref, "an integer ≥ 1 or inf"),
         "grave_bias": (_float, "a number ≥ 0"),
-        "playouts": (str, "random or mast"),
+        "playouts": (str, "random, mast or knowledge"),
         "preset": (str, "strong"),
     },
     "puct": {

@@ -205,14 +205,17 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// Plays to the end of the game with `choose` deciding each action; returns how many were
     /// played. Every move draws an action as [`Rules::random_action`] does and, when `pairs` is
     /// set, a second one from the same position; `choose(player, first, second)` returns the
-    /// action to play, one of the two. Searches record their playouts and run MAST's
-    /// tournaments of two through it. Games that override [`Rules::random_playout`] override
-    /// this too, drawing the same numbers.
+    /// action to play, one of the two. With `knowledge` (and `pairs`), a pair whose
+    /// [`Rules::playout_score`]s differ is settled by the score instead: `choose` is then called
+    /// with the better action alone. Searches record their playouts and run MAST's and the
+    /// knowledge tournaments of two through it. Games that override [`Rules::random_playout`]
+    /// override this too, drawing the same numbers.
     fn guided_playout<F: FnMut(usize, usize, Option<usize>) -> usize>(
         &mut self,
         rng: &mut Rng,
         buf: &mut Vec<u32>,
         pairs: bool,
+        knowledge: bool,
         mut choose: F,
     ) -> usize {
         let start = self.move_count();
@@ -225,10 +228,31 @@ pub trait Rules: Clone + Send + Sync + 'static {
             } else {
                 None
             };
-            let c = choose(p, a, b);
+            let c = match b {
+                Some(b) if knowledge => {
+                    let (sa, sb) = (self.playout_score(a), self.playout_score(b));
+                    if sa > sb {
+                        choose(p, a, None)
+                    } else if sb > sa {
+                        choose(p, b, None)
+                    } else {
+                        choose(p, a, Some(b))
+                    }
+                }
+                _ => choose(p, a, b),
+            };
             self.apply_unchecked(c);
         }
         self.move_count() - start
+    }
+
+    /// Cheap game knowledge for playouts (`playouts="knowledge"`): a score of the legal action
+    /// `action` for the player to move, higher meaning better; of two drawn actions a knowledge
+    /// playout plays the higher-scored one. The default scores every action alike, which leaves
+    /// the playout uniformly random (or to MAST).
+    #[inline]
+    fn playout_score(&self, _action: usize) -> u32 {
+        0
     }
 }
 
@@ -668,9 +692,13 @@ impl Rules for State {
         rng: &mut Rng,
         buf: &mut Vec<u32>,
         pairs: bool,
+        knowledge: bool,
         choose: F,
     ) -> usize {
-        each_state!(self, s => s.guided_playout(rng, buf, pairs, choose))
+        each_state!(self, s => s.guided_playout(rng, buf, pairs, knowledge, choose))
+    }
+    fn playout_score(&self, action: usize) -> u32 {
+        each_state!(self, s => s.playout_score(action))
     }
     fn observation_planes(&self) -> usize {
         each_state!(self, s => s.observation_planes())

@@ -821,6 +821,8 @@ impl Rules for State {
         rng: &mut Rng,
         _buf: &mut Vec<u32>,
         pairs: bool,
+        // Windflowers has no playout knowledge: every action scores alike.
+        _knowledge: bool,
         mut choose: F,
     ) -> usize {
         let start = self.turn.moves;

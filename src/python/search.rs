@@ -129,9 +129,11 @@ pub(crate) fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::Sta
 ///     grave_ref: GRAVE's reference threshold (default 50), an integer ≥ 1 or ``math.inf``
 ///         (never use AMAF statistics: GRAVE then plays exactly as UCT for the same seed).
 ///     grave_bias: GRAVE's β bias (default 1e-6), a finite number ≥ 0.
-///     playouts: ``"random"`` (default, the game's own uniform sampler) or ``"mast"``: each
+///     playouts: ``"random"`` (default, the game's own uniform sampler), ``"mast"``: each
 ///         playout action is the better, by its mean return so far in this search for the
-///         player making it, of two uniformly drawn legal actions (Move-Average Sampling).
+///         player making it, of two uniformly drawn legal actions (Move-Average Sampling), or
+///         ``"knowledge"``: as MAST, but the game's playout knowledge decides first (Subsume
+///         prefers perimeter cells; the other games have none, so it plays as MAST there).
 ///     preset: ``"strong"``: the settings of selection, c, grave_ref, grave_bias and playouts
 ///         that won the project's equal-time matches for each game (``resolved(game)`` shows
 ///         them). Those five settings may not be given with a preset; they read None.

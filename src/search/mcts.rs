@@ -23,7 +23,9 @@
 //! are its chooser's, so only such a node can serve); the reference's statistics are read by
 //! action from a row per player, loaded once per reference and kept in step by the AMAF update.
 //! Without a reference the choice is UCT's, drawing the same random numbers. MAST playouts
-//! ([`Playouts::Mast`]) play the better of two uniform draws by the mover's mean return so far.
+//! ([`Playouts::Mast`]) play the better of two uniform draws by the mover's mean return so far;
+//! knowledge playouts ([`Playouts::Knowledge`]) the better by the game's
+//! [`Rules::playout_score`], by MAST when the scores tie.
 //!
 //! MCTS-Solver (Winands, Björnsson and Saito, 2008), two-player games only: a terminal node is
 //! proven won, drawn or lost for its mover; a node is proven won for the player to move there
@@ -141,6 +143,11 @@ pub enum Playouts {
     /// better, by its mean return so far for the player making it, of two uniformly drawn legal
     /// actions.
     Mast,
+    /// MAST with the game's knowledge first: every playout action is the better of two
+    /// uniformly drawn legal actions by the game's [`Rules::playout_score`], and by MAST's
+    /// means when the scores tie. In a game without knowledge (every score alike) it plays as
+    /// MAST.
+    Knowledge,
 }
 
 impl Playouts {
@@ -149,6 +156,7 @@ impl Playouts {
         match self {
             Playouts::Random => "random",
             Playouts::Mast => "mast",
+            Playouts::Knowledge => "knowledge",
         }
     }
 
@@ -157,10 +165,21 @@ impl Playouts {
         match name {
             "random" => Ok(Playouts::Random),
             "mast" => Ok(Playouts::Mast),
+            "knowledge" => Ok(Playouts::Knowledge),
             _ => Err(Error::InvalidOption(format!(
-                "MCTS playouts must be one of random, mast; got {name:?}"
+                "MCTS playouts must be one of random, mast, knowledge; got {name:?}"
             ))),
         }
+    }
+
+    /// Whether the playouts keep and use MAST's table.
+    pub fn uses_mast(self) -> bool {
+        matches!(self, Playouts::Mast | Playouts::Knowledge)
+    }
+
+    /// Whether the playouts use the game's [`Rules::playout_score`].
+    pub fn uses_knowledge(self) -> bool {
+        self == Playouts::Knowledge
     }
 }
 
@@ -198,11 +217,13 @@ impl Preset {
     /// grave_bias and playouts; the budget, threads, seed and the rest stay as they are.
     pub fn apply(self, game: &str, cfg: &MctsConfig) -> MctsConfig {
         // From the equal-time duels of `docs/search.md` (0.1 s a move): GRAVE everywhere;
-        // MAST playouts where they won on top of it (Windflowers, Subsume); a little UCB
-        // exploration where it won (Faraday).
+        // MAST playouts where they won on top of it (Windflowers), with the game's playout
+        // knowledge where that won on top of MAST (Subsume); a little UCB exploration where it
+        // won (Faraday).
         let (c, grave_ref, playouts) = match (self, game) {
             (Preset::Strong, "faraday") => (0.3, DEFAULT_GRAVE_REF, Playouts::Random),
-            (Preset::Strong, "windflowers" | "subsume") => (0.0, DEFAULT_GRAVE_REF, Playouts::Mast),
+            (Preset::Strong, "windflowers") => (0.0, DEFAULT_GRAVE_REF, Playouts::Mast),
+            (Preset::Strong, "subsume") => (0.0, DEFAULT_GRAVE_REF, Playouts::Knowledge),
             (Preset::Strong, _) => (0.0, DEFAULT_GRAVE_REF, Playouts::Random),
         };
         MctsConfig {
@@ -511,7 +532,7 @@ impl Scratch {
             dense_of: vec![usize::MAX; players],
             mast: vec![
                 MastStat::default();
-                if lim.playouts == Playouts::Mast {
+                if lim.playouts.uses_mast() {
                     players * actions
                 } else {
                     0
@@ -570,7 +591,7 @@ struct Limits<'a> {
 impl Limits<'_> {
     /// Whether iterations record their playouts' actions.
     fn records(&self) -> bool {
-        self.selection == Selection::Grave || self.playouts == Playouts::Mast
+        self.selection == Selection::Grave || self.playouts != Playouts::Random
     }
 }
 
@@ -1068,7 +1089,7 @@ impl Tree {
         if grave {
             self.update_amaf(s, root.board().num_sites());
         }
-        if lim.playouts == Playouts::Mast {
+        if lim.playouts.uses_mast() {
             self.update_mast(s, root.num_actions());
         }
         if proven_leaf {
@@ -1158,16 +1179,22 @@ impl Tree {
 }
 
 /// Plays the game out as [`Rules::random_playout`] would (uniformly, by the game's own
-/// sampler, drawing the same numbers) or by MAST, recording every action and its player in
+/// sampler, drawing the same numbers), by MAST or by the game's knowledge, recording every action and its player in
 /// `s.played`. Kept out of line: inlined, it costs the plain playout loop of the iteration
 /// registers (callgrind counts UCT's Faraday iteration 0.15 % dearer).
 #[inline(never)]
 fn recorded_playout<R: Rules>(state: &mut R, rng: &mut Rng, s: &mut Scratch, playouts: Playouts) {
     let actions = state.num_actions();
     let (played, mast) = (&mut s.played, &s.mast);
-    state.guided_playout(rng, &mut s.buf, playouts == Playouts::Mast, |p, a, b| {
+    let (pairs, knowledge) = (playouts != Playouts::Random, playouts.uses_knowledge());
+    let use_mast = playouts.uses_mast();
+    state.guided_playout(rng, &mut s.buf, pairs, knowledge, |p, a, b| {
         let a = match b {
-            Some(b) if mast_mean(mast, p, b, actions) > mast_mean(mast, p, a, actions) => b,
+            Some(b)
+                if use_mast && mast_mean(mast, p, b, actions) > mast_mean(mast, p, a, actions) =>
+            {
+                b
+            }
             _ => a,
         };
         played.push((p as u8, a as u16));

@@ -633,7 +633,7 @@ fn grave_without_a_reference_searches_exactly_as_uct() {
 fn grave_and_mast_are_reproducible_for_any_thread_count() {
     for name in crate::games::GAME_NAMES {
         let s = opening(name, None, 4, 8);
-        for playouts in [Playouts::Random, Playouts::Mast] {
+        for playouts in [Playouts::Random, Playouts::Mast, Playouts::Knowledge] {
             for selection in [Selection::Uct, Selection::Grave] {
                 for threads in [1, 2, 3] {
                     let cfg = MctsConfig {
@@ -678,7 +678,7 @@ fn grave_and_mast_take_wins_and_find_defences_like_uct() {
     // played, in every game (the hand-made positions of `takes_a_win_at_once`).
     let g = game("smallholder", &[("board", "hex3".into())]);
     let s = position(&g, &[16, 13, 7, 4, 5, 0, 11, 10, 18, 9]);
-    for playouts in [Playouts::Random, Playouts::Mast] {
+    for playouts in [Playouts::Random, Playouts::Mast, Playouts::Knowledge] {
         let cfg = MctsConfig {
             playouts,
             ..grave(3000, 1)
@@ -721,7 +721,10 @@ fn bad_grave_settings_are_refused() {
     }
     for (name, what) in [
         (Selection::from_name("rave").map(|_| ()), "uct, grave"),
-        (Playouts::from_name("nst").map(|_| ()), "random, mast"),
+        (
+            Playouts::from_name("nst").map(|_| ()),
+            "random, mast, knowledge",
+        ),
         (Preset::from_name("weak").map(|_| ()), "strong"),
     ] {
         match name {
@@ -740,6 +743,12 @@ fn the_strong_preset_is_grave_for_every_game() {
     for name in crate::games::GAME_NAMES {
         let r = cfg.resolved(name);
         assert_eq!(r.selection, Selection::Grave, "{name}");
+        let playouts = match *name {
+            "windflowers" => Playouts::Mast,
+            "subsume" => Playouts::Knowledge,
+            _ => Playouts::Random,
+        };
+        assert_eq!(r.playouts, playouts, "{name}");
         assert_eq!(r.preset, None);
         assert_eq!(r.iterations, Some(100));
         r.validate().expect("valid preset");
@@ -763,6 +772,12 @@ fn grave_and_the_strong_preset_keep_their_root_visits() {
     let strong = |seed| MctsConfig {
         preset: Some(Preset::Strong),
         ..mcts(3000, seed)
+    };
+    // Subsume's strong preset before its playouts took the game's knowledge (GRAVE, c = 0,
+    // MAST): the pinned visits are that search's.
+    let strong_mast = |seed| MctsConfig {
+        playouts: Playouts::Mast,
+        ..grave0(seed)
     };
     // (game, players, random moves, settings, best move, root visits)
     type Case = (
@@ -799,7 +814,7 @@ fn grave_and_the_strong_preset_keep_their_root_visits() {
             38, 0, 1, 5, 1, 6, 0, 18, 24, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 42, 1, 1, 1, 1, 1, 1,
             0, 4, 0, 59, 1, 27, 1, 1, 3, 1, 1, 1, 1, 0, 1, 0, 1, 25, 0, 59, 14, 1, 1, 19, 0, 18,
             2, 11, 2, 62, 1]),
-        ("subsume", None, 3, strong(1), 83, &[
+        ("subsume", None, 3, strong_mast(1), 83, &[
             1, 565, 0, 0, 61, 10, 0, 84, 17, 75, 0, 211, 31, 1, 1, 205, 1, 8, 0, 1, 1, 0, 1, 31,
             3, 4, 5, 11, 0, 0, 8, 78, 8, 2, 148, 0, 1, 1, 1, 1, 1, 96, 25, 95, 1, 4, 4, 7, 0, 1,
             0, 1, 0, 13, 1, 3, 4, 0, 1, 1, 104, 3, 1, 1, 1, 0, 1, 0, 7, 1, 1, 1, 132, 1, 736, 1,
@@ -812,6 +827,93 @@ fn grave_and_the_strong_preset_keep_their_root_visits() {
         let what = format!("{name} {players:?} after {moves} moves, {cfg:?}");
         assert_eq!(r.visits, visits, "{what}");
         assert_eq!(r.best, best, "{what}");
+    }
+}
+
+#[test]
+fn knowledge_playouts_settle_pairs_by_the_games_score() {
+    // With `knowledge`, `Rules::guided_playout` draws its pairs as MAST's do, plays the
+    // higher-scored action of a pair by `Rules::playout_score` without asking `choose`, and asks
+    // `choose` (MAST) only when the scores tie, in every game.
+    for name in crate::games::GAME_NAMES {
+        let s = opening(name, None, 2, 5);
+        for seed in 0..5 {
+            let what = format!("{name} seed {seed}");
+            let mut buf = Vec::new();
+            // By hand: keep the better score, the second draw on ties at even moves.
+            let (mut c, mut rc) = (s.clone(), Rng::new(seed));
+            let mut expected = Vec::new();
+            while let Some(p) = c.current_player() {
+                let x = c.random_action(&mut rc, &mut buf).expect("a move");
+                let y = c.random_action(&mut rc, &mut buf).expect("a move");
+                let (sx, sy) = (c.playout_score(x), c.playout_score(y));
+                let pick = if sx > sy {
+                    expected.push((p, x, None));
+                    x
+                } else if sy > sx {
+                    expected.push((p, y, None));
+                    y
+                } else {
+                    let pick = if expected.len() % 2 == 0 { y } else { x };
+                    expected.push((p, x, Some(y)));
+                    pick
+                };
+                c.apply_unchecked(pick);
+            }
+            let (mut d, mut rd) = (s.clone(), Rng::new(seed));
+            let mut got = Vec::new();
+            d.guided_playout(&mut rd, &mut buf, true, true, |p, x, y| {
+                let pick = match y {
+                    Some(y) if got.len() % 2 == 0 => y,
+                    _ => x,
+                };
+                got.push((p, x, y));
+                pick
+            });
+            assert_eq!(got, expected, "{what}");
+            assert_eq!(
+                (c.cells(), rc.next_u64()),
+                (d.cells(), rd.next_u64()),
+                "{what}"
+            );
+        }
+    }
+}
+
+#[test]
+fn subsumes_playout_knowledge_prefers_the_perimeter() {
+    // Size 3: rows of 3, 4, 5, 4, 3 cells from the bottom, so cells 0 and 7 (a corner, the
+    // left end of the middle row) are on the perimeter; 8 and 9 (the centre) are not.
+    let g = game("subsume", &[("size", 3usize.into())]);
+    let mut s = g.new_state();
+    assert_eq!(
+        [0, 7, 8, 9].map(|c| s.playout_score(c)),
+        [1, 1, 0, 0],
+        "empty board"
+    );
+    let on: usize = (0..19).map(|c| s.playout_score(c) as usize).sum();
+    assert_eq!(on, 12, "6(n - 1) perimeter cells");
+    // The score does not depend on the stones around: after Red takes the centre, Blue's cell
+    // 8 next to it still scores 0 and the corner 1.
+    s.apply_unchecked(9);
+    assert_eq!([0, 8].map(|c| s.playout_score(c)), [1, 0], "after a move");
+    // A pair of a perimeter and an inner cell is settled by the score, MAST's choice unasked:
+    // every `choose` call of a knowledge playout with two draws has both on the perimeter or
+    // both inside.
+    let board = g.board().clone();
+    let mut buf = Vec::new();
+    for seed in 0..20 {
+        let mut u = g.new_state();
+        let mut rng = Rng::new(seed);
+        let mut asked = 0;
+        u.guided_playout(&mut rng, &mut buf, true, true, |_, x, y| {
+            if let Some(y) = y {
+                asked += 1;
+                assert_eq!(board.is_perimeter(x), board.is_perimeter(y), "seed {seed}");
+            }
+            x
+        });
+        assert!(asked > 0 && u.is_terminal(), "seed {seed}");
     }
 }
 
@@ -834,7 +936,7 @@ fn guided_playouts_draw_as_random_ones() {
             let n = a.random_playout(&mut ra, &mut buf);
             let (mut b, mut rb) = (s.clone(), Rng::new(seed));
             let mut played = Vec::new();
-            let m = b.guided_playout(&mut rb, &mut buf, false, |p, x, y| {
+            let m = b.guided_playout(&mut rb, &mut buf, false, false, |p, x, y| {
                 assert_eq!(y, None);
                 played.push((p, x));
                 x
@@ -857,7 +959,7 @@ fn guided_playouts_draw_as_random_ones() {
             }
             let (mut d, mut rd) = (s.clone(), Rng::new(seed));
             let mut got = Vec::new();
-            d.guided_playout(&mut rd, &mut buf, true, |p, x, y| {
+            d.guided_playout(&mut rd, &mut buf, true, false, |p, x, y| {
                 let y = y.expect("a second draw");
                 let pick = if got.len() % 2 == 0 { y } else { x };
                 got.push((p, x, y));
