@@ -1180,8 +1180,8 @@ impl Tree {
 
 /// Plays the game out as [`Rules::random_playout`] would (uniformly, by the game's own
 /// sampler, drawing the same numbers), by MAST or by the game's knowledge, recording every
-/// action and its player in `s.played`. Kept out of line: inlined, it costs the plain playout loop of the iteration
-/// registers (callgrind counts UCT's Faraday iteration 0.15 % dearer).
+/// action and its player in `s.played`. Kept out of line: inlined, it costs the plain playout
+/// loop of the iteration registers (callgrind counts UCT's Faraday iteration 0.15 % dearer).
 #[inline(never)]
 fn recorded_playout<R: Rules>(state: &mut R, rng: &mut Rng, s: &mut Scratch, playouts: Playouts) {
     let actions = state.num_actions();
