@@ -1,7 +1,7 @@
 //! Two MCTS configurations against each other, seats alternating:
 //! `cargo run --release --example duel -- GAME GAMES A B [key=value ...]`, where A and B are
 //! comma-separated settings (`iterations=1000,selection=grave,c=0.4,grave_ref=50,
-//! grave_bias=1e-6,playouts=mast,time=0.1`, or `preset=strong,time=0.1`) and the trailing
+//! grave_bias=1e-6,playouts=mast,reuse=true,time=0.1`, or `preset=strong,time=0.1`) and the trailing
 //! pairs are game options. Prints A's score with a 95 % interval. A quick tool for trying
 //! settings; the strength ladder (`benches/strength.py`) is the measurement.
 
@@ -27,6 +27,7 @@ fn config(spec: &str) -> MctsConfig {
             "selection" => cfg.selection = Selection::from_name(v).expect("selection"),
             "playouts" => cfg.playouts = Playouts::from_name(v).expect("playouts"),
             "solver" => cfg.solver = Some(v == "true"),
+            "reuse" => cfg.reuse = v == "true",
             "preset" => cfg.preset = Some(Preset::from_name(v).expect("preset")),
             _ => panic!("unknown setting {k}"),
         }

@@ -133,7 +133,9 @@ pub(crate) fn state_arg(state: &Bound<'_, PyAny>) -> PyResult<(crate::games::Sta
 ///         playout action is the better, by its mean return so far in this search for the
 ///         player making it, of two uniformly drawn legal actions (Move-Average Sampling), or
 ///         ``"knowledge"``: as MAST, but the game's playout knowledge decides first (Subsume
-///         prefers perimeter cells; the other games have none, so it plays as MAST there).
+///         prefers perimeter cells; Windflowers prefers actions whose stone no opponent could
+///         replace at once, then the pass; the Smallholder and Faraday have none, so it plays
+///         as MAST there).
 ///     preset: ``"strong"``: the settings of selection, c, grave_ref, grave_bias and playouts
 ///         that won the project's equal-time matches for each game (``resolved(game)`` shows
 ///         them). Those five settings may not be given with a preset; they read None.

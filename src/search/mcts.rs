@@ -217,12 +217,12 @@ impl Preset {
     /// grave_bias and playouts; the budget, threads, seed and the rest stay as they are.
     pub fn apply(self, game: &str, cfg: &MctsConfig) -> MctsConfig {
         // From the equal-time duels of `docs/search.md` (0.1 s a move): GRAVE everywhere;
-        // MAST playouts where they won on top of it (Windflowers), with the game's playout
-        // knowledge where that won on top of MAST (Subsume); a little UCB exploration where it
-        // won (Faraday).
+        // MAST playouts where they won on top of it, with the game's playout knowledge where
+        // that won on top of MAST (Windflowers, Subsume); a little UCB exploration where it won
+        // (Faraday).
         let (c, grave_ref, playouts) = match (self, game) {
             (Preset::Strong, "faraday") => (0.3, DEFAULT_GRAVE_REF, Playouts::Random),
-            (Preset::Strong, "windflowers") => (0.0, DEFAULT_GRAVE_REF, Playouts::Mast),
+            (Preset::Strong, "windflowers") => (0.0, DEFAULT_GRAVE_REF, Playouts::Knowledge),
             (Preset::Strong, "subsume") => (0.0, DEFAULT_GRAVE_REF, Playouts::Knowledge),
             (Preset::Strong, _) => (0.0, DEFAULT_GRAVE_REF, Playouts::Random),
         };

@@ -744,8 +744,7 @@ fn the_strong_preset_is_grave_for_every_game() {
         let r = cfg.resolved(name);
         assert_eq!(r.selection, Selection::Grave, "{name}");
         let playouts = match *name {
-            "windflowers" => Playouts::Mast,
-            "subsume" => Playouts::Knowledge,
+            "windflowers" | "subsume" => Playouts::Knowledge,
             _ => Playouts::Random,
         };
         assert_eq!(r.playouts, playouts, "{name}");
@@ -773,8 +772,8 @@ fn grave_and_the_strong_preset_keep_their_root_visits() {
         preset: Some(Preset::Strong),
         ..mcts(3000, seed)
     };
-    // Subsume's strong preset before its playouts took the game's knowledge (GRAVE, c = 0,
-    // MAST): the pinned visits are that search's.
+    // Windflowers' and Subsume's strong presets before their playouts took the games'
+    // knowledge (GRAVE, c = 0, MAST): the pinned visits are that search's.
     let strong_mast = |seed| MctsConfig {
         playouts: Playouts::Mast,
         ..grave0(seed)
@@ -798,13 +797,13 @@ fn grave_and_the_strong_preset_keep_their_root_visits() {
         ("windflowers", None, 3, grave0(1), 2, &[
             674, 15, 818, 1, 4, 1, 2, 2, 78, 1, 268, 2, 2, 3, 1, 130, 1, 1, 96, 1, 1, 4, 27, 7,
             3, 27, 76, 283, 53, 7, 410, 1]),
-        ("windflowers", None, 3, strong(1), 11, &[
+        ("windflowers", None, 3, strong_mast(1), 11, &[
             182, 2, 1, 1, 1, 1, 1, 1, 538, 337, 854, 2, 1, 1, 1, 1, 11, 1, 1, 2, 1, 87, 308, 4,
             1, 1, 1, 130, 321, 191, 11, 4]),
         ("windflowers", Some(3), 3, grave0(1), 1, &[
             4, 847, 113, 1, 101, 4, 2, 204, 18, 7, 198, 1, 16, 178, 1, 1, 2, 1, 185, 8, 29, 4,
             336, 191, 1, 5, 83, 1, 9, 42, 406, 1]),
-        ("windflowers", Some(3), 3, strong(1), 32, &[
+        ("windflowers", Some(3), 3, strong_mast(1), 32, &[
             8, 386, 538, 1, 2, 1, 1, 2, 272, 1, 341, 1, 2, 228, 2, 1, 1, 3, 2, 1, 1, 1, 280, 6,
             1, 1, 15, 7, 82, 594, 216, 2]),
         ("faraday", None, 8, grave0(1), 78, &[1, 200, 2, 2, 2675, 9, 5, 1, 105]),

@@ -543,3 +543,92 @@ fn a_playout_plays_the_random_actions() {
         }
     }
 }
+
+#[test]
+fn playout_knowledge_prefers_safe_actions() {
+    // Square 3 (4×4 points, site = 4·row + column): site 5 = (1, 1) has the orthogonal
+    // neighbours 1, 4, 6, 9 and the diagonal ones 0, 2, 8, 10; the pass is 16.
+    let cfg = config(&[opt("grid", "square"), opt("size", 3i64)]);
+    // Player 0 on 0 and 2; player 1 on 8, 9 and 12; player 0 to move.
+    let s = position(&cfg, &[(0, 0), (2, 0), (8, 1), (9, 1), (12, 1)], 0);
+    // Site 1 (neighbours 0, 2, 5; 4, 6): two player-0 stones, no player-1 one. A stone there
+    // could be replaced at once: unsafe.
+    assert_eq!(s.playout_score(1), 0);
+    // Site 5: two of each around it; equal counts do not allow a replacement: safe.
+    assert_eq!(s.playout_score(5), 2);
+    // Site 15, a corner with empty neighbours (11, 14; 10): safe.
+    assert_eq!(s.playout_score(15), 2);
+    // The replacement of 9 (player 1's 8 and 12 around it, no player-0 stone): safe.
+    assert!(s.is_legal(9));
+    assert_eq!(s.playout_score(9), 2);
+    assert_eq!(s.playout_score(16), 1, "the pass");
+    // Three players: player 0 on 0, player 1 on 2, player 2 to move. Site 1 has one stone of
+    // each of players 0 and 1 around it and none of player 2's: safe.
+    let cfg3 = config(&[
+        opt("grid", "square"),
+        opt("size", 3i64),
+        opt("players", 3i64),
+    ]);
+    let s = position(&cfg3, &[(0, 0), (2, 1)], 2);
+    assert_eq!(s.playout_score(1), 2);
+    // One player-2 stone around it (on 4) ties with each opponent: still safe. Two (4 and 6)
+    // outnumber either opponent's one, and each could replace the new stone.
+    let s = position(&cfg3, &[(0, 0), (2, 1), (4, 2)], 2);
+    assert_eq!(s.playout_score(1), 2);
+    let s = position(&cfg3, &[(0, 0), (2, 1), (4, 2), (6, 2)], 2);
+    assert_eq!(s.playout_score(1), 0);
+    // With a second player-1 stone (on 5), player 1 could no longer, but player 0 still could.
+    let s = position(&cfg3, &[(0, 0), (2, 1), (5, 1), (4, 2), (6, 2)], 2);
+    assert_eq!(s.playout_score(1), 0);
+}
+
+#[test]
+fn playout_knowledge_is_safety_against_the_next_replacement() {
+    // On every grid and player count: an action scores 0 exactly when some opponent could
+    // replace the stone it puts down at once, 2 otherwise; the pass scores 1.
+    for grid in ["trisquare", "square", "hex"] {
+        for players in [2i64, 3, 4] {
+            let cfg = config(&[
+                opt("grid", grid),
+                opt("size", 3i64),
+                opt("players", players),
+            ]);
+            let n = cfg.board.num_sites();
+            let mut rng = Rng::new(players as u64);
+            for game in 0..6 {
+                let mut s = State::new(cfg.clone());
+                for _ in 0..(4 * game) {
+                    let Some(a) = s.random_action(&mut rng, &mut Vec::new()) else {
+                        break;
+                    };
+                    if a < n {
+                        s.apply_unchecked(a);
+                    }
+                }
+                if s.is_terminal() {
+                    continue;
+                }
+                let p = s.current_player().expect("running");
+                for a in s.legal_actions() {
+                    let a = a as usize;
+                    let what = format!("{grid} {players}p game {game} action {a}");
+                    if a == n {
+                        assert_eq!(s.playout_score(a), 1, "{what}");
+                        continue;
+                    }
+                    let mut t = s.clone();
+                    t.apply_unchecked(a);
+                    let exposed = (0..players as usize)
+                        .filter(|&q| q != p)
+                        .any(|q| position_of(&t, q).is_legal(a));
+                    assert_eq!(s.playout_score(a), if exposed { 0 } else { 2 }, "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// The board of `s` with player `q` to move.
+fn position_of(s: &State, q: usize) -> State {
+    State::from_position(s.config().clone(), s.cells(), q).expect("valid position")
+}
