@@ -231,13 +231,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
             let c = match b {
                 Some(b) if knowledge => {
                     let (sa, sb) = (self.playout_score(a), self.playout_score(b));
-                    if sa > sb {
-                        choose(p, a, None)
-                    } else if sb > sa {
-                        choose(p, b, None)
-                    } else {
-                        choose(p, a, Some(b))
-                    }
+                    choose_by_score(&mut choose, p, (a, sa), (b, sb))
                 }
                 _ => choose(p, a, b),
             };
@@ -253,6 +247,24 @@ pub trait Rules: Clone + Send + Sync + 'static {
     #[inline]
     fn playout_score(&self, _action: usize) -> u32 {
         0
+    }
+}
+
+/// A knowledge playout's pair: the better-scored action alone goes to `choose`, and both do
+/// when the scores tie (shared by [`Rules::guided_playout`] and the games that override it).
+#[inline]
+pub(crate) fn choose_by_score<F: FnMut(usize, usize, Option<usize>) -> usize>(
+    choose: &mut F,
+    p: usize,
+    (a, sa): (usize, u32),
+    (b, sb): (usize, u32),
+) -> usize {
+    if sa > sb {
+        choose(p, a, None)
+    } else if sb > sa {
+        choose(p, b, None)
+    } else {
+        choose(p, a, Some(b))
     }
 }
 

@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
 use super::zobrist::{self, Zobrist};
-use super::{ranks_from_values_into, GameConfig, Rules};
+use super::{choose_by_score, ranks_from_values_into, GameConfig, Rules};
 use crate::algo::bits::{at_width, each_width, Bits, NeighborMasks, PerWidth, Width};
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
@@ -856,13 +856,7 @@ impl Rules for State {
                     Some(b) if knowledge => {
                         let sa = pos.playout_score(cfg.players, p, a);
                         let sb = pos.playout_score(cfg.players, p, b);
-                        if sa > sb {
-                            choose(p, a, None)
-                        } else if sb > sa {
-                            choose(p, b, None)
-                        } else {
-                            choose(p, a, Some(b))
-                        }
+                        choose_by_score(&mut choose, p, (a, sa), (b, sb))
                     }
                     _ => choose(p, a, b),
                 };
