@@ -1,6 +1,6 @@
 //! Whole state graphs of Windflowers' smallest boards (and the other games' small boards) for
 //! `docs/solved/`: `cargo run --release --example graphs -- [--max-mb MB] [--max-positions N] [--out FILE]
-//! [FILTER]`.
+//! [--table auto|direct|hashed] [FILTER]`.
 
 use std::fmt::Write as _;
 
@@ -17,6 +17,7 @@ fn main() {
     let mut out = "docs/solved/graphs.md".to_string();
     let mut filter = String::new();
     let mut max_positions = None;
+    let mut table = solve::TableKind::Auto;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -26,6 +27,15 @@ fn main() {
             }
             "--out" => {
                 out = args[i + 1].clone();
+                i += 1;
+            }
+            "--table" => {
+                table = match args[i + 1].as_str() {
+                    "auto" => solve::TableKind::Auto,
+                    "direct" => solve::TableKind::Direct,
+                    "hashed" => solve::TableKind::Hashed,
+                    t => panic!("--table auto, direct or hashed, not {t}"),
+                };
                 i += 1;
             }
             "--max-positions" => {
@@ -73,7 +83,8 @@ fn main() {
             continue;
         }
         let game = Game::make(name, &options).expect("valid");
-        let g = solve::state_graph(&game, max_positions, max_mb << 20, None).expect("runs");
+        let g =
+            solve::state_graph_with(&game, max_positions, max_mb << 20, None, table).expect("runs");
         let cycle = match &g.cycle {
             Some(c) => format!("yes: {c:?}"),
             None if g.stopped_by == solve::GraphStop::Complete => "none (proven)".into(),

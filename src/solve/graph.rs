@@ -39,10 +39,19 @@ pub trait Explore {
     fn actions(&self, n: &Self::Node, out: &mut Vec<u32>);
     /// The position after action `a`.
     fn child(&self, n: &Self::Node, a: u32) -> Self::Node;
+    /// The position after action `a`, written over `out` (which may keep its buffers).
+    fn child_into(&self, n: &Self::Node, a: u32, out: &mut Self::Node) {
+        *out = self.child(n, a);
+    }
     /// A finished game's value for `player` (−1, 0 or +1), for two-player values.
     fn outcome(&self, n: &Self::Node, player: usize) -> i8;
     /// Number of players.
     fn players(&self) -> usize;
+    /// When codes are a board part below this plus this times a turn number, this: it lets
+    /// the enumeration index a direct table by code ([`TableKind::Direct`]).
+    fn boards(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// A game's positions as a graph.
@@ -123,11 +132,18 @@ impl<R: Rules> Explore for GameGraph<R> {
         c.apply_unchecked(a as usize);
         c
     }
+    fn child_into(&self, n: &R, a: u32, out: &mut R) {
+        out.clone_from(n);
+        out.apply_unchecked(a as usize);
+    }
     fn outcome(&self, n: &R, player: usize) -> i8 {
         n.returns().map_or(0, |r| r[player].round() as i8)
     }
     fn players(&self) -> usize {
         self.radix as usize - 1
+    }
+    fn boards(&self) -> Option<u64> {
+        Some(self.boards)
     }
 }
 
@@ -191,6 +207,109 @@ pub struct StateGraph {
     pub longest_saturated: bool,
 }
 
+/// Where the walk keeps its positions: by code, a word whose bits 48..64 hold the state
+/// (on the line, finished), value and longest game (0: not stored). Two kinds: [`Direct`], an
+/// array indexed by the code itself, and [`Slots`], a hash table of codes.
+trait Store {
+    /// Reads `code`'s entry ahead of its use, so that the cache miss overlaps other work.
+    fn touch(&self, code: u64);
+    /// `code`'s word, 0 if it is not stored.
+    fn get(&self, code: u64) -> u64;
+    /// Stores `code` (not stored yet) with the state bits `meta` and returns a handle for
+    /// [`Store::set`]; `None` when memory runs out.
+    fn insert(&mut self, code: u64, meta: u64) -> Option<usize>;
+    /// Overwrites a stored code's word; `handle` is the one `insert` returned, valid while the
+    /// generation is the one it was taken in.
+    fn set(&mut self, code: u64, handle: usize, generation: u32, meta: u64);
+    fn generation(&self) -> u32;
+    fn len(&self) -> u64;
+    fn bytes(&self) -> usize;
+}
+
+/// A direct table: a position's entry is 16 bits at its code, in one array of `boards`
+/// entries per turn number (a slab), made when a position of that turn number first appears.
+/// Every board of a slab costs 2 bytes whether reachable or not, so it suits the small boards
+/// whose boards are mostly reachable (Windflowers' trisquare 3: 2 bytes a position, a fifth of
+/// the hash table's) and is chosen only when a few slabs fit the memory allowed.
+struct Direct {
+    boards: u64,
+    slabs: Vec<Option<Box<[u16]>>>,
+    len: u64,
+    max_bytes: usize,
+}
+
+impl Direct {
+    fn new(boards: u64, max_bytes: usize) -> Direct {
+        Direct {
+            boards,
+            slabs: Vec::new(),
+            len: 0,
+            max_bytes,
+        }
+    }
+
+    #[inline]
+    fn place(&self, code: u64) -> (usize, usize) {
+        ((code / self.boards) as usize, (code % self.boards) as usize)
+    }
+}
+
+impl Store for Direct {
+    #[inline]
+    fn touch(&self, code: u64) {
+        std::hint::black_box(self.get(code));
+    }
+    #[inline]
+    fn get(&self, code: u64) -> u64 {
+        let (t, b) = self.place(code);
+        match self.slabs.get(t) {
+            Some(Some(slab)) => u64::from(slab[b]) << 48,
+            _ => 0,
+        }
+    }
+    fn insert(&mut self, code: u64, meta: u64) -> Option<usize> {
+        let (t, b) = self.place(code);
+        if self.slabs.get(t).is_none_or(|s| s.is_none()) {
+            if (self.slabs_made() + 1) * self.slab_bytes() > self.max_bytes {
+                return None;
+            }
+            if t >= self.slabs.len() {
+                self.slabs.resize_with(t + 1, || None);
+            }
+            self.slabs[t] = Some(vec![0u16; self.boards as usize].into_boxed_slice());
+        }
+        let slab = self.slabs[t].as_mut().expect("made above");
+        slab[b] = (meta >> 48) as u16;
+        self.len += 1;
+        Some(0)
+    }
+    #[inline]
+    fn set(&mut self, code: u64, _handle: usize, _generation: u32, meta: u64) {
+        let (t, b) = self.place(code);
+        if let Some(Some(slab)) = self.slabs.get_mut(t) {
+            slab[b] = (meta >> 48) as u16;
+        }
+    }
+    fn generation(&self) -> u32 {
+        0
+    }
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn bytes(&self) -> usize {
+        self.slabs_made() * self.slab_bytes()
+    }
+}
+
+impl Direct {
+    fn slab_bytes(&self) -> usize {
+        self.boards as usize * 2
+    }
+    fn slabs_made(&self) -> usize {
+        self.slabs.iter().filter(|s| s.is_some()).count()
+    }
+}
+
 /// The position table: open addressing over 8-byte slots, linear probing. Any length: a code's
 /// home slot is its mixed code scaled to the length (a multiply and a shift, not a mask), so the
 /// table can grow by half rather than double, which keeps it between half and three quarters
@@ -199,6 +318,8 @@ struct Slots {
     slots: Vec<u64>,
     len: usize,
     max_bytes: usize,
+    /// Counts the growths: a slot index taken in one generation holds in that one only.
+    generation: u32,
 }
 
 /// The table grows when an insertion would fill more than `LOAD_NUM / LOAD_DEN` of it.
@@ -211,6 +332,7 @@ impl Slots {
             slots: vec![0; 1 << 16],
             len: 0,
             max_bytes,
+            generation: 0,
         }
     }
 
@@ -237,17 +359,6 @@ impl Slots {
         }
     }
 
-    /// Inserts `code` with `meta`; false when the table may not grow.
-    fn insert(&mut self, code: u64, meta: u64) -> bool {
-        if LOAD_DEN * (self.len + 1) > LOAD_NUM * self.slots.len() && !self.grow() {
-            return false;
-        }
-        let i = self.find(code);
-        self.slots[i] = (code + 1) | meta;
-        self.len += 1;
-        true
-    }
-
     fn grow(&mut self) -> bool {
         let cap = self.slots.len() + self.slots.len() / 2;
         // The old table and the new one live at once while rehashing.
@@ -255,11 +366,50 @@ impl Slots {
             return false;
         }
         let old = std::mem::replace(&mut self.slots, vec![0; cap]);
+        self.generation += 1;
         for w in old.into_iter().filter(|&w| w != 0) {
             let i = self.find((w & CODE_MASK) - 1);
             self.slots[i] = w;
         }
         true
+    }
+}
+
+impl Store for Slots {
+    #[inline]
+    fn touch(&self, code: u64) {
+        std::hint::black_box(self.slots[self.home(code)]);
+    }
+    #[inline]
+    fn get(&self, code: u64) -> u64 {
+        self.slots[self.find(code)]
+    }
+    fn insert(&mut self, code: u64, meta: u64) -> Option<usize> {
+        if LOAD_DEN * (self.len + 1) > LOAD_NUM * self.slots.len() && !self.grow() {
+            return None;
+        }
+        let i = self.find(code);
+        self.slots[i] = (code + 1) | meta;
+        self.len += 1;
+        Some(i)
+    }
+    #[inline]
+    fn set(&mut self, code: u64, handle: usize, generation: u32, meta: u64) {
+        let i = if generation == self.generation {
+            handle
+        } else {
+            self.find(code)
+        };
+        self.slots[i] = (code + 1) | meta;
+    }
+    fn generation(&self) -> u32 {
+        self.generation
+    }
+    fn len(&self) -> u64 {
+        self.len as u64
+    }
+    fn bytes(&self) -> usize {
+        self.slots.len() * 8
     }
 }
 
@@ -276,10 +426,14 @@ struct Kid {
 
 const FINISHED: u8 = u8::MAX;
 
-/// One position of the current line.
+/// One position of the current line. Frames are kept when the line gets shorter, so that a
+/// position is written over an old one (its buffers kept) and a child list reuses its vector.
 struct Frame<N> {
     node: N,
     code: u64,
+    /// The position's slot, valid while the table's generation is `generation`.
+    slot: usize,
+    generation: u32,
     mover: usize,
     /// The children not settled when the position was opened, explored in turn.
     kids: Vec<Kid>,
@@ -320,50 +474,80 @@ fn stored_value(w: u64, kid: &Kid, parent_mover: usize) -> i8 {
 }
 
 /// The enumeration's state between steps.
-struct Walk<'g, G: Explore> {
+struct Walk<'g, G: Explore, S: Store> {
     g: &'g G,
-    table: Slots,
-    stack: Vec<Frame<G::Node>>,
-    /// The child lists of finished frames, reused by the next ones (no allocation per position).
-    spare: Vec<Vec<Kid>>,
+    table: S,
+    /// The current line is `frames[..depth]`; the frames above are kept for reuse.
+    frames: Vec<Frame<G::Node>>,
+    depth: usize,
+    /// The child being looked at when a position is opened.
+    scratch: G::Node,
     actions: Vec<u32>,
     edges: u64,
     cycle: Option<Vec<u32>>,
     limit: u64,
 }
 
-impl<G: Explore> Walk<'_, G> {
-    /// Stores a new position (`meta` ON_LINE or DONE); `Err` says why the walk must stop.
-    fn insert(&mut self, code: u64, meta: u64) -> std::result::Result<(), GraphStop> {
-        if self.table.len as u64 >= self.limit {
+impl<G: Explore, S: Store> Walk<'_, G, S> {
+    /// Stores a new position (`meta` ON_LINE or DONE) and returns its slot; `Err` says why the
+    /// walk must stop.
+    fn insert(&mut self, code: u64, meta: u64) -> std::result::Result<usize, GraphStop> {
+        if self.table.len() >= self.limit {
             return Err(GraphStop::MaxPositions);
         }
-        if !self.table.insert(code, meta) {
-            return Err(GraphStop::Memory);
-        }
-        Ok(())
+        self.table.insert(code, meta).ok_or(GraphStop::Memory)
     }
 
-    /// Puts the running position `node` (already stored ON_LINE) on the line and settles
-    /// every child that can be settled at once: those already finished, those on the line (a
-    /// cycle) and finished games. Every child's slot is read before any is used, so that the
-    /// table's cache misses overlap rather than follow one another.
+    /// The frame for the position at `depth`, made if the line was never this long.
+    fn frame_at(&mut self, depth: usize) -> &mut Frame<G::Node> {
+        if depth == self.frames.len() {
+            self.frames.push(Frame {
+                node: self.scratch.clone(),
+                code: 0,
+                slot: 0,
+                generation: 0,
+                mover: 0,
+                kids: Vec::new(),
+                next: 0,
+                best: -2,
+                longest: 0,
+            });
+        }
+        &mut self.frames[depth]
+    }
+
+    /// Puts the running position in `frames[depth]` (already stored ON_LINE at `slot`, its
+    /// node written) on the line and settles every child that can be settled at once: those
+    /// already finished, those on the line (a cycle) and finished games. Every child's slot is
+    /// read before any is used, so that the table's cache misses overlap rather than follow
+    /// one another.
     fn open(
         &mut self,
-        node: G::Node,
         code: u64,
+        slot: usize,
         mover: usize,
     ) -> Result<std::result::Result<(), GraphStop>> {
         let g = self.g;
-        g.actions(&node, &mut self.actions);
-        self.edges += self.actions.len() as u64;
-        let mut kids = self.spare.pop().unwrap_or_default();
+        let d = self.depth;
+        let generation = self.table.generation();
+        let f = &mut self.frames[d];
+        f.code = code;
+        f.slot = slot;
+        f.generation = generation;
+        f.mover = mover;
+        f.next = 0;
+        f.best = -2;
+        f.longest = 0;
+        let mut kids = std::mem::take(&mut f.kids);
         kids.clear();
+        g.actions(&f.node, &mut self.actions);
+        self.edges += self.actions.len() as u64;
         for &a in &self.actions {
-            let child = g.child(&node, a);
-            let code = g.code(&child)?;
-            let (m, outcome) = match g.mover(&child) {
-                None => (FINISHED, g.outcome(&child, mover)),
+            g.child_into(&self.frames[d].node, a, &mut self.scratch);
+            let child = &self.scratch;
+            let code = g.code(child)?;
+            let (m, outcome) = match g.mover(child) {
+                None => (FINISHED, g.outcome(child, mover)),
                 Some(m) => (m as u8, 0),
             };
             kids.push(Kid {
@@ -373,28 +557,19 @@ impl<G: Explore> Walk<'_, G> {
                 outcome,
             });
         }
-        let mut touch = 0u64;
+        // Read together, the slots' cache misses overlap (read as each child is made, each
+        // would wait in turn: the making of the next child fills the processor's window).
         for k in &kids {
-            touch ^= self.table.slots[self.table.home(k.code)];
+            self.table.touch(k.code);
         }
-        std::hint::black_box(touch);
-        self.stack.push(Frame {
-            node,
-            code,
-            mover,
-            kids: Vec::new(),
-            next: 0,
-            best: -2,
-            longest: 0,
-        });
+        self.depth += 1;
         let mut stop = Ok(());
         let mut keep = 0;
         for i in 0..kids.len() {
             let k = kids[i];
-            let w = self.table.slots[self.table.find(k.code)];
+            let w = self.table.get(k.code);
             if w & DONE != 0 {
-                let top = self.stack.last_mut().expect("just pushed");
-                top.fold(stored_value(w, &k, mover), longest_of(w));
+                self.frames[d].fold(stored_value(w, &k, mover), longest_of(w));
             } else if w != 0 {
                 self.close_cycle(k.action);
             } else if k.mover == FINISHED {
@@ -402,15 +577,14 @@ impl<G: Explore> Walk<'_, G> {
                     stop = Err(why);
                     break;
                 }
-                let top = self.stack.last_mut().expect("just pushed");
-                top.fold(k.outcome, 0);
+                self.frames[d].fold(k.outcome, 0);
             } else {
                 kids[keep] = k;
                 keep += 1;
             }
         }
         kids.truncate(keep);
-        self.stack.last_mut().expect("just pushed").kids = kids;
+        self.frames[d].kids = kids;
         Ok(stop)
     }
 
@@ -418,8 +592,7 @@ impl<G: Explore> Walk<'_, G> {
     /// position on it, unless a cycle is already known.
     fn close_cycle(&mut self, action: u32) {
         if self.cycle.is_none() {
-            let n = self.stack.len();
-            let mut line: Vec<u32> = self.stack[..n - 1]
+            let mut line: Vec<u32> = self.frames[..self.depth - 1]
                 .iter()
                 .map(|f| f.kids[f.next - 1].action)
                 .collect();
@@ -427,6 +600,17 @@ impl<G: Explore> Walk<'_, G> {
             self.cycle = Some(line);
         }
     }
+}
+
+/// How the positions are stored (see [`Direct`] and [`Slots`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableKind {
+    /// The direct table when the graph's codes have a board part and eight of its slabs fit
+    /// the memory allowed, falling back to the hash table if it runs out of memory; the hash
+    /// table otherwise.
+    Auto,
+    Direct,
+    Hashed,
 }
 
 /// Enumerates every position reachable from `start`, up to `max_positions` and `max_bytes` of
@@ -438,13 +622,72 @@ pub fn enumerate<G: Explore>(
     max_bytes: usize,
     stop: Option<&AtomicBool>,
 ) -> Result<StateGraph> {
+    enumerate_with(g, start, max_positions, max_bytes, stop, TableKind::Auto)
+}
+
+/// [`enumerate`] with the table chosen. A direct table needs [`Explore::boards`]; without it
+/// the hash table is used.
+pub fn enumerate_with<G: Explore>(
+    g: &G,
+    start: &G::Node,
+    max_positions: Option<u64>,
+    max_bytes: usize,
+    stop: Option<&AtomicBool>,
+    kind: TableKind,
+) -> Result<StateGraph> {
+    let hashed = || walk_with(g, start, max_positions, Slots::new(max_bytes), stop);
+    let Some(boards) = g.boards() else {
+        return hashed();
+    };
+    let fits = (boards as usize).saturating_mul(2 * 8) <= max_bytes;
+    match kind {
+        TableKind::Hashed => hashed(),
+        TableKind::Direct => walk_with(
+            g,
+            start,
+            max_positions,
+            Direct::new(boards, max_bytes),
+            stop,
+        ),
+        TableKind::Auto if !fits => hashed(),
+        TableKind::Auto => {
+            let direct = walk_with(
+                g,
+                start,
+                max_positions,
+                Direct::new(boards, max_bytes),
+                stop,
+            )?;
+            if direct.stopped_by != GraphStop::Memory {
+                return Ok(direct);
+            }
+            // More turn numbers than slabs fit: the hash table may hold more, if sparser.
+            let mut again = hashed()?;
+            again.seconds += direct.seconds;
+            Ok(if again.positions >= direct.positions {
+                again
+            } else {
+                direct
+            })
+        }
+    }
+}
+
+fn walk_with<G: Explore, S: Store>(
+    g: &G,
+    start: &G::Node,
+    max_positions: Option<u64>,
+    table: S,
+    stop: Option<&AtomicBool>,
+) -> Result<StateGraph> {
     let t0 = Instant::now();
     let two = g.players() == 2;
     let mut walk = Walk {
         g,
-        table: Slots::new(max_bytes),
-        stack: Vec::new(),
-        spare: Vec::new(),
+        table,
+        frames: Vec::new(),
+        depth: 0,
+        scratch: start.clone(),
         actions: Vec::new(),
         edges: 0,
         cycle: None,
@@ -457,38 +700,45 @@ pub fn enumerate<G: Explore>(
     let start_code = g.code(start)?;
     match g.mover(start) {
         None => {
-            walk.table.insert(start_code, DONE);
-        }
-        Some(m) => {
-            walk.table.insert(start_code, ON_LINE);
-            if let Err(why) = walk.open(start.clone(), start_code, m)? {
+            if let Err(why) = walk.insert(start_code, DONE) {
                 stopped_by = why;
             }
         }
+        Some(m) => match walk.insert(start_code, ON_LINE) {
+            Ok(slot) => {
+                walk.frame_at(0).node.clone_from(start);
+                if let Err(why) = walk.open(start_code, slot, m)? {
+                    stopped_by = why;
+                }
+            }
+            Err(why) => stopped_by = why,
+        },
     }
-    while stopped_by == GraphStop::Complete {
-        let Some(top) = walk.stack.last_mut() else {
-            break;
-        };
+    while stopped_by == GraphStop::Complete && walk.depth > 0 {
+        let d = walk.depth - 1;
         steps += 1;
         if steps & 0xFFFF == 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             stopped_by = GraphStop::Interrupted;
             break;
         }
+        let top = &mut walk.frames[d];
         if top.next == top.kids.len() {
             // Finished: its results are final (without a cycle).
-            let f = walk.stack.pop().expect("non-empty");
-            let best = if two { f.best.clamp(-1, 1) } else { 0 };
-            let i = walk.table.find(f.code);
-            walk.table.slots[i] = (f.code + 1)
-                | DONE
-                | value_bits(best)
-                | u64::from(f.longest.min(LONGEST_MAX)) << LONGEST_SHIFT;
-            walk.spare.push(f.kids);
-            if let Some(parent) = walk.stack.last_mut() {
-                let v = if parent.mover == f.mover { best } else { -best };
-                parent.fold(v, f.longest);
-                if f.longest + 1 > LONGEST_MAX {
+            walk.depth = d;
+            let best = if two { top.best.clamp(-1, 1) } else { 0 };
+            let (code, mover, longest) = (top.code, top.mover, top.longest);
+            let (slot, generation) = (top.slot, top.generation);
+            walk.table.set(
+                code,
+                slot,
+                generation,
+                DONE | value_bits(best) | u64::from(longest.min(LONGEST_MAX)) << LONGEST_SHIFT,
+            );
+            if d > 0 {
+                let parent = &mut walk.frames[d - 1];
+                let v = if parent.mover == mover { best } else { -best };
+                parent.fold(v, longest);
+                if longest + 1 > LONGEST_MAX {
                     saturated = true;
                 }
             }
@@ -498,7 +748,7 @@ pub fn enumerate<G: Explore>(
         top.next += 1;
         // Unsettled when its parent opened: still new, or finished since by a sibling's subtree
         // (a child on the line then is on it now, and was settled as a cycle).
-        let w = walk.table.slots[walk.table.find(k.code)];
+        let w = walk.table.get(k.code);
         if w & DONE != 0 {
             let parent_mover = top.mover;
             top.fold(stored_value(w, &k, parent_mover), longest_of(w));
@@ -508,12 +758,17 @@ pub fn enumerate<G: Explore>(
             walk.close_cycle(k.action);
             continue;
         }
-        let child = g.child(&top.node, k.action);
-        if let Err(why) = walk.insert(k.code, ON_LINE) {
-            stopped_by = why;
-            break;
-        }
-        if let Err(why) = walk.open(child, k.code, usize::from(k.mover))? {
+        let slot = match walk.insert(k.code, ON_LINE) {
+            Ok(slot) => slot,
+            Err(why) => {
+                stopped_by = why;
+                break;
+            }
+        };
+        walk.frame_at(d + 1);
+        let (line, above) = walk.frames.split_at_mut(d + 1);
+        g.child_into(&line[d].node, k.action, &mut above[0].node);
+        if let Err(why) = walk.open(k.code, slot, usize::from(k.mover))? {
             stopped_by = why;
         }
     }
@@ -521,21 +776,21 @@ pub fn enumerate<G: Explore>(
     let acyclic = complete && walk.cycle.is_none();
     let table = &walk.table;
     let (value, longest) = if acyclic {
-        let w = table.slots[table.find(start_code)];
+        let w = table.get(start_code);
         let value = (two && g.mover(start).is_some()).then(|| value_of(w));
         (value, Some(u64::from(longest_of(w))))
     } else {
         (None, None)
     };
     Ok(StateGraph {
-        positions: table.len as u64,
+        positions: table.len(),
         edges: walk.edges,
         longest,
         cycle: walk.cycle,
         value,
         stopped_by,
         seconds: t0.elapsed().as_secs_f64(),
-        table_bytes: table.slots.len() * 8,
+        table_bytes: table.bytes(),
         longest_saturated: saturated,
     })
 }
@@ -563,10 +818,21 @@ pub fn state_graph(
     max_bytes: usize,
     stop: Option<&AtomicBool>,
 ) -> Result<StateGraph> {
+    state_graph_with(game, max_positions, max_bytes, stop, TableKind::Auto)
+}
+
+/// [`state_graph`] with the table chosen (for benchmarks and tests).
+pub fn state_graph_with(
+    game: &Game,
+    max_positions: Option<u64>,
+    max_bytes: usize,
+    stop: Option<&AtomicBool>,
+    kind: TableKind,
+) -> Result<StateGraph> {
     let game = uncapped(game)?;
     crate::games::each_state!(game.new_state(), s => {
         let g = GameGraph::new(&s)?;
-        enumerate(&g, &s, max_positions, max_bytes, stop)
+        enumerate_with(&g, &s, max_positions, max_bytes, stop, kind)
     })
 }
 

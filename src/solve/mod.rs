@@ -10,7 +10,10 @@ pub mod graph;
 pub mod table;
 
 pub use alphabeta::{solve, Budget, SolveOptions, SolveResult, StoppedBy};
-pub use graph::{enumerate, state_graph, Explore, GameGraph, GraphStop, StateGraph};
+pub use graph::{
+    enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,
+    StateGraph, TableKind,
+};
 
 use crate::games::Game;
 

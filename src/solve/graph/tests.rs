@@ -36,7 +36,13 @@ impl Explore for Hand {
     fn players(&self) -> usize {
         2
     }
+    /// Codes are the player to move plus twice the node: a direct table has a slab a node.
+    fn boards(&self) -> Option<u64> {
+        Some(2)
+    }
 }
+
+const KINDS: [TableKind; 3] = [TableKind::Auto, TableKind::Direct, TableKind::Hashed];
 
 #[test]
 fn a_cycle_is_found_and_returns_to_the_line() {
@@ -45,17 +51,19 @@ fn a_cycle_is_found_and_returns_to_the_line() {
     let h = Hand {
         edges: vec![vec![1], vec![2], vec![4, 3], vec![0], vec![]],
     };
-    let g = enumerate(&h, &(0, 0), None, 1 << 20, None).expect("runs");
-    let cycle = g.cycle.expect("a cycle");
-    assert_eq!(cycle, vec![0, 0, 1, 0]);
-    let mut n = (0, 0);
-    for &a in &cycle {
-        n = h.child(&n, a);
+    for kind in KINDS {
+        let g = enumerate_with(&h, &(0, 0), None, 1 << 20, None, kind).expect("runs");
+        let cycle = g.cycle.expect("a cycle");
+        assert_eq!(cycle, vec![0, 0, 1, 0]);
+        let mut n = (0, 0);
+        for &a in &cycle {
+            n = h.child(&n, a);
+        }
+        assert_eq!(n, (0, 0));
+        assert_eq!(g.value, None);
+        assert_eq!(g.longest, None);
+        assert_eq!(g.stopped_by, GraphStop::Complete);
     }
-    assert_eq!(n, (0, 0));
-    assert_eq!(g.value, None);
-    assert_eq!(g.longest, None);
-    assert_eq!(g.stopped_by, GraphStop::Complete);
 }
 
 #[test]
@@ -64,16 +72,85 @@ fn an_acyclic_graph_gets_its_values_and_longest_game() {
     let h = Hand {
         edges: vec![vec![1, 2], vec![3], vec![5, 4], vec![], vec![5], vec![]],
     };
-    let g = enumerate(&h, &(0, 0), None, 1 << 20, None).expect("runs");
-    assert_eq!(g.cycle, None);
-    // Lines: 0-1-3 (p1 moves into 3 with p0 to move: p0 loses); 0-2-5 (p1 moves into 5, p0
-    // to move there loses); 0-2-4-5 (p0 moves into 5: p0 wins). At 2, p1 picks 5: p0 loses
-    // everywhere.
-    assert_eq!(g.value, Some(-1));
-    assert_eq!(g.longest, Some(3));
-    // Nodes with players: (0,0) (1,1) (2,1) (3,0) (5,0) (4,0) (5,1).
-    assert_eq!(g.positions, 7);
-    assert_eq!(g.edges, 2 + 1 + 2 + 1);
+    for kind in KINDS {
+        let g = enumerate_with(&h, &(0, 0), None, 1 << 20, None, kind).expect("runs");
+        assert_eq!(g.cycle, None);
+        // Lines: 0-1-3 (p1 moves into 3 with p0 to move: p0 loses); 0-2-5 (p1 moves into 5, p0
+        // to move there loses); 0-2-4-5 (p0 moves into 5: p0 wins). At 2, p1 picks 5: p0 loses
+        // everywhere.
+        assert_eq!(g.value, Some(-1));
+        assert_eq!(g.longest, Some(3));
+        // Nodes with players: (0,0) (1,1) (2,1) (3,0) (5,0) (4,0) (5,1).
+        assert_eq!(g.positions, 7);
+        assert_eq!(g.edges, 2 + 1 + 2 + 1);
+    }
+}
+
+/// The direct table and the hash table give the same graph, whole or cut short, and a direct
+/// table without room for one slab stops by memory.
+#[test]
+fn direct_and_hashed_tables_agree() {
+    let cases: [(&str, Vec<(String, OptionValue)>, Option<u64>); 3] = [
+        (
+            "smallholder",
+            vec![("board".into(), "hex232323".into())],
+            None,
+        ),
+        (
+            "windflowers",
+            vec![("size".into(), 3i64.into())],
+            Some(300_000),
+        ),
+        (
+            "windflowers",
+            vec![
+                ("size".into(), 3i64.into()),
+                ("last_placer_breaks_ties".into(), true.into()),
+            ],
+            Some(300_000),
+        ),
+    ];
+    for (name, options, limit) in cases {
+        let game = uncapped(&Game::make(name, &options).expect("valid")).expect("valid");
+        let results: Vec<StateGraph> = [TableKind::Direct, TableKind::Hashed]
+            .into_iter()
+            .map(|kind| {
+                crate::games::each_state!(game.new_state(), s => {
+                    let g = GameGraph::new(&s).expect("fits");
+                    enumerate_with(&g, &s, limit, 1 << 30, None, kind).expect("runs")
+                })
+            })
+            .collect();
+        let (d, h) = (&results[0], &results[1]);
+        assert_eq!(
+            (
+                d.positions,
+                d.edges,
+                d.longest,
+                &d.cycle,
+                d.value,
+                d.stopped_by
+            ),
+            (
+                h.positions,
+                h.edges,
+                h.longest,
+                &h.cycle,
+                h.value,
+                h.stopped_by
+            ),
+            "{name} {options:?}"
+        );
+        assert!(d.positions > 1000);
+    }
+    let game = Game::make("windflowers", &[("size".into(), 3i64.into())]).expect("valid");
+    let s = match game.new_state() {
+        crate::games::State::Windflowers(s) => s,
+        _ => unreachable!(),
+    };
+    let g = GameGraph::new(&s).expect("fits");
+    let r = enumerate_with(&g, &s, None, 1 << 10, None, TableKind::Direct).expect("runs");
+    assert_eq!((r.stopped_by, r.positions), (GraphStop::Memory, 0));
 }
 
 #[test]
