@@ -555,7 +555,8 @@ fn position_view(s: &State) -> View {
 }
 
 /// The key after every action equals the key from scratch (the board's stones through the
-/// published table, XOR a turn value), and positions with equal keys look alike in everything
+/// published table, XOR a turn value, whose number is the one a game keeps at hand if it
+/// does), and positions with equal keys look alike in everything
 /// the interface shows, on random games of every configuration.
 #[test]
 fn keys_are_kept_exactly_and_tell_positions_apart() {
@@ -577,6 +578,9 @@ fn keys_are_kept_exactly_and_tell_positions_apart() {
                     t.is_some(),
                     "{name} {options:?}: the key is not board ^ turn"
                 );
+                if let Some(kept) = s.key_turn_number() {
+                    assert_eq!(Some(&kept), t, "{name} {options:?}: the kept turn number");
+                }
                 if let State::Faraday(f) = &s {
                     let i = *t.unwrap_or(&0);
                     let phase = match f.phase() {

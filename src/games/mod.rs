@@ -56,6 +56,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// with equal boards are equal exactly when their keys are; see [`zobrist`] for the
     /// definition and the rule for when keys may change.
     fn key(&self) -> u64;
+    /// The turn number of [`Rules::key`] (the key is its board part xor [`zobrist::turn`] of
+    /// this number), for a game that keeps it at hand; `None` where it must be read from the
+    /// key ([`zobrist::turn_number`]). The state graph's position codes use it.
+    fn key_turn_number(&self) -> Option<u64> {
+        None
+    }
     /// Bytes this state owns on the heap (beyond `size_of::<Self>()`), not counting data shared
     /// with other states of the same configuration (boards, masks, tables). Memory estimates and
     /// limits use it; `tests/memory.rs` holds it to the allocator's count.
@@ -659,6 +665,9 @@ impl Rules for State {
     #[inline]
     fn key(&self) -> u64 {
         each_state!(self, s => s.key())
+    }
+    fn key_turn_number(&self) -> Option<u64> {
+        each_state!(self, s => s.key_turn_number())
     }
     fn heap_bytes(&self) -> usize {
         each_state!(self, s => s.heap_bytes())

@@ -293,7 +293,7 @@ impl<const K: usize> Masks<K> {
 
 /// The board of a position at one width: `K` words per set, `64·K` cells (the board's sites
 /// first, the rest always empty and never legal).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Pos<const K: usize> {
     /// The board's masks, shared by every position on it.
     m: Arc<Masks<K>>,
@@ -313,6 +313,50 @@ struct Pos<const K: usize> {
     replaceable: [Bits<K>; 4],
     /// The board part of the position key ([`zobrist`]).
     zkey: u64,
+}
+
+impl<const K: usize> Clone for Pos<K> {
+    fn clone(&self) -> Self {
+        Pos {
+            m: Arc::clone(&self.m),
+            cells: self.cells,
+            empty: self.empty,
+            owned: self.owned,
+            stones: self.stones,
+            count: self.count,
+            diff: self.diff,
+            replaceable: self.replaceable,
+            zkey: self.zkey,
+        }
+    }
+
+    /// Copies in place, leaving the shared masks alone when they are the same (the solver's,
+    /// the state graph's and the searches' scratch positions).
+    fn clone_from(&mut self, source: &Self) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let Pos {
+            m,
+            cells,
+            empty,
+            owned,
+            stones,
+            count,
+            diff,
+            replaceable,
+            zkey,
+        } = source;
+        if !Arc::ptr_eq(&self.m, m) {
+            self.m = Arc::clone(m);
+        }
+        self.cells = *cells;
+        self.empty = *empty;
+        self.owned = *owned;
+        self.stones = *stones;
+        self.count = *count;
+        self.diff = *diff;
+        self.replaceable = *replaceable;
+        self.zkey = *zkey;
+    }
 }
 
 /// The positions at every width, one a state.
@@ -618,11 +662,32 @@ impl Turn {
 }
 
 /// A Windflowers position.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     cfg: Arc<Config>,
     core: Core,
     turn: Turn,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            cfg: Arc::clone(&self.cfg),
+            core: self.core.clone(),
+            turn: self.turn.clone(),
+        }
+    }
+
+    /// Copies in place without touching the shared configuration's count when `self` is a
+    /// position of the same game.
+    fn clone_from(&mut self, source: &Self) {
+        let State { cfg, core, turn } = source;
+        if !Arc::ptr_eq(&self.cfg, cfg) {
+            self.cfg = Arc::clone(cfg);
+        }
+        self.core.clone_from(core);
+        self.turn.clone_from(turn);
+    }
 }
 
 impl State {
@@ -807,6 +872,10 @@ impl Rules for State {
     fn key(&self) -> u64 {
         let board = each_width!(&self.core, pos => pos.zkey);
         board ^ zobrist::turn(self.turn.key_number(&self.cfg))
+    }
+
+    fn key_turn_number(&self) -> Option<u64> {
+        Some(self.turn.key_number(&self.cfg))
     }
 
     /// The same draws as [`Rules::random_action`], with the board's width chosen once per game

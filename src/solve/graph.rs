@@ -7,7 +7,8 @@
 //! hashing involved) and 16 bits of results (whether it is on the current line or finished, its
 //! two-player value, the longest game from it). The words sit in an open-addressing table of
 //! 8-byte slots that grows by half whenever it is three quarters full, so a stored position
-//! costs 8 / load: 10.7 to 16 bytes.
+//! costs 8 / load: 10.7 to 16 bytes; or, where the codes' board part is small enough, only the
+//! 16 bits of results sit in a direct table indexed by code ([`Direct`]): 2 bytes a code.
 //!
 //! * A child that is on the current line closes a **cycle**; the actions from the start along
 //!   the line, then the one back, are kept as a record.
@@ -99,16 +100,23 @@ impl<R: Rules> GameGraph<R> {
 impl<R: Rules> Explore for GameGraph<R> {
     type Node = R;
     fn code(&self, n: &R) -> Result<u64> {
-        // The board in base radix and the board part of its key, in one pass.
         let cells = n.cells();
         let mut board = 0u64;
-        let mut zkey = 0u64;
-        let r = self.radix as usize;
-        for (s, &c) in cells.iter().enumerate().rev() {
-            board = board * self.radix + c as u64;
-            zkey ^= self.stones[s * r + c as usize];
-        }
-        let t = turn_number(n.key(), zkey);
+        let t = if let Some(t) = n.key_turn_number() {
+            for &c in cells.iter().rev() {
+                board = board * self.radix + c as u64;
+            }
+            t
+        } else {
+            // The board in base radix and the board part of its key, in one pass.
+            let mut zkey = 0u64;
+            let r = self.radix as usize;
+            for (s, &c) in cells.iter().enumerate().rev() {
+                board = board * self.radix + c as u64;
+                zkey ^= self.stones[s * r + c as usize];
+            }
+            turn_number(n.key(), zkey)
+        };
         let code = t
             .checked_mul(self.boards)
             .and_then(|x| x.checked_add(board))

@@ -90,7 +90,9 @@ fn an_acyclic_graph_gets_its_values_and_longest_game() {
 /// table without room for one slab stops by memory.
 #[test]
 fn direct_and_hashed_tables_agree() {
-    let cases: [(&str, Vec<(String, OptionValue)>, Option<u64>); 3] = [
+    /// A game, its options and a limit on positions.
+    type Case = (&'static str, Vec<(String, OptionValue)>, Option<u64>);
+    let cases: [Case; 3] = [
         (
             "smallholder",
             vec![("board".into(), "hex232323".into())],
