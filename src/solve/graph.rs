@@ -8,7 +8,7 @@
 //! two-player value, the longest game from it). The words sit in an open-addressing table of
 //! 8-byte slots that grows by half whenever it is three quarters full, so a stored position
 //! costs 8 / load: 10.7 to 16 bytes; or, where the codes' board part is small enough, only the
-//! 16 bits of results sit in a direct table indexed by code ([`Direct`]): 2 bytes a code.
+//! 16 bits of results sit in a direct table indexed by code (`Direct`): 2 bytes a code.
 //!
 //! * A child that is on the current line closes a **cycle**; the actions from the start along
 //!   the line, then the one back, are kept as a record.
@@ -610,7 +610,7 @@ impl<G: Explore, S: Store> Walk<'_, G, S> {
     }
 }
 
-/// How the positions are stored (see [`Direct`] and [`Slots`]).
+/// How the positions are stored (the private `Direct` and `Slots` tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TableKind {
     /// The direct table when the graph's codes have a board part and eight of its slabs fit
