@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::error::{Error, Result};
 use crate::games::zobrist::{turn_number, Zobrist};
-use crate::games::{Game, OptionValue, Rules};
+use crate::games::{returns_from_ranks_into, Game, OptionValue, Rules};
 
 /// A graph to enumerate: positions with exact codes, their actions and children. Implemented
 /// for every game ([`GameGraph`]) and by hand-made graphs in the tests.
@@ -55,12 +55,18 @@ pub trait Explore {
     }
 }
 
+/// The most players a graph's positions may have (every game here has at most four).
+const MAX_PLAYERS: usize = 8;
+
 /// A game's positions as a graph.
 pub struct GameGraph<R: Rules> {
     /// The board part of the position key, by site and cell value: `stones[site · radix + c]`,
     /// 0 for an empty cell (the stone table of [`Zobrist`], laid out for one lookup a cell).
     stones: Vec<u64>,
     radix: u64,
+    /// `radix^site` by site: a board's code is the sum of its cells times these, products
+    /// that do not wait on one another (Horner's rule would chain a multiply a cell).
+    powers: Vec<u64>,
     /// The board codes are below this (radix^sites).
     boards: u64,
     _game: std::marker::PhantomData<R>,
@@ -70,6 +76,12 @@ impl<R: Rules> GameGraph<R> {
     /// The graph of `start`'s game; fails when a board code cannot fit 48 bits.
     pub fn new(start: &R) -> Result<GameGraph<R>> {
         let sites = start.board().num_sites();
+        if start.num_players() > MAX_PLAYERS {
+            return Err(Error::InvalidOption(format!(
+                "state_graph: at most {MAX_PLAYERS} players, not {}",
+                start.num_players()
+            )));
+        }
         let radix = start.num_players() as u64 + 1;
         let boards = (0..sites).try_fold(1u64, |acc, _| acc.checked_mul(radix));
         match boards {
@@ -85,6 +97,9 @@ impl<R: Rules> GameGraph<R> {
                         .collect()
                 },
                 radix,
+                powers: std::iter::successors(Some(1u64), |p| Some(p * radix))
+                    .take(sites)
+                    .collect(),
                 boards: b,
                 _game: std::marker::PhantomData,
             }),
@@ -101,20 +116,20 @@ impl<R: Rules> Explore for GameGraph<R> {
     type Node = R;
     fn code(&self, n: &R) -> Result<u64> {
         let cells = n.cells();
-        let mut board = 0u64;
+        let board: u64 = cells
+            .iter()
+            .zip(&self.powers)
+            .map(|(&c, &p)| c as u64 * p)
+            .sum();
         let t = if let Some(t) = n.key_turn_number() {
-            for &c in cells.iter().rev() {
-                board = board * self.radix + c as u64;
-            }
             t
         } else {
-            // The board in base radix and the board part of its key, in one pass.
-            let mut zkey = 0u64;
+            // The board part of its key, to unmix the turn number from the key.
             let r = self.radix as usize;
-            for (s, &c) in cells.iter().enumerate().rev() {
-                board = board * self.radix + c as u64;
-                zkey ^= self.stones[s * r + c as usize];
-            }
+            let zkey = cells
+                .iter()
+                .enumerate()
+                .fold(0u64, |z, (s, &c)| z ^ self.stones[s * r + c as usize]);
             turn_number(n.key(), zkey)
         };
         let code = t
@@ -145,7 +160,14 @@ impl<R: Rules> Explore for GameGraph<R> {
         out.apply_unchecked(a as usize);
     }
     fn outcome(&self, n: &R, player: usize) -> i8 {
-        n.returns().map_or(0, |r| r[player].round() as i8)
+        // `returns` without its two vectors: finished children are met on every line.
+        let players = self.players();
+        let (mut ranks, mut utility) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+        if n.truncated() || !n.ranks_into(&mut ranks[..players]) {
+            return 0;
+        }
+        returns_from_ranks_into(&ranks[..players], &mut utility[..players]);
+        utility[player].round() as i8
     }
     fn players(&self) -> usize {
         self.radix as usize - 1
