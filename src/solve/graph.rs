@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::error::{Error, Result};
 use crate::games::zobrist::{turn_number, Zobrist};
-use crate::games::{returns_from_ranks_into, Game, OptionValue, Rules};
+use crate::games::{returns_from_ranks_into, Game, OptionValue, Rules, MAX_PLAYERS};
 
 /// A graph to enumerate: positions with exact codes, their actions and children. Implemented
 /// for every game ([`GameGraph`]) and by hand-made graphs in the tests.
@@ -54,9 +54,6 @@ pub trait Explore {
         None
     }
 }
-
-/// The most players a graph's positions may have (every game here has at most four).
-const MAX_PLAYERS: usize = 8;
 
 /// A game's positions as a graph.
 pub struct GameGraph<R: Rules> {
