@@ -96,6 +96,47 @@ def test_margin_mode() -> None:
         sf.solve(tiny(), margin=True)
 
 
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("smallholder", {"board": "hex232323", "ruleset": "nibbler"}),
+        ("smallholder", {"board": "hex232323", "ruleset": "stymie"}),
+        ("faraday", {"order": 3, "grid": "trisquare"}),
+        ("windflowers", {"size": 3, "max_moves": 6}),
+    ],
+)
+def test_proof_number_search_gives_alpha_betas_results(name: str, options: dict[str, Any]) -> None:
+    s = sf.make(name, **options).new_state()
+    ab = sf.solve(s)
+    pn = sf.solve(s, method="pns", table_mb=64)
+    assert pn.stopped_by == "solved"
+    assert (pn.value, pn.best) == (ab.value, ab.best)
+    assert np.array_equal(pn.outcomes, ab.outcomes)
+    # Its perfect line is legal and gives the mover the value.
+    t = s.copy()
+    for a in pn.pv:
+        t.apply(a)
+    r = t.returns()
+    assert r is not None and round(r[0]) == pn.value
+
+
+def test_proof_number_search_options() -> None:
+    s = sf.make("windflowers", size=3, max_moves=4).new_state()
+    # The margin is alpha-beta's whatever the method.
+    res = sf.solve(s, margin=True, method="pns")
+    assert res.margin == sf.solve(s, margin=True).margin
+    res = sf.solve(sf.make("windflowers", size=3).new_state(), method="pns", max_nodes=2000)
+    assert res.stopped_by == "nodes" and res.pv == []
+    with pytest.raises(sf.InvalidOptionError, match="alphabeta, pns"):
+        sf.solve(s, method="minimax")  # type: ignore[arg-type]
+    with pytest.raises(sf.InvalidOptionError, match="alphabeta, pns"):
+        sf.solve(s, method=1)  # type: ignore[arg-type]
+    assert (
+        main(["solve", "smallholder", "--option", "board=hex232323", "--method", "pns", "--json"])
+        == 0
+    )
+
+
 def test_budgets_stop_and_keep_the_proven() -> None:
     s = sf.make("windflowers", size=3).new_state()
     res = sf.solve(s, max_nodes=2000)

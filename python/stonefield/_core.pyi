@@ -1,7 +1,7 @@
 """Type stubs for the Rust extension module stonefield._core."""
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, ClassVar, SupportsIndex, final
+from typing import Any, Callable, ClassVar, Literal, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
@@ -465,6 +465,7 @@ def solve(
     threads: int | None = None,
     margin: bool | None = None,
     table_mb: int | None = None,
+    method: Literal["alphabeta", "pns"] | None = None,
 ) -> SolveResult: ...
 
 @final

@@ -14,7 +14,7 @@ use super::game::{PyGame, PyState};
 use super::search::{bad, bool_arg, describe, opt, real_arg};
 use super::{setting_arg, threads_arg, to_py};
 use crate::games::{each_state, Rules};
-use crate::solve::{self as core, GraphStop, SolveOptions, StoppedBy};
+use crate::solve::{self as core, GraphStop, Method, SolveOptions, StoppedBy};
 
 /// Runs `work` through the extension's one interruptible runner
 /// ([`super::interrupt::interruptible`]): on Ctrl-C or `cancel_native_calls` the work's stop
@@ -181,6 +181,10 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///     margin: also find the best final score difference (games with scores).
 ///     table_mb: the table's size in MiB (≥ 1); default an eighth of the available memory
 ///         (16 MiB to 1 GiB). Entries are 16 bytes; the newest result replaces the slot's.
+///     method: "alphabeta" (default) or "pns", a depth-first proof-number search that proves
+///         each root action's outcome (one or two yes-or-no questions: a win? at least a
+///         draw?) with a table per thread. Same results; which finishes first depends on the
+///         board (docs/solved). The margin is always found by alpha-beta.
 ///
 /// Returns:
 ///     SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -191,9 +195,11 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 /// (1, [1, 7, 9], 'solved')
 /// >>> int(res.outcomes[0])    # opening on site 0 throws the win away
 /// -1
+// Python's keyword arguments, one parameter each.
+#[allow(clippy::too_many_arguments)]
 #[pyfunction]
 #[pyo3(signature = (state, max_nodes = None, time = None, threads = None, margin = None,
-                    table_mb = None))]
+                    table_mb = None, method = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -202,6 +208,7 @@ pub fn solve(
     threads: Option<Bound<'_, PyAny>>,
     margin: Option<Bound<'_, PyAny>>,
     table_mb: Option<Bound<'_, PyAny>>,
+    method: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PySolveResult> {
     let st = state.cast::<PyState>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
@@ -224,6 +231,19 @@ pub fn solve(
         Some(v) => setting_arg(v, "table_mb", 1, 1 << 20)? as usize * (1 << 20),
         None => core::default_table_bytes(),
     };
+    let method = match opt(&method) {
+        Some(v) => {
+            let name: String = v.extract().map_err(|_| {
+                bad(format!(
+                    "solve: method must be one of {}, not {}",
+                    Method::NAMES.join(", "),
+                    describe(v)
+                ))
+            })?;
+            Method::parse(&name).map_err(to_py)?
+        }
+        None => Method::AlphaBeta,
+    };
     if margin && !root.game().has_scores() {
         return Err(bad(format!(
             "solve: margin=True needs a game with scores (windflowers, faraday), not {}",
@@ -239,6 +259,7 @@ pub fn solve(
         table_bytes,
         max_moves: core::max_moves(&root.game()),
         symmetries: root.game().symmetries(),
+        method,
     };
     let result = interruptible(py, |stop| {
         each_state!(&root, s => {
@@ -246,6 +267,7 @@ pub fn solve(
             let m = if margin && r.stopped_by == StoppedBy::Solved {
                 let left = SolveOptions {
                     margin: true,
+                    method: Method::AlphaBeta,
                     max_nodes: opts.max_nodes.map(|n| n.saturating_sub(r.nodes).max(1)),
                     ..opts.clone()
                 };

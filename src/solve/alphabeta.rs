@@ -22,8 +22,10 @@
 //!   that caused cut-offs before, weighted by the depth left), ties by action.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::pns::Prover;
 use super::table::{Bound, Entry, Table, NO_MOVE, UNLIMITED};
 use crate::error::{Asked, Error, GameOver, Result};
 use crate::games::Rules;
@@ -72,6 +74,43 @@ pub struct SolveOptions {
     /// identity first: positions that are images of each other share one table entry. Empty
     /// or the identity alone: none.
     pub symmetries: Vec<Vec<u16>>,
+    /// How each root action is solved.
+    pub method: Method,
+}
+
+/// The search that solves each root action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Negamax alpha-beta over one shared table (this module).
+    #[default]
+    AlphaBeta,
+    /// Depth-first proof-number search ([`super::pns`]), a table per thread; outcomes only,
+    /// no margin.
+    ProofNumber,
+}
+
+impl Method {
+    /// The names Python and the command line use.
+    pub const NAMES: [&'static str; 2] = ["alphabeta", "pns"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::AlphaBeta => "alphabeta",
+            Method::ProofNumber => "pns",
+        }
+    }
+
+    /// The method named `name`, or an error naming the ones there are.
+    pub fn parse(name: &str) -> Result<Method> {
+        match name {
+            "alphabeta" => Ok(Method::AlphaBeta),
+            "pns" => Ok(Method::ProofNumber),
+            _ => Err(Error::InvalidOption(format!(
+                "solve: unknown method {name:?}; the methods are {}",
+                Method::NAMES.join(", ")
+            ))),
+        }
+    }
 }
 
 impl Default for SolveOptions {
@@ -84,6 +123,7 @@ impl Default for SolveOptions {
             table_bytes: 64 << 20,
             max_moves: None,
             symmetries: Vec::new(),
+            method: Method::AlphaBeta,
         }
     }
 }
@@ -142,7 +182,7 @@ impl<'a> Budget<'a> {
     }
 
     /// Adds `n` nodes and checks every limit; false once the search must stop.
-    fn charge(&self, n: u64) -> bool {
+    pub(super) fn charge(&self, n: u64) -> bool {
         let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
         if self.max_nodes.is_some_and(|m| total >= m) {
             self.halt(StoppedBy::Nodes);
@@ -303,6 +343,32 @@ impl Symmetry {
     #[inline]
     fn back_from_image(&self, j: usize, a: u32) -> u32 {
         self.inverse[j].get(a as usize).map_or(a, |&t| u32::from(t))
+    }
+}
+
+/// What the root needs of a search: a child's exact value, and the nodes it has not yet
+/// charged to the budget handed in.
+trait Exact<R: Rules> {
+    /// The exact value of `child` for `mover`, `None` once the budget stopped the search.
+    fn exact(&mut self, child: &R, mover: usize) -> Option<i32>;
+    fn flush(&mut self);
+}
+
+impl<R: Rules> Exact<R> for Searcher<'_, R> {
+    fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
+        Searcher::exact(self, child, mover)
+    }
+    fn flush(&mut self) {
+        Searcher::flush(self)
+    }
+}
+
+impl<R: Rules> Exact<R> for Prover<'_, R> {
+    fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
+        Prover::exact(self, child, mover)
+    }
+    fn flush(&mut self) {
+        Prover::flush(self)
     }
 }
 
@@ -549,8 +615,21 @@ pub fn solve<R: Rules>(
             "solve: threads must be at least 1".to_string(),
         ));
     }
+    if opts.margin && opts.method == Method::ProofNumber {
+        return Err(Error::InvalidOption(
+            "solve: the margin needs method \"alphabeta\" (a proof-number search proves \
+             outcomes only)"
+                .to_string(),
+        ));
+    }
+    let pns = opts.method == Method::ProofNumber;
     let start = Instant::now();
-    let table = Table::new(opts.table_bytes);
+    let threads = opts.threads.min(root.legal_actions().len()).max(1);
+    // Alpha-beta's table is shared; each proof-number thread keeps its own share of the bytes.
+    let table = Table::new(if pns { 0 } else { opts.table_bytes });
+    let proof_bytes = opts.table_bytes / threads;
+    let proof_tables = Mutex::new((0usize, 0usize));
+    let kept = Mutex::new(None);
     let symmetry = Symmetry::new(
         &opts.symmetries,
         root.board().num_sites(),
@@ -562,8 +641,7 @@ pub fn solve<R: Rules>(
     let actions = root.legal_actions();
     let outcomes: Vec<AtomicU64> = actions.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
     let next = AtomicUsize::new(0);
-    let work = |_: usize| {
-        let mut s = Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions());
+    let run = |s: &mut dyn Exact<R>| {
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= actions.len() || budget.stopped() {
@@ -578,7 +656,24 @@ pub fn solve<R: Rules>(
         }
         s.flush();
     };
-    let threads = opts.threads.min(actions.len()).max(1);
+    let searcher = || Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions());
+    let prover = || Prover::<R>::new(proof_bytes, &budget, symmetry);
+    let work = |_: usize| {
+        if pns {
+            let mut p = prover();
+            run(&mut p);
+            let mut t = proof_tables.lock().unwrap_or_else(|e| e.into_inner());
+            t.0 += p.table_entries();
+            t.1 += p.table_bytes();
+            // One prover's table is kept for the perfect line, which asks again what it proved.
+            let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+            if kept.is_none() {
+                *kept = Some(p);
+            }
+        } else {
+            run(&mut searcher());
+        }
+    };
     if threads == 1 {
         work(0);
     } else {
@@ -616,10 +711,22 @@ pub fn solve<R: Rules>(
     let stopped_by = if all { StoppedBy::Solved } else { budget.why() };
     let mut pv = Vec::new();
     if all {
-        let mut s = Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions());
-        pv = principal_line(&mut s, root, value.unwrap_or(0));
-        s.flush();
+        if pns {
+            let kept = kept.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let mut p = kept.unwrap_or_else(prover);
+            pv = principal_line(&mut p, root, value.unwrap_or(0));
+            p.flush();
+        } else {
+            let mut s = searcher();
+            pv = principal_line(&mut s, root, value.unwrap_or(0));
+            s.flush();
+        }
     }
+    let (table_entries, table_bytes) = if pns {
+        proof_tables.into_inner().unwrap_or_else(|e| e.into_inner())
+    } else {
+        (table.filled(), table.bytes())
+    };
     Ok(SolveResult {
         value,
         actions,
@@ -629,15 +736,15 @@ pub fn solve<R: Rules>(
         nodes: budget.nodes(),
         seconds: start.elapsed().as_secs_f64(),
         stopped_by,
-        table_entries: table.filled(),
-        table_bytes: table.bytes(),
+        table_entries,
+        table_bytes,
     })
 }
 
 /// One perfect line from `root`, whose value is `value`: at each position the lowest action
 /// whose exact value equals the position's (found again through the table, so cheap), to the
 /// end of the game. Cut short if the budget stops it.
-fn principal_line<R: Rules>(s: &mut Searcher<'_, R>, root: &R, value: i32) -> Vec<u32> {
+fn principal_line<R: Rules>(s: &mut dyn Exact<R>, root: &R, value: i32) -> Vec<u32> {
     let mut line = Vec::new();
     let mut pos = root.clone();
     let mut v = value;

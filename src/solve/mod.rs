@@ -1,4 +1,5 @@
-//! Exact analysis: the values of two-player positions under perfect play ([`alphabeta`]) and
+//! Exact analysis: the values of two-player positions under perfect play ([`alphabeta`], or
+//! proof-number search in [`pns`]) and
 //! whole state graphs of small boards for any number of players ([`graph`]), both keyed by the
 //! games' position key ([`crate::games::Rules::key`]).
 //!
@@ -7,9 +8,10 @@
 
 pub mod alphabeta;
 pub mod graph;
+pub mod pns;
 pub mod table;
 
-pub use alphabeta::{solve, Budget, SolveOptions, SolveResult, StoppedBy};
+pub use alphabeta::{solve, Budget, Method, SolveOptions, SolveResult, StoppedBy};
 pub use graph::{
     enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,
     StateGraph, TableKind,

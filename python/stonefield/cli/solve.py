@@ -41,6 +41,12 @@ def add_parser(sub: Any) -> None:
         "--threads", type=int_in(1, None, "threads"), default=None, help="search threads"
     )
     p.add_argument("--margin", action="store_true", help="also the best final score difference")
+    p.add_argument(
+        "--method",
+        choices=["alphabeta", "pns"],
+        default=None,
+        help="alpha-beta (default) or proof-number search",
+    )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
         "--max-positions",
@@ -89,7 +95,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         state = game.new_state()
     try:
         res = _core.solve(
-            state, max_nodes=args.nodes, time=args.time, threads=args.threads, margin=args.margin
+            state,
+            max_nodes=args.nodes,
+            time=args.time,
+            threads=args.threads,
+            margin=args.margin,
+            method=args.method,
         )
     except _core.StonefieldError as e:
         parser.error(str(e))

@@ -409,3 +409,156 @@ fn bad_symmetries_are_refused() {
         assert!(err.to_string().contains("permutations"), "{err}");
     }
 }
+
+/// The proof-number method's options: the same table and symmetries.
+fn pns(g: &Game) -> SolveOptions {
+    SolveOptions {
+        method: Method::ProofNumber,
+        ..opts(g)
+    }
+}
+
+/// Proof-number search gives alpha-beta's results (and exhaustive minimax's) on positions near
+/// the end of random games of every game and option set, with and without the symmetries,
+/// and its perfect line is legal, ends the game and gives the mover the value.
+#[test]
+fn proof_numbers_equal_alpha_beta_and_minimax() {
+    let mut checked = 0;
+    for g in small_games() {
+        for s in near_terminal_positions(&g, 6, 3) {
+            let p = s.current_player().expect("running");
+            let sign = if p == 0 { 1.0 } else { -1.0 };
+            let ab = solve(&s, &opts(&g), None).expect("solvable");
+            for o in [
+                pns(&g),
+                SolveOptions {
+                    symmetries: Vec::new(),
+                    ..pns(&g)
+                },
+            ] {
+                let r = solve(&s, &o, None).expect("solvable");
+                assert_eq!(r.stopped_by, StoppedBy::Solved);
+                assert_eq!(
+                    (&r.value, &r.outcomes, &r.best),
+                    (&ab.value, &ab.outcomes, &ab.best),
+                    "{} {:?}",
+                    g.name(),
+                    s.cells()
+                );
+                let mm = minimax(&s, &mut 1_000_000).expect("small") * sign;
+                assert_eq!(r.value, Some(mm as i32));
+                let mut t = s.clone();
+                for &a in &r.pv {
+                    t.apply(i64::from(a)).expect("legal line");
+                }
+                assert!(t.is_terminal());
+                assert_eq!(
+                    t.returns().expect("over")[p] as i32,
+                    r.value.expect("solved")
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked}");
+}
+
+/// Whole small boards: the Smallholder's 12-cell board under every ruleset (wins and losses)
+/// and Faraday order 3 (a draw, so both questions are asked; runs of one player's placements
+/// and the pie offer). A table of 64 MiB: in one of 1 MiB the proofs are lost and found again
+/// many times over.
+#[test]
+fn proof_numbers_solve_whole_small_boards() {
+    let mut games: Vec<Game> = [
+        "nibbler",
+        "gaps_original",
+        "offshore_gaps",
+        "stymie",
+        "hull_setbacks",
+    ]
+    .iter()
+    .map(|r| {
+        game(
+            "smallholder",
+            &[("board", "hex232323".into()), ("ruleset", (*r).into())],
+        )
+    })
+    .collect();
+    games.push(game(
+        "faraday",
+        &[("order", 3i64.into()), ("grid", "trisquare".into())],
+    ));
+    for g in games {
+        let s = g.new_state();
+        let ab = solve(&s, &opts(&g), None).expect("solvable");
+        let big = SolveOptions {
+            table_bytes: 64 << 20,
+            ..pns(&g)
+        };
+        let r = solve(&s, &big, None).expect("solvable");
+        assert_eq!(
+            (&r.value, &r.outcomes, &r.best, r.stopped_by),
+            (&ab.value, &ab.outcomes, &ab.best, StoppedBy::Solved),
+            "{:?}",
+            g.options()
+        );
+        assert!(r.table_entries > 0 && r.table_bytes >= r.table_entries * 16);
+    }
+}
+
+/// The move cap, threads, budgets and bad input, for the proof-number method.
+#[test]
+fn proof_numbers_honour_caps_threads_budgets_and_refuse_the_margin() {
+    for cap in 1..=5i64 {
+        let g = game(
+            "windflowers",
+            &[("size", 3i64.into()), ("max_moves", cap.into())],
+        );
+        let s = g.new_state();
+        let r = solve(&s, &pns(&g), None).expect("solvable");
+        let mm = minimax(&s, &mut 10_000_000).expect("small");
+        assert_eq!(r.value, Some(mm as i32), "cap {cap}");
+    }
+    for g in small_games() {
+        for s in near_terminal_positions(&g, 2, 2) {
+            let one = solve(&s, &pns(&g), None).expect("solvable");
+            let three = solve(
+                &s,
+                &SolveOptions {
+                    threads: 3,
+                    ..pns(&g)
+                },
+                None,
+            )
+            .expect("ok");
+            assert_eq!(
+                (&one.value, &one.outcomes, &one.best, &one.pv),
+                (&three.value, &three.outcomes, &three.best, &three.pv)
+            );
+        }
+    }
+    let g = game("windflowers", &[("size", 3i64.into())]);
+    let s = g.new_state();
+    let few = SolveOptions {
+        max_nodes: Some(5_000),
+        ..pns(&g)
+    };
+    let r = solve(&s, &few, None).expect("runs");
+    assert_eq!(r.stopped_by, StoppedBy::Nodes);
+    assert!(r.outcomes.iter().any(Option::is_none) && r.pv.is_empty());
+    let stop = AtomicBool::new(true);
+    let r = solve(&s, &pns(&g), Some(&stop)).expect("runs");
+    assert_eq!(r.stopped_by, StoppedBy::Interrupted);
+    let margin = SolveOptions {
+        margin: true,
+        ..pns(&g)
+    };
+    let err = solve(&s, &margin, None).unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidOption(ref m) if m.contains("alphabeta")),
+        "{err}"
+    );
+    let err = Method::parse("mcts").unwrap_err();
+    assert!(err.to_string().contains("alphabeta, pns"), "{err}");
+    assert_eq!(Method::parse("pns").expect("known"), Method::ProofNumber);
+}
