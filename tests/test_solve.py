@@ -187,7 +187,8 @@ def test_solver_agent_plays_the_best_and_falls_back() -> None:
     a = agent.act(big)
     assert big.is_legal(a)
     assert agent.last is not None and agent.last.stopped_by == "nodes"
-    for bad in [{"max_nodes": 0}, {"time": -1.0}, {}]:
+    assert sf.Solver(max_nodes=1_000_000, method="pns").act(tiny()) == 1
+    for bad in [{"max_nodes": 0}, {"time": -1.0}, {}, {"max_nodes": 10, "method": "mcts"}]:
         with pytest.raises(sf.InvalidOptionError):
             sf.Solver(**bad)
 

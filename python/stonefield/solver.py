@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Literal, Protocol
 
 from . import _core
 
@@ -25,6 +25,7 @@ class Solver:
             ``sf.MCTS(iterations=1000, seed=0)``); any object with ``act(state)``.
         threads: the solver's threads.
         table_mb: the solver's table size in MiB.
+        method: the solver's method, ``"alphabeta"`` (default) or ``"pns"``.
 
     >>> import stonefield as sf
     >>> agent = sf.Solver(max_nodes=100_000)
@@ -40,6 +41,7 @@ class Solver:
         fallback: _Agent | None = None,
         threads: int | None = None,
         table_mb: int | None = None,
+        method: Literal["alphabeta", "pns"] | None = None,
     ) -> None:
         if max_nodes is None and time is None:
             raise _core.InvalidOptionError(
@@ -58,10 +60,13 @@ class Solver:
             or time == float("inf")
         ):
             raise _core.InvalidOptionError(f"time must be a finite number > 0, got {time!r}")
+        if method is not None and method not in ("alphabeta", "pns"):
+            raise _core.InvalidOptionError(f"method must be one of alphabeta, pns, got {method!r}")
         self.max_nodes = max_nodes
         self.time = time
         self.threads = threads
         self.table_mb = table_mb
+        self.method = method
         self.fallback: _Agent = (
             fallback if fallback is not None else _core.MCTS(iterations=1000, seed=0)
         )
@@ -75,6 +80,7 @@ class Solver:
             time=self.time,
             threads=self.threads,
             table_mb=self.table_mb,
+            method=self.method,
         )
         self.last = res
         if res.best:
@@ -82,4 +88,8 @@ class Solver:
         return int(self.fallback.act(state))
 
     def __repr__(self) -> str:
-        return f"Solver(max_nodes={self.max_nodes}, time={self.time}, fallback={self.fallback!r})"
+        method = "" if self.method is None else f", method={self.method!r}"
+        return (
+            f"Solver(max_nodes={self.max_nodes}, time={self.time}{method}, "
+            f"fallback={self.fallback!r})"
+        )

@@ -20,6 +20,9 @@
 //!   actions, the principal line) are the same for any thread count; only node counts differ.
 //! * **Ordering.** The table's best action first, then the others by a history score (actions
 //!   that caused cut-offs before, weighted by the depth left), ties by action.
+//! * **Methods.** [`solve`] hands each root action to alpha-beta or, with
+//!   [`Method::ProofNumber`], to the proof-number search of [`super::pns`]; the root's
+//!   bookkeeping (budgets, partial results, threads, the perfect line) is the same for both.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
