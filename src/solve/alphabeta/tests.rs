@@ -98,20 +98,25 @@ fn values_equal_exhaustive_minimax() {
                 .map(|(&a, _)| a)
                 .collect();
             assert_eq!(r.best, best);
-            // The line is legal, ends the game and gives the mover the value.
-            let mut t = s.clone();
-            for &a in &r.pv {
-                t.apply(i64::from(a)).expect("legal line");
-            }
-            assert!(t.is_terminal());
-            assert_eq!(
-                t.returns().expect("over")[p] as i32,
-                r.value.expect("solved")
-            );
+            assert_perfect_line(&s, &r);
             checked += 1;
         }
     }
     assert!(checked > 50, "{checked}");
+}
+
+/// A solved result's line is legal, ends the game and gives the mover the value.
+fn assert_perfect_line(s: &State, r: &SolveResult) {
+    let p = s.current_player().expect("running");
+    let mut t = s.clone();
+    for &a in &r.pv {
+        t.apply(i64::from(a)).expect("legal line");
+    }
+    assert!(t.is_terminal());
+    assert_eq!(
+        t.returns().expect("over")[p] as i32,
+        r.value.expect("solved")
+    );
 }
 
 /// The move cap is honoured: the same position with fewer moves left can have another value.
@@ -447,15 +452,7 @@ fn proof_numbers_equal_alpha_beta_and_minimax() {
                 );
                 let mm = minimax(&s, &mut 1_000_000).expect("small") * sign;
                 assert_eq!(r.value, Some(mm as i32));
-                let mut t = s.clone();
-                for &a in &r.pv {
-                    t.apply(i64::from(a)).expect("legal line");
-                }
-                assert!(t.is_terminal());
-                assert_eq!(
-                    t.returns().expect("over")[p] as i32,
-                    r.value.expect("solved")
-                );
+                assert_perfect_line(&s, &r);
             }
             checked += 1;
         }
