@@ -21,7 +21,11 @@
 //!   0 (or one of them, at the node of the side it favours), or from the table; a budget that
 //!   stops the search leaves every open question open. The children's numbers are kept with the
 //!   position while it is searched and refreshed from the table only when it is first expanded,
-//!   so a table entry lost to replacement costs work, never a wrong answer.
+//!   so a table entry lost to replacement costs work, never a wrong answer. The numbers are
+//!   32-bit: an open sum stops just below "infinite", so only a settled child settles its
+//!   parent; a search whose sums reach that ceiling (transpositions count a subtree once per
+//!   path) stops making progress and ends by its budget or Ctrl-C with those actions unproven,
+//!   never with a wrong value.
 
 use super::alphabeta::{Budget, Symmetry};
 use crate::games::zobrist::mix64;
