@@ -349,6 +349,12 @@ impl Symmetry {
     }
 }
 
+/// The outcome of a finished game for `player` (+1, 0, −1), from its `returns()`: a
+/// truncation by the move cap is a draw.
+pub(super) fn outcome<R: Rules>(s: &R, player: usize) -> i32 {
+    s.returns().map_or(0.0, |r| r[player]).round() as i32
+}
+
 /// What the root needs of a search: a child's exact value, and the nodes it has not yet
 /// charged to the budget handed in.
 trait Exact<R: Rules> {
@@ -437,8 +443,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             let theirs = sc.get(1 - player).copied().unwrap_or(0.0);
             return ((mine - theirs).round() as i32, reach);
         }
-        let u = s.returns().map_or(0.0, |r| r[player]);
-        (u.round() as i32, reach)
+        (outcome(s, player), reach)
     }
 
     /// The value of `child` (just reached from a position of `mover`) for `mover`, searched

@@ -27,7 +27,7 @@
 //!   path) stops making progress and ends by its budget or Ctrl-C with those actions unproven,
 //!   never with a wrong value.
 
-use super::alphabeta::{Budget, Symmetry};
+use super::alphabeta::{outcome, Budget, Symmetry};
 use crate::games::zobrist::mix64;
 use crate::games::Rules;
 
@@ -107,10 +107,12 @@ impl ProofTable {
     }
 }
 
-/// A child of the position being searched: its action and numbers.
+/// A child of the position being searched: its action, table key (0 for a finished game) and
+/// numbers.
 #[derive(Clone, Copy)]
 struct Kid {
     action: u32,
+    key: u64,
     pn: u32,
     dn: u32,
 }
@@ -177,7 +179,7 @@ impl<'a, R: Rules> Prover<'a, R> {
     /// Whether the attacker reaches at least `target` from the running position `s`.
     fn prove(&mut self, s: &R, target: i32) -> Option<bool> {
         self.target = target;
-        let (pn, dn) = self.mid(s, INF, INF, 0)?;
+        let (pn, dn) = self.mid(s, self.key(s), INF, INF, 0)?;
         debug_assert!(pn == 0 || dn == 0, "a root searched to INF is settled");
         Some(pn == 0)
     }
@@ -202,10 +204,10 @@ impl<'a, R: Rules> Prover<'a, R> {
         }
     }
 
-    /// Searches the running position `s` until its proof number reaches `th_pn` or its
-    /// disproof number `th_dn` (one of them 0 when it is settled), and returns both; `None`
-    /// once the budget stopped the search.
-    fn mid(&mut self, s: &R, th_pn: u32, th_dn: u32, ply: usize) -> Option<(u32, u32)> {
+    /// Searches the running position `s` (table key `key`, made by its parent) until its
+    /// proof number reaches `th_pn` or its disproof number `th_dn` (one of them 0 when it is
+    /// settled), and returns both; `None` once the budget stopped the search.
+    fn mid(&mut self, s: &R, key: u64, th_pn: u32, th_dn: u32, ply: usize) -> Option<(u32, u32)> {
         self.pending += 1;
         if self.pending >= 1024 {
             let n = std::mem::take(&mut self.pending);
@@ -229,15 +231,24 @@ impl<'a, R: Rules> Prover<'a, R> {
             child.apply_unchecked(a as usize);
             let kid = if child.current_player().is_none() {
                 let (pn, dn) = self.finished(&child);
-                Kid { action: a, pn, dn }
+                Kid {
+                    action: a,
+                    key: 0,
+                    pn,
+                    dn,
+                }
             } else {
                 let key = self.key(&child);
                 let (pn, dn) = self.table.probe(key).unwrap_or((1, 1));
-                Kid { action: a, pn, dn }
+                Kid {
+                    action: a,
+                    key,
+                    pn,
+                    dn,
+                }
             };
             kids.push(kid);
         }
-        let key = self.key(s);
         let result = loop {
             let (pn, dn) = combine(&kids, or);
             if pn >= th_pn || dn >= th_dn {
@@ -254,7 +265,7 @@ impl<'a, R: Rules> Prover<'a, R> {
             };
             child.clone_from(s);
             child.apply_unchecked(k.action as usize);
-            match self.mid(&child, c_pn, c_dn, ply + 1) {
+            match self.mid(&child, k.key, c_pn, c_dn, ply + 1) {
                 Some((pn, dn)) => {
                     kids[i].pn = pn;
                     kids[i].dn = dn;
@@ -269,11 +280,6 @@ impl<'a, R: Rules> Prover<'a, R> {
         self.table.store(key, pn, dn);
         Some((pn, dn))
     }
-}
-
-/// The value of a finished game for `player`.
-fn outcome<R: Rules>(s: &R, player: usize) -> i32 {
-    s.returns().map_or(0.0, |r| r[player]).round() as i32
 }
 
 /// A position's numbers from its children's: at an OR node the smallest proof number and the
