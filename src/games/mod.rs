@@ -29,6 +29,17 @@ pub use crate::error::preview;
 use crate::error::{Asked, Error, GameOver, IllegalMove, Result};
 use crate::rng::Rng;
 
+/// What an action would make of a position, without making it ([`Rules::peek_child`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChildPeek {
+    /// The cell that changes and its new value (0 empty, k a stone of player k − 1), if any.
+    pub cell: Option<(usize, i8)>,
+    /// The child's [`Rules::key_turn_number`].
+    pub turn_number: u64,
+    /// The child's player to move (the game goes on).
+    pub mover: usize,
+}
+
 /// The rules of one game, implemented by its state type.
 ///
 /// Checked entry points ([`Rules::apply`]) validate user input and return errors; the
@@ -60,6 +71,14 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// this number), for a game that keeps it at hand; `None` where it must be read from the
     /// key ([`zobrist::turn_number`]). The state graph's position codes use it.
     fn key_turn_number(&self) -> Option<u64> {
+        None
+    }
+    /// What [`Rules::apply_unchecked`] of the legal `action` would make of the position, told
+    /// without applying it, for a game that can tell cheaply: the one cell it changes (if any),
+    /// the child's [`Rules::key_turn_number`] and its player to move. `None` when the game
+    /// cannot say, the action changes more than one cell, or it ends the game. The state
+    /// graph makes a position's children's codes from it without making the children.
+    fn peek_child(&self, _action: usize) -> Option<ChildPeek> {
         None
     }
     /// Bytes this state owns on the heap (beyond `size_of::<Self>()`), not counting data shared
@@ -668,6 +687,9 @@ impl Rules for State {
     }
     fn key_turn_number(&self) -> Option<u64> {
         each_state!(self, s => s.key_turn_number())
+    }
+    fn peek_child(&self, action: usize) -> Option<ChildPeek> {
+        each_state!(self, s => s.peek_child(action))
     }
     fn heap_bytes(&self) -> usize {
         each_state!(self, s => s.heap_bytes())

@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 use super::options::{named_enum, Named, OptionSpec, OptionValue, Options, Resolved};
 use super::zobrist::{self, Zobrist};
-use super::{choose_by_score, ranks_from_values_into, GameConfig, Rules};
+use super::{choose_by_score, ranks_from_values_into, ChildPeek, GameConfig, Rules};
 use crate::algo::bits::{at_width, each_width, Bits, NeighborMasks, PerWidth, Width};
 use crate::board::{Board, Relation, Shape};
 use crate::error::{Error, Result};
@@ -876,6 +876,19 @@ impl Rules for State {
 
     fn key_turn_number(&self) -> Option<u64> {
         Some(self.turn.key_number(&self.cfg))
+    }
+
+    /// A pass changes no cell, a placement or replacement one; only the turn moves on.
+    #[inline]
+    fn peek_child(&self, action: usize) -> Option<ChildPeek> {
+        let placed = action < self.cfg.board.num_sites();
+        let mut turn = self.turn.clone();
+        turn.advance(&self.cfg, placed);
+        (!turn.over).then(|| ChildPeek {
+            cell: placed.then(|| (action, self.turn.to_move as i8 + 1)),
+            turn_number: turn.key_number(&self.cfg),
+            mover: turn.to_move,
+        })
     }
 
     /// The same draws as [`Rules::random_action`], with the board's width chosen once per game

@@ -44,6 +44,20 @@ pub trait Explore {
     fn child_into(&self, n: &Self::Node, a: u32, out: &mut Self::Node) {
         *out = self.child(n, a);
     }
+    /// For each of `actions` (legal in `n`, whose code is `code`), the child's code and
+    /// mover when they can be had without making the child, else `None` (the walk then makes
+    /// it; always so for a finished game), written into `out` (cleared first). By default
+    /// every child is made.
+    fn peek_children(
+        &self,
+        _n: &Self::Node,
+        _code: u64,
+        actions: &[u32],
+        out: &mut Vec<Option<(u64, usize)>>,
+    ) {
+        out.clear();
+        out.resize(actions.len(), None);
+    }
     /// A finished game's value for `player` (−1, 0 or +1), for two-player values.
     fn outcome(&self, n: &Self::Node, player: usize) -> i8;
     /// Number of players.
@@ -155,6 +169,35 @@ impl<R: Rules> Explore for GameGraph<R> {
     fn child_into(&self, n: &R, a: u32, out: &mut R) {
         out.clone_from(n);
         out.apply_unchecked(a as usize);
+    }
+    /// From [`Rules::peek_child`]: the parent's board part with the one changed cell's term
+    /// swapped, and the child's turn number.
+    fn peek_children(
+        &self,
+        n: &R,
+        code: u64,
+        actions: &[u32],
+        out: &mut Vec<Option<(u64, usize)>>,
+    ) {
+        out.clear();
+        let board = code % self.boards;
+        let cells = n.cells();
+        out.extend(actions.iter().map(|&a| {
+            let peek = n.peek_child(a as usize)?;
+            let board = match peek.cell {
+                Some((site, v)) => {
+                    let p = self.powers[site];
+                    board - cells[site] as u64 * p + v as u64 * p
+                }
+                None => board,
+            };
+            let code = peek
+                .turn_number
+                .checked_mul(self.boards)?
+                .checked_add(board)
+                .filter(|&x| x < CODE_LIMIT)?;
+            Some((code, peek.mover))
+        }));
     }
     fn outcome(&self, n: &R, player: usize) -> i8 {
         // `returns` without its two vectors: finished children are met on every line.
@@ -510,6 +553,8 @@ struct Walk<'g, G: Explore, S: Store> {
     /// The child being looked at when a position is opened.
     scratch: G::Node,
     actions: Vec<u32>,
+    /// The children's codes and movers told without making them ([`Explore::peek_children`]).
+    peeks: Vec<Option<(u64, usize)>>,
     edges: u64,
     cycle: Option<Vec<u32>>,
     limit: u64,
@@ -568,21 +613,31 @@ impl<G: Explore, S: Store> Walk<'_, G, S> {
         let mut kids = std::mem::take(&mut f.kids);
         kids.clear();
         g.actions(&f.node, &mut self.actions);
+        g.peek_children(&f.node, code, &self.actions, &mut self.peeks);
         self.edges += self.actions.len() as u64;
-        for &a in &self.actions {
-            g.child_into(&self.frames[d].node, a, &mut self.scratch);
-            let child = &self.scratch;
-            let code = g.code(child)?;
-            let (m, outcome) = match g.mover(child) {
-                None => (FINISHED, g.outcome(child, mover)),
-                Some(m) => (m as u8, 0),
+        for (&a, &peek) in self.actions.iter().zip(&self.peeks) {
+            let kid = if let Some((code, m)) = peek {
+                Kid {
+                    action: a,
+                    code,
+                    mover: m as u8,
+                    outcome: 0,
+                }
+            } else {
+                g.child_into(&self.frames[d].node, a, &mut self.scratch);
+                let child = &self.scratch;
+                let (m, outcome) = match g.mover(child) {
+                    None => (FINISHED, g.outcome(child, mover)),
+                    Some(m) => (m as u8, 0),
+                };
+                Kid {
+                    action: a,
+                    code: g.code(child)?,
+                    mover: m,
+                    outcome,
+                }
             };
-            kids.push(Kid {
-                action: a,
-                code,
-                mover: m,
-                outcome,
-            });
+            kids.push(kid);
         }
         // Read together, the slots' cache misses overlap (read as each child is made, each
         // would wait in turn: the making of the next child fills the processor's window).
@@ -716,6 +771,7 @@ fn walk_with<G: Explore, S: Store>(
         depth: 0,
         scratch: start.clone(),
         actions: Vec::new(),
+        peeks: Vec::new(),
         edges: 0,
         cycle: None,
         limit: max_positions.unwrap_or(u64::MAX),

@@ -186,3 +186,178 @@ fn windflowers_cycles_replay() {
         assert!(seen[..seen.len() - 1].contains(&last));
     }
 }
+
+/// Windflowers tells a child's code and mover without making it ([`Rules::peek_child`]): on
+/// random positions of every grid, player count and turn-number option, and with a move cap
+/// that ends games, each legal action's peek is the made child's changed cell, code and mover,
+/// and `None` exactly when the action ends the game.
+#[test]
+fn windflowers_peeks_are_the_children() {
+    let mut checked = 0;
+    for grid in ["trisquare", "square", "hex"] {
+        for players in 2..=4i64 {
+            for last_placer in [false, true] {
+                let options: Vec<(String, OptionValue)> = vec![
+                    ("grid".into(), grid.into()),
+                    ("size".into(), 3i64.into()),
+                    ("players".into(), players.into()),
+                    ("last_placer_breaks_ties".into(), last_placer.into()),
+                    ("max_moves".into(), 40i64.into()),
+                ];
+                let game = Game::make("windflowers", &options).expect("valid");
+                let mut rng = crate::rng::Rng::new(players as u64 * 10 + u64::from(last_placer));
+                let (mut buf, mut actions, mut peeks) = (Vec::new(), Vec::new(), Vec::new());
+                for _ in 0..20 {
+                    let crate::games::State::Windflowers(mut s) = game.new_state() else {
+                        unreachable!()
+                    };
+                    let g = GameGraph::new(&s).expect("fits");
+                    while s.current_player().is_some() {
+                        // Four players with last placers on 16 points: not every code fits.
+                        let Ok(code) = g.code(&s) else {
+                            let a = s.random_action(&mut rng, &mut buf).expect("running");
+                            s.apply_unchecked(a);
+                            continue;
+                        };
+                        s.legal_actions_into(&mut actions);
+                        g.peek_children(&s, code, &actions, &mut peeks);
+                        assert_eq!(peeks.len(), actions.len());
+                        for (&a, &peek) in actions.iter().zip(&peeks) {
+                            let child = g.child(&s, a);
+                            let told = s.peek_child(a as usize);
+                            match child.current_player() {
+                                None => assert_eq!((told, peek), (None, None)),
+                                Some(m) => {
+                                    let told = told.expect("a going game is told");
+                                    let changed: Vec<(usize, i8)> = (0..s.cells().len())
+                                        .filter(|&i| s.cells()[i] != child.cells()[i])
+                                        .map(|i| (i, child.cells()[i]))
+                                        .collect();
+                                    assert_eq!(changed, told.cell.into_iter().collect::<Vec<_>>());
+                                    assert_eq!(Some(told.turn_number), child.key_turn_number());
+                                    assert_eq!(told.mover, m);
+                                    let code = g.code(&child).ok().map(|c| (c, m));
+                                    assert_eq!(peek, code, "{options:?} action {a}");
+                                    checked += usize::from(code.is_some());
+                                }
+                            }
+                        }
+                        let a = s.random_action(&mut rng, &mut buf).expect("running");
+                        s.apply_unchecked(a);
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+/// A graph that makes every child (no peeking), to hold the peeking walk to the plain one.
+struct Made<'g, G>(&'g G);
+
+impl<G: Explore> Explore for Made<'_, G> {
+    type Node = G::Node;
+    fn code(&self, n: &G::Node) -> Result<u64> {
+        self.0.code(n)
+    }
+    fn mover(&self, n: &G::Node) -> Option<usize> {
+        self.0.mover(n)
+    }
+    fn actions(&self, n: &G::Node, out: &mut Vec<u32>) {
+        self.0.actions(n, out)
+    }
+    fn child(&self, n: &G::Node, a: u32) -> G::Node {
+        self.0.child(n, a)
+    }
+    fn outcome(&self, n: &G::Node, player: usize) -> i8 {
+        self.0.outcome(n, player)
+    }
+    fn players(&self) -> usize {
+        self.0.players()
+    }
+    fn boards(&self) -> Option<u64> {
+        self.0.boards()
+    }
+}
+
+/// Peeking at the children changes nothing about the graph: whole two-player graphs (values
+/// and longest games) and partial ones of three and four players.
+#[test]
+fn peeking_gives_the_same_graph() {
+    let cases: [(&str, i64, bool, Option<u64>); 6] = [
+        ("hex", 2, false, Some(400_000)),
+        ("trisquare", 2, true, Some(400_000)),
+        ("trisquare", 3, false, Some(200_000)),
+        ("square", 4, false, Some(200_000)),
+        ("trisquare", 4, true, Some(100_000)),
+        ("trisquare", 2, false, Some(2_000)),
+    ];
+    for (grid, players, last_placer, limit) in cases {
+        let options: Vec<(String, OptionValue)> = vec![
+            ("grid".into(), grid.into()),
+            ("size".into(), 3i64.into()),
+            ("players".into(), players.into()),
+            ("last_placer_breaks_ties".into(), last_placer.into()),
+        ];
+        let game = uncapped(&Game::make("windflowers", &options).expect("valid")).expect("valid");
+        let crate::games::State::Windflowers(s) = game.new_state() else {
+            unreachable!()
+        };
+        let g = GameGraph::new(&s).expect("fits");
+        for kind in [TableKind::Direct, TableKind::Hashed] {
+            let peeked = enumerate_with(&g, &s, limit, 1 << 30, None, kind).expect("runs");
+            let made = enumerate_with(&Made(&g), &s, limit, 1 << 30, None, kind).expect("runs");
+            let seen = |r: &StateGraph| {
+                (
+                    r.positions,
+                    r.edges,
+                    r.longest,
+                    r.cycle.clone(),
+                    r.value,
+                    r.stopped_by,
+                )
+            };
+            assert_eq!(seen(&peeked), seen(&made), "{options:?} {kind:?}");
+        }
+    }
+}
+
+/// Whole graphs from positions late in a game (ten stones on the 14 points of trisquare 3),
+/// two and three players: the peeking walk finds the same positions, value and longest game.
+#[test]
+fn whole_peeked_graphs_have_the_same_values() {
+    let mut valued = 0;
+    for players in [2i64, 3] {
+        let options: Vec<(String, OptionValue)> = vec![
+            ("size".into(), 3i64.into()),
+            ("players".into(), players.into()),
+        ];
+        let game = uncapped(&Game::make("windflowers", &options).expect("valid")).expect("valid");
+        for seed in 0..4 {
+            let mut rng = crate::rng::Rng::new(seed);
+            let crate::games::State::Windflowers(mut s) = game.new_state() else {
+                unreachable!()
+            };
+            let mut buf = Vec::new();
+            while s.cells().iter().filter(|&&c| c != 0).count() < 10 {
+                let a = s.random_action(&mut rng, &mut buf).expect("running");
+                s.apply_unchecked(a);
+            }
+            let g = GameGraph::new(&s).expect("fits");
+            let peeked = enumerate(&g, &s, None, 1 << 30, None).expect("runs");
+            let made = enumerate(&Made(&g), &s, None, 1 << 30, None).expect("runs");
+            assert_eq!(
+                peeked,
+                StateGraph {
+                    seconds: peeked.seconds,
+                    ..made.clone()
+                },
+                "{players} players, seed {seed}"
+            );
+            assert_eq!(peeked.stopped_by, GraphStop::Complete);
+            assert!(peeked.positions > 1000 && peeked.longest.is_some());
+            valued += usize::from(peeked.value.is_some());
+        }
+    }
+    assert_eq!(valued, 4);
+}
