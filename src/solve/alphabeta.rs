@@ -381,6 +381,9 @@ impl<R: Rules> Exact<R> for Prover<'_, R> {
     }
 }
 
+/// The action's bits of an ordering key (`solve` refuses games of more than 2²³ actions).
+const ACTION_BITS: u64 = (1 << 23) - 1;
+
 /// One thread's search.
 struct Searcher<'a, R: Rules> {
     table: &'a Table,
@@ -393,6 +396,8 @@ struct Searcher<'a, R: Rules> {
     /// Child positions, one per ply, copied over with `clone_from` (no allocation a node).
     kids: Vec<Option<R>>,
     history: Vec<u32>,
+    /// The ordering's packed keys (the node being ordered only).
+    keys: Vec<u64>,
     /// Nodes not yet charged to the budget.
     pending: u64,
     _game: std::marker::PhantomData<R>,
@@ -415,6 +420,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             bufs: Vec::new(),
             kids: Vec::new(),
             history: vec![0; actions],
+            keys: Vec::new(),
             pending: 0,
             _game: std::marker::PhantomData,
         }
@@ -509,14 +515,23 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         let mut child = self.kids[ply].take().unwrap_or_else(|| s.clone());
         s.legal_actions_into(&mut moves);
-        // The table's move first, then by history (stable: ties keep ascending actions).
+        // The table's move first, then the game's own knowledge (`Rules::playout_score`: in
+        // Subsume the perimeter, in Windflowers the safe actions), then history, then the
+        // lower action: one packed key an action, sorted without allocating.
         let history = &self.history;
-        moves.sort_by_key(|&a| {
-            (
-                a != first,
-                std::cmp::Reverse(history.get(a as usize).copied().unwrap_or(0)),
-            )
-        });
+        self.keys.clear();
+        self.keys.extend(moves.iter().map(|&a| {
+            let h = history.get(a as usize).copied().unwrap_or(0);
+            let score = s.playout_score(a as usize).min(255);
+            u64::from(a != first) << 63
+                | u64::from(255 - score) << 55
+                | u64::from(u32::MAX - h) << 23
+                | u64::from(a)
+        }));
+        self.keys.sort_unstable();
+        for (m, k) in moves.iter_mut().zip(&self.keys) {
+            *m = (k & ACTION_BITS) as u32;
+        }
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut reach = Reach::default();
@@ -629,6 +644,13 @@ pub fn solve<R: Rules>(
              outcomes only)"
                 .to_string(),
         ));
+    }
+    if root.num_actions() as u64 > ACTION_BITS + 1 {
+        return Err(Error::InvalidOption(format!(
+            "solve: at most {} actions, not {}",
+            ACTION_BITS + 1,
+            root.num_actions()
+        )));
     }
     let pns = opts.method == Method::ProofNumber;
     let start = Instant::now();
