@@ -12,6 +12,12 @@ naming the budget (``time-0.1``, ``iterations-1000``) unless ``--tag`` names it;
 rewritten after every board, so a stopped ladder keeps what it played. Without ``--out`` it is
 printed. The published ladders are in ``docs/strength/``.
 
+Long ladders (hours at 1 s a move) can be played in chunks: ``--chunk C`` plays each pairing as
+matches of ``C`` games and appends each finished one to ``DIR/ladder-TAG.chunks.jsonl``; the
+same command with ``--resume`` reads those back and plays only the rest, so a ladder can be
+stopped and taken up again (even over several sessions) without losing more than the chunk it
+was playing.
+
 Equal time per move is what users get; equal iterations (``--iterations``) shows the gain per
 iteration apart from the cost per iteration, which ``--speed`` measures (iterations per second of
 each agent on each configuration's opening position).
@@ -20,17 +26,19 @@ each agent on each configuration's opening position).
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import math
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 import stonefield as sf
+from stonefield.matches import wilson_interval
 
 #: The agents of the ladder, by name: MCTS settings (None: a uniformly random agent).
 AGENTS: dict[str, dict[str, Any] | None] = {
@@ -113,6 +121,69 @@ def speed(game: sf.Game, name: str, iterations: int) -> float:
     return iterations / best
 
 
+class Chunks:
+    """The games of a ladder in chunks, kept in ``DIR/ladder-TAG.chunks.jsonl`` as they finish.
+
+    A chunk is one ``sf.match`` of a pairing (``--chunk`` games, seats alternating); a line of
+    the file records what was asked (game, options, agents, budget, seed, chunk size and index)
+    and the first agent's points. With ``resume`` the chunks already in the file are read back
+    instead of played again, so a ladder stopped part-way (a session's end, Ctrl-C) goes on
+    where it stopped; without it the file is started afresh. A chunk is the same match
+    whatever ``--games`` is, so a ladder resumed with more games keeps the chunks it played.
+    """
+
+    def __init__(self, path: Path | None, resume: bool) -> None:
+        self.path = path
+        self.done: dict[str, dict[str, Any]] = {}
+        self.reused = 0
+        if path is None:
+            return
+        if resume and path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    self.done[row["key"]] = row
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("")
+
+    def play(self, what: dict[str, Any], play: Callable[[], float]) -> float:
+        """The first agent's points for the chunk ``what``, from the file or from ``play()``."""
+        key = json.dumps(what, sort_keys=True)
+        if key in self.done:
+            self.reused += 1
+            return float(self.done[key]["points"])
+        t = time.perf_counter()
+        points = float(play())
+        row = {"key": key, "points": points, "seconds": round(time.perf_counter() - t, 1)}
+        self.done[key] = row
+        if self.path is not None:
+            with self.path.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+        return points
+
+
+def _points(
+    game: sf.Game,
+    pair: tuple[str, str],
+    budget: dict[str, Any],
+    seed: int,
+    k: int,
+    n: int,
+    threads: int | None,
+) -> float:
+    """The first agent's points in chunk ``k`` (``n`` games) of a pairing."""
+    a, b = pair
+    m = sf.match(
+        game,
+        [make_agent(a, budget, seed + 2 * k), make_agent(b, budget, seed + 2 * k + 1)],
+        games=n,
+        seed=seed + 7919 * k,
+        threads=threads,
+    )
+    return float(m.score[0]) * n
+
+
 def ladder(
     game_name: str,
     options: dict[str, Any],
@@ -121,30 +192,47 @@ def ladder(
     games: int,
     threads: int | None,
     seed: int,
+    chunk: int | None = None,
+    chunks: Chunks | None = None,
 ) -> dict[str, Any]:
+    """Every pair of ``agents`` plays ``games`` games, in matches of ``chunk`` games (one match
+    when ``chunk`` is None). Chunk k seeds its match with ``seed + 7919 k`` and its agents with
+    ``seed + 2 k`` and ``seed + 2 k + 1``, so a ladder in one chunk is the ladder without chunks.
+    """
     game = sf.make(game_name, **options)
+    chunks = chunks or Chunks(None, resume=False)
+    size = chunk or games
     results: list[tuple[int, int, float, int]] = []
     pairs: list[dict[str, Any]] = []
     for (i, a), (j, b) in itertools.combinations(enumerate(agents), 2):
-        m = sf.match(
-            game,
-            [make_agent(a, budget, seed), make_agent(b, budget, seed + 1)],
-            games=games,
-            seed=seed,
-            threads=threads,
-        )
-        s = float(m.score[0]) * games
-        results.append((i, j, s, games))
+        points = 0.0
+        for k, first in enumerate(range(0, games, size)):
+            n = min(size, games - first)
+            what = {
+                "game": game_name,
+                "options": options,
+                "agents": [a, b],
+                "budget": budget,
+                "seed": seed,
+                "chunk": size,
+                "index": k,
+                "games": n,
+            }
+
+            play = functools.partial(_points, game, (a, b), budget, seed, k, n, threads)
+            points += chunks.play(what, play)
+        score = points / games
+        results.append((i, j, points, games))
         pairs.append(
             {
                 "a": a,
                 "b": b,
                 "games": games,
-                "score": float(m.score[0]),
-                "ci": [float(x) for x in m.score_ci[0]],
+                "score": score,
+                "ci": [float(x) for x in wilson_interval(score, games)],
             }
         )
-        print(f"  {game_name} {options}: {a} vs {b}: {m.score[0]:.3f}", file=sys.stderr)
+        print(f"  {game_name} {options}: {a} vs {b}: {score:.3f}", file=sys.stderr)
     elo, half = bradley_terry(agents, results)
     return {
         "game": game_name,
@@ -199,7 +287,22 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--tag", default=None, help="TAG of the report's files (default: the budget, time-0.1)"
     )
+    p.add_argument(
+        "--chunk",
+        type=int,
+        default=None,
+        help="games a match (each kept in DIR/ladder-TAG.chunks.jsonl as it finishes)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="read back the chunks an earlier run with these arguments played",
+    )
     args = p.parse_args(argv)
+    if args.chunk is not None and args.chunk < 1:
+        p.error(f"--chunk must be at least 1, not {args.chunk}")
+    if args.resume and (args.out is None or args.chunk is None):
+        p.error("--resume needs --out and --chunk (the chunks are kept beside the report)")
     if (args.time is None) == (args.iterations is None):
         p.error("give exactly one of --time and --iterations")
     budget = {"time": args.time} if args.time else {"iterations": args.iterations}
@@ -212,12 +315,22 @@ def main(argv: list[str] | None = None) -> None:
     what = f"{args.time} s a move" if args.time else f"{args.iterations} iterations a move"
     tag = args.tag or (f"time-{args.time}" if args.time else f"iterations-{args.iterations}")
 
+    chunks = Chunks(
+        Path(args.out) / f"ladder-{tag}.chunks.jsonl" if args.out and args.chunk else None,
+        args.resume,
+    )
+
     def write(final: bool) -> str:
         wall = time.perf_counter() - started
+        earlier = (
+            f"; {chunks.reused} chunks of {args.chunk} games read back from earlier runs"
+            if chunks.reused
+            else ""
+        )
         header = (
             f"## Ladder at {what}, {args.games} games per pairing\n\n"
             f"Command: `python benches/strength.py {' '.join(argv or sys.argv[1:])}` "
-            f"({wall / 60:.0f} min of wall time{'' if final else ', still running'})."
+            f"({wall / 60:.0f} min of wall time{'' if final else ', still running'}{earlier})."
         )
         text = report(runs, header)
         if args.out:
@@ -231,7 +344,17 @@ def main(argv: list[str] | None = None) -> None:
     for name in args.game or sf.games():
         for board in args.board or ["default"]:
             options = {} if board == "default" else LARGE[name]
-            r = ladder(name, options, agents, budget, args.games, args.threads, args.seed)
+            r = ladder(
+                name,
+                options,
+                agents,
+                budget,
+                args.games,
+                args.threads,
+                args.seed,
+                args.chunk,
+                chunks,
+            )
             if args.speed:
                 game = sf.make(name, **options)
                 r["speed"] = {a: speed(game, a, 20_000) for a in agents}

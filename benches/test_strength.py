@@ -1,0 +1,93 @@
+"""Runs benches/strength.py briefly: chunked ladders equal unchunked ones, and resume."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import strength  # noqa: E402
+
+ARGS = ["--iterations", "10", "--games", "6", "--agents", "uct,grave,strong", "--game", "subsume"]
+
+
+def _run(out: Path, *extra: str) -> list[dict[str, Any]]:
+    strength.main([*ARGS, "--out", str(out), "--tag", "t", *extra])
+    runs: list[dict[str, Any]] = json.loads((out / "ladder-t.json").read_text())
+    return runs
+
+
+def test_one_chunk_is_the_unchunked_ladder(tmp_path: Path) -> None:
+    whole = _run(tmp_path / "whole")
+    chunked = _run(tmp_path / "chunked", "--chunk", "6")
+    assert whole == chunked
+    (pairs,) = [r["pairs"] for r in whole]
+    assert [p["games"] for p in pairs] == [6, 6, 6]
+    assert not (tmp_path / "whole" / "ladder-t.chunks.jsonl").exists()
+
+
+def test_a_stopped_ladder_resumes_where_it_stopped(tmp_path: Path) -> None:
+    full = _run(tmp_path, "--chunk", "2")
+    log = tmp_path / "ladder-t.chunks.jsonl"
+    lines = log.read_text().splitlines()
+    # Three pairings of three chunks of two games each.
+    assert len(lines) == 9
+    rows = [json.loads(line) for line in lines]
+    assert sorted(json.loads(r["key"])["index"] for r in rows) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    # Stopped after four chunks: resuming plays the other five and gets the same ladder.
+    log.write_text("\n".join(lines[:4]) + "\n")
+    resumed = _run(tmp_path, "--chunk", "2", "--resume")
+    assert resumed == full
+    assert len(log.read_text().splitlines()) == 9
+    assert "4 chunks of 2 games read back" in (tmp_path / "ladder-t.md").read_text()
+    # Everything read back: nothing is played, and the result is the same again.
+    assert _run(tmp_path, "--chunk", "2", "--resume") == full
+    assert "9 chunks of 2 games read back" in (tmp_path / "ladder-t.md").read_text()
+    # Without --resume the file starts afresh.
+    assert _run(tmp_path, "--chunk", "2") == full
+    assert "read back" not in (tmp_path / "ladder-t.md").read_text()
+
+
+def test_chunks_record_what_was_asked(tmp_path: Path) -> None:
+    rows = _run(tmp_path, "--chunk", "2")
+    assert all(0.0 <= p["score"] <= 1.0 for p in rows[0]["pairs"])
+    keys = [
+        json.loads(json.loads(line)["key"])
+        for line in (tmp_path / "ladder-t.chunks.jsonl").read_text().splitlines()
+    ]
+    assert {k["budget"]["iterations"] for k in keys} == {10}
+    assert {k["games"] for k in keys} == {2} and {k["chunk"] for k in keys} == {2}
+    assert {tuple(k["agents"]) for k in keys} == {
+        ("uct", "grave"),
+        ("uct", "strong"),
+        ("grave", "strong"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--chunk", "0"], "--chunk must be at least 1"),
+        (["--resume"], "--resume needs --out and --chunk"),
+    ],
+)
+def test_bad_chunk_arguments(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        strength.main([*ARGS, *extra])
+    assert message in capsys.readouterr().err
+
+
+def test_more_games_reuse_the_chunks_played(tmp_path: Path) -> None:
+    _run(tmp_path, "--chunk", "2")
+    args = ["--games", "8", "--chunk", "2", "--resume"]
+    strength.main([*ARGS, "--out", str(tmp_path), "--tag", "t", *args])
+    assert "9 chunks of 2 games read back" in (tmp_path / "ladder-t.md").read_text()
+    runs = json.loads((tmp_path / "ladder-t.json").read_text())
+    assert [p["games"] for p in runs[0]["pairs"]] == [8, 8, 8]
