@@ -226,6 +226,8 @@ impl<'a, R: Rules> Prover<'a, R> {
         let mut actions = std::mem::take(&mut self.actions[ply]);
         kids.clear();
         s.legal_actions_into(&mut actions);
+        // The game's own knowledge first: of children with equal numbers the first is taken.
+        actions.sort_by_key(|&a| std::cmp::Reverse(s.playout_score(a as usize)));
         for &a in &actions {
             child.clone_from(s);
             child.apply_unchecked(a as usize);
