@@ -139,10 +139,18 @@ class Chunks:
         if path is None:
             return
         if resume and path.exists():
-            for line in path.read_text().splitlines():
-                if line.strip():
+            text = path.read_text()
+            if text and not text.endswith("\n"):
+                # Chunks found from here on go on a line of their own.
+                with path.open("a") as f:
+                    f.write("\n")
+            for line in text.splitlines():
+                try:
                     row = json.loads(line)
-                    self.done[row["key"]] = row
+                except json.JSONDecodeError:
+                    # A line cut short by a stop in mid-write: that chunk is played again.
+                    continue
+                self.done[row["key"]] = row
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text("")
