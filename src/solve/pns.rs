@@ -128,6 +128,8 @@ pub(super) struct Prover<'a, R: Rules> {
     kids: Vec<Vec<Kid>>,
     nodes: Vec<Option<R>>,
     actions: Vec<Vec<u32>>,
+    /// The ordering's keys (the position being expanded only).
+    order: Vec<u64>,
     pending: u64,
 }
 
@@ -146,6 +148,7 @@ impl<'a, R: Rules> Prover<'a, R> {
             kids: Vec::new(),
             nodes: Vec::new(),
             actions: Vec::new(),
+            order: Vec::new(),
             pending: 0,
         }
     }
@@ -226,8 +229,18 @@ impl<'a, R: Rules> Prover<'a, R> {
         let mut actions = std::mem::take(&mut self.actions[ply]);
         kids.clear();
         s.legal_actions_into(&mut actions);
-        // The game's own knowledge first: of children with equal numbers the first is taken.
-        actions.sort_by_key(|&a| std::cmp::Reverse(s.playout_score(a as usize)));
+        // The game's own knowledge first (of children with equal numbers the first is
+        // taken), then the lower action: each action's score made once, sorted in one key.
+        self.order.clear();
+        self.order.extend(
+            actions.iter().map(|&a| {
+                u64::from(255 - s.playout_score(a as usize).min(255)) << 32 | u64::from(a)
+            }),
+        );
+        self.order.sort_unstable();
+        for (a, k) in actions.iter_mut().zip(&self.order) {
+            *a = *k as u32;
+        }
         for &a in &actions {
             child.clone_from(s);
             child.apply_unchecked(a as usize);
