@@ -81,6 +81,14 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn peek_child(&self, _action: usize) -> Option<ChildPeek> {
         None
     }
+    /// [`Rules::peek_child`] of each of the legal `actions` in turn, handed to `f`; a game
+    /// whose actions share most of their answer (Windflowers: every placement the same turn
+    /// number and mover) works that out once.
+    fn peek_each<F: FnMut(Option<ChildPeek>)>(&self, actions: &[u32], mut f: F) {
+        for &a in actions {
+            f(self.peek_child(a as usize));
+        }
+    }
     /// Bytes this state owns on the heap (beyond `size_of::<Self>()`), not counting data shared
     /// with other states of the same configuration (boards, masks, tables). Memory estimates and
     /// limits use it; `tests/memory.rs` holds it to the allocator's count.
@@ -690,6 +698,9 @@ impl Rules for State {
     }
     fn peek_child(&self, action: usize) -> Option<ChildPeek> {
         each_state!(self, s => s.peek_child(action))
+    }
+    fn peek_each<F: FnMut(Option<ChildPeek>)>(&self, actions: &[u32], f: F) {
+        each_state!(self, s => s.peek_each(actions, f))
     }
     fn heap_bytes(&self) -> usize {
         each_state!(self, s => s.heap_bytes())

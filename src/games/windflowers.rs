@@ -891,6 +891,36 @@ impl Rules for State {
         })
     }
 
+    /// Every placement leaves the same turn behind, and so does the pass: each is worked out
+    /// once.
+    fn peek_each<F: FnMut(Option<ChildPeek>)>(&self, actions: &[u32], mut f: F) {
+        let after = |placed: bool| {
+            let mut turn = self.turn.clone();
+            turn.advance(&self.cfg, placed);
+            (!turn.over).then(|| (turn.key_number(&self.cfg), turn.to_move))
+        };
+        let (placement, pass) = (after(true), after(false));
+        let sites = self.cfg.board.num_sites();
+        let stone = self.turn.to_move as i8 + 1;
+        for &a in actions {
+            let a = a as usize;
+            let peek = if a < sites {
+                placement.map(|(turn_number, mover)| ChildPeek {
+                    cell: Some((a, stone)),
+                    turn_number,
+                    mover,
+                })
+            } else {
+                pass.map(|(turn_number, mover)| ChildPeek {
+                    cell: None,
+                    turn_number,
+                    mover,
+                })
+            };
+            f(peek);
+        }
+    }
+
     /// The same draws as [`Rules::random_action`], with the board's width chosen once per game
     /// rather than on every move.
     fn random_playout(&mut self, rng: &mut Rng, _buf: &mut Vec<u32>) -> usize {

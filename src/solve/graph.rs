@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::error::{Error, Result};
 use crate::games::zobrist::{turn_number, Zobrist};
-use crate::games::{returns_from_ranks_into, Game, OptionValue, Rules, MAX_PLAYERS};
+use crate::games::{returns_from_ranks_into, ChildPeek, Game, OptionValue, Rules, MAX_PLAYERS};
 
 /// A graph to enumerate: positions with exact codes, their actions and children. Implemented
 /// for every game ([`GameGraph`]) and by hand-made graphs in the tests.
@@ -121,6 +121,26 @@ impl<R: Rules> GameGraph<R> {
             ))),
         }
     }
+
+    /// A told child's code: `board` (its parent's board part) with the changed cell's term
+    /// swapped, and its turn number; `None` if it was not told or does not fit.
+    #[inline]
+    fn told_code(&self, board: u64, cells: &[i8], peek: Option<ChildPeek>) -> Option<(u64, usize)> {
+        let peek = peek?;
+        let board = match peek.cell {
+            Some((site, v)) => {
+                let p = self.powers[site];
+                board - cells[site] as u64 * p + v as u64 * p
+            }
+            None => board,
+        };
+        let code = peek
+            .turn_number
+            .checked_mul(self.boards)?
+            .checked_add(board)
+            .filter(|&x| x < CODE_LIMIT)?;
+        Some((code, peek.mover))
+    }
 }
 
 impl<R: Rules> Explore for GameGraph<R> {
@@ -182,22 +202,9 @@ impl<R: Rules> Explore for GameGraph<R> {
         out.clear();
         let board = code % self.boards;
         let cells = n.cells();
-        out.extend(actions.iter().map(|&a| {
-            let peek = n.peek_child(a as usize)?;
-            let board = match peek.cell {
-                Some((site, v)) => {
-                    let p = self.powers[site];
-                    board - cells[site] as u64 * p + v as u64 * p
-                }
-                None => board,
-            };
-            let code = peek
-                .turn_number
-                .checked_mul(self.boards)?
-                .checked_add(board)
-                .filter(|&x| x < CODE_LIMIT)?;
-            Some((code, peek.mover))
-        }));
+        n.peek_each(actions, |peek| {
+            out.push(self.told_code(board, cells, peek));
+        });
     }
     fn outcome(&self, n: &R, player: usize) -> i8 {
         // `returns` without its two vectors: finished children are met on every line.
@@ -281,8 +288,10 @@ pub struct StateGraph {
 /// (on the line, finished), value and longest game (0: not stored). Two kinds: [`Direct`], an
 /// array indexed by the code itself, and [`Slots`], a hash table of codes.
 trait Store {
-    /// Reads `code`'s entry ahead of its use, so that the cache miss overlaps other work.
-    fn touch(&self, code: u64);
+    /// Asks the processor to bring `code`'s entry into its cache without waiting for it, so
+    /// that the miss overlaps other work (a prefetch instruction: a plain read would hold up
+    /// everything after it until it arrived).
+    fn prefetch(&self, code: u64);
     /// `code`'s word, 0 if it is not stored.
     fn get(&self, code: u64) -> u64;
     /// Stores `code` (not stored yet) with the state bits `meta` and returns a handle for
@@ -303,7 +312,10 @@ trait Store {
 /// the hash table's) and is chosen only when a few slabs fit the memory allowed.
 struct Direct {
     boards: u64,
-    slabs: Vec<Option<Box<[u16]>>>,
+    /// ⌊(2⁶⁴ − 1) / boards⌋: a code's slab is the high word of its product with this, or one
+    /// more (a multiply where a division would take tens of cycles, on every read).
+    reciprocal: u64,
+    slabs: Vec<Option<Slab>>,
     len: u64,
     max_bytes: usize,
 }
@@ -312,6 +324,7 @@ impl Direct {
     fn new(boards: u64, max_bytes: usize) -> Direct {
         Direct {
             boards,
+            reciprocal: u64::MAX / boards,
             slabs: Vec::new(),
             len: 0,
             max_bytes,
@@ -320,20 +333,30 @@ impl Direct {
 
     #[inline]
     fn place(&self, code: u64) -> (usize, usize) {
-        ((code / self.boards) as usize, (code % self.boards) as usize)
+        // The estimate is ⌊code / boards⌋ or one less, for codes below 2⁶³ (they are below 2⁴⁸).
+        let t = ((u128::from(code) * u128::from(self.reciprocal)) >> 64) as u64;
+        let b = code - t * self.boards;
+        if b >= self.boards {
+            ((t + 1) as usize, (b - self.boards) as usize)
+        } else {
+            (t as usize, b as usize)
+        }
     }
 }
 
 impl Store for Direct {
     #[inline]
-    fn touch(&self, code: u64) {
-        std::hint::black_box(self.get(code));
+    fn prefetch(&self, code: u64) {
+        let (t, b) = self.place(code);
+        if let Some(Some(slab)) = self.slabs.get(t) {
+            slab.prefetch(b);
+        }
     }
     #[inline]
     fn get(&self, code: u64) -> u64 {
         let (t, b) = self.place(code);
         match self.slabs.get(t) {
-            Some(Some(slab)) => u64::from(slab[b]) << 48,
+            Some(Some(slab)) => u64::from(slab.get(b)) << 48,
             _ => 0,
         }
     }
@@ -346,10 +369,10 @@ impl Store for Direct {
             if t >= self.slabs.len() {
                 self.slabs.resize_with(t + 1, || None);
             }
-            self.slabs[t] = Some(vec![0u16; self.boards as usize].into_boxed_slice());
+            self.slabs[t] = Some(Slab::zeroed(self.boards as usize)?);
         }
         let slab = self.slabs[t].as_mut().expect("made above");
-        slab[b] = (meta >> 48) as u16;
+        slab.set(b, (meta >> 48) as u16);
         self.len += 1;
         Some(0)
     }
@@ -357,7 +380,7 @@ impl Store for Direct {
     fn set(&mut self, code: u64, _handle: usize, _generation: u32, meta: u64) {
         let (t, b) = self.place(code);
         if let Some(Some(slab)) = self.slabs.get_mut(t) {
-            slab[b] = (meta >> 48) as u16;
+            slab.set(b, (meta >> 48) as u16);
         }
     }
     fn generation(&self) -> u32 {
@@ -377,6 +400,76 @@ impl Direct {
     }
     fn slabs_made(&self) -> usize {
         self.slabs.iter().filter(|s| s.is_some()).count()
+    }
+}
+
+/// A zeroed array of 16-bit entries, a slab of [`Direct`]. On Linux it is an anonymous
+/// mapping that the kernel is asked to back with transparent huge pages (`MADV_HUGEPAGE`; it
+/// may decline, and then the pages are ordinary ones): a walk reads such a table all over, so
+/// with 4 KiB pages nearly every read would also miss the processor's page-table cache.
+struct Slab {
+    #[cfg(target_os = "linux")]
+    map: memmap2::MmapMut,
+    #[cfg(not(target_os = "linux"))]
+    entries: Box<[u16]>,
+}
+
+impl Slab {
+    /// `n` zeroed entries; `None` when the memory cannot be had.
+    fn zeroed(n: usize) -> Option<Slab> {
+        #[cfg(target_os = "linux")]
+        {
+            let map = memmap2::MmapOptions::new()
+                .len(n.checked_mul(2)?.max(1))
+                .map_anon()
+                .ok()?;
+            // Advice only: without huge pages the slab works the same, a little slower.
+            let _ = map.advise(memmap2::Advice::HugePage);
+            Some(Slab { map })
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let mut entries = Vec::new();
+            entries.try_reserve_exact(n).ok()?;
+            entries.resize(n, 0);
+            Some(Slab {
+                entries: entries.into_boxed_slice(),
+            })
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u16 {
+        #[cfg(target_os = "linux")]
+        {
+            let b: [u8; 2] = self.map[2 * i..2 * i + 2].try_into().expect("two bytes");
+            u16::from_ne_bytes(b)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            self.entries[i]
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, v: u16) {
+        #[cfg(target_os = "linux")]
+        {
+            self.map[2 * i..2 * i + 2].copy_from_slice(&v.to_ne_bytes());
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            self.entries[i] = v;
+        }
+    }
+
+    /// Asks the processor to bring entry `i` into its cache, without waiting for it.
+    #[inline]
+    fn prefetch(&self, i: usize) {
+        #[cfg(target_os = "linux")]
+        prefetch_index::prefetch_index(&self.map[..], 2 * i);
+        #[cfg(not(target_os = "linux"))]
+        prefetch_index::prefetch_index(&self.entries[..], i);
     }
 }
 
@@ -447,8 +540,8 @@ impl Slots {
 
 impl Store for Slots {
     #[inline]
-    fn touch(&self, code: u64) {
-        std::hint::black_box(self.slots[self.home(code)]);
+    fn prefetch(&self, code: u64) {
+        prefetch_index::prefetch_index(&self.slots, self.home(code));
     }
     #[inline]
     fn get(&self, code: u64) -> u64 {
@@ -505,7 +598,8 @@ struct Frame<N> {
     slot: usize,
     generation: u32,
     mover: usize,
-    /// The children not settled when the position was opened, explored in turn.
+    /// The children (their codes told or made when the position was opened), looked at in
+    /// turn.
     kids: Vec<Kid>,
     next: usize,
     best: i8,
@@ -589,16 +683,11 @@ impl<G: Explore, S: Store> Walk<'_, G, S> {
     }
 
     /// Puts the running position in `frames[depth]` (already stored ON_LINE at `slot`, its
-    /// node written) on the line and settles every child that can be settled at once: those
-    /// already finished, those on the line (a cycle) and finished games. Every child's slot is
-    /// read before any is used, so that the table's cache misses overlap rather than follow
-    /// one another.
-    fn open(
-        &mut self,
-        code: u64,
-        slot: usize,
-        mover: usize,
-    ) -> Result<std::result::Result<(), GraphStop>> {
+    /// node written) on the line with its children's codes, and asks for every child's entry
+    /// ahead. Nothing waits for those entries here: the walk reads each child's when it comes
+    /// to it, so the misses of a position's later children overlap the walk of its earlier
+    /// ones (read here, the walk would wait for all of them before it took a step).
+    fn open(&mut self, code: u64, slot: usize, mover: usize) -> Result<()> {
         let g = self.g;
         let d = self.depth;
         let generation = self.table.generation();
@@ -615,6 +704,10 @@ impl<G: Explore, S: Store> Walk<'_, G, S> {
         g.actions(&f.node, &mut self.actions);
         g.peek_children(&f.node, code, &self.actions, &mut self.peeks);
         self.edges += self.actions.len() as u64;
+        // Asked for first, the told children's entries arrive while the others are made.
+        for &(code, _) in self.peeks.iter().flatten() {
+            self.table.prefetch(code);
+        }
         for (&a, &peek) in self.actions.iter().zip(&self.peeks) {
             let kid = if let Some((code, m)) = peek {
                 Kid {
@@ -639,35 +732,14 @@ impl<G: Explore, S: Store> Walk<'_, G, S> {
             };
             kids.push(kid);
         }
-        // Read together, the slots' cache misses overlap (read as each child is made, each
-        // would wait in turn: the making of the next child fills the processor's window).
-        for k in &kids {
-            self.table.touch(k.code);
-        }
-        self.depth += 1;
-        let mut stop = Ok(());
-        let mut keep = 0;
-        for i in 0..kids.len() {
-            let k = kids[i];
-            let w = self.table.get(k.code);
-            if w & DONE != 0 {
-                self.frames[d].fold(stored_value(w, &k, mover), longest_of(w));
-            } else if w != 0 {
-                self.close_cycle(k.action);
-            } else if k.mover == FINISHED {
-                if let Err(why) = self.insert(k.code, DONE) {
-                    stop = Err(why);
-                    break;
-                }
-                self.frames[d].fold(k.outcome, 0);
-            } else {
-                kids[keep] = k;
-                keep += 1;
+        for (k, peek) in kids.iter().zip(&self.peeks) {
+            if peek.is_none() {
+                self.table.prefetch(k.code);
             }
         }
-        kids.truncate(keep);
+        self.depth += 1;
         self.frames[d].kids = kids;
-        Ok(stop)
+        Ok(())
     }
 
     /// Records the line from the start to the top frame's position, then `action` back to a
@@ -790,9 +862,7 @@ fn walk_with<G: Explore, S: Store>(
         Some(m) => match walk.insert(start_code, ON_LINE) {
             Ok(slot) => {
                 walk.frame_at(0).node.clone_from(start);
-                if let Err(why) = walk.open(start_code, slot, m)? {
-                    stopped_by = why;
-                }
+                walk.open(start_code, slot, m)?;
             }
             Err(why) => stopped_by = why,
         },
@@ -829,8 +899,12 @@ fn walk_with<G: Explore, S: Store>(
         }
         let k = top.kids[top.next];
         top.next += 1;
-        // Unsettled when its parent opened: still new, or finished since by a sibling's subtree
-        // (a child on the line then is on it now, and was settled as a cycle).
+        if let Some(after) = top.kids.get(top.next) {
+            walk.table.prefetch(after.code);
+        }
+        // Finished (in an earlier subtree, maybe a sibling's), on the line (a cycle: the
+        // positions below this one on the line were finished when it came back to this
+        // frame), a finished game, or new.
         let w = walk.table.get(k.code);
         if w & DONE != 0 {
             let parent_mover = top.mover;
@@ -839,6 +913,14 @@ fn walk_with<G: Explore, S: Store>(
         }
         if w != 0 {
             walk.close_cycle(k.action);
+            continue;
+        }
+        if k.mover == FINISHED {
+            if let Err(why) = walk.insert(k.code, DONE) {
+                stopped_by = why;
+                break;
+            }
+            walk.frames[d].fold(k.outcome, 0);
             continue;
         }
         let slot = match walk.insert(k.code, ON_LINE) {
@@ -851,9 +933,7 @@ fn walk_with<G: Explore, S: Store>(
         walk.frame_at(d + 1);
         let (line, above) = walk.frames.split_at_mut(d + 1);
         g.child_into(&line[d].node, k.action, &mut above[0].node);
-        if let Err(why) = walk.open(k.code, slot, usize::from(k.mover))? {
-            stopped_by = why;
-        }
+        walk.open(k.code, slot, usize::from(k.mover))?;
     }
     let complete = stopped_by == GraphStop::Complete;
     let acyclic = complete && walk.cycle.is_none();

@@ -190,7 +190,8 @@ fn windflowers_cycles_replay() {
 /// Windflowers tells a child's code and mover without making it ([`Rules::peek_child`]): on
 /// random positions of every grid, player count and turn-number option, and with a move cap
 /// that ends games, each legal action's peek is the made child's changed cell, code and mover,
-/// and `None` exactly when the action ends the game.
+/// and `None` exactly when the action ends the game; the peeks of all actions at once
+/// ([`Rules::peek_each`]) are the peeks one at a time.
 #[test]
 fn windflowers_peeks_are_the_children() {
     let mut checked = 0;
@@ -222,9 +223,13 @@ fn windflowers_peeks_are_the_children() {
                         s.legal_actions_into(&mut actions);
                         g.peek_children(&s, code, &actions, &mut peeks);
                         assert_eq!(peeks.len(), actions.len());
-                        for (&a, &peek) in actions.iter().zip(&peeks) {
+                        let mut each = Vec::new();
+                        s.peek_each(&actions, |p| each.push(p));
+                        assert_eq!(each.len(), actions.len());
+                        for ((&a, &peek), &told_together) in actions.iter().zip(&peeks).zip(&each) {
                             let child = g.child(&s, a);
                             let told = s.peek_child(a as usize);
+                            assert_eq!(told, told_together, "{options:?} action {a}");
                             match child.current_player() {
                                 None => assert_eq!((told, peek), (None, None)),
                                 Some(m) => {
@@ -360,4 +365,55 @@ fn whole_peeked_graphs_have_the_same_values() {
         }
     }
     assert_eq!(valued, 4);
+}
+
+#[test]
+fn the_direct_tables_place_is_the_quotient_and_remainder() {
+    let mut rng = crate::rng::Rng::new(7);
+    for boards in [
+        1u64,
+        2,
+        3,
+        7,
+        3u64.pow(14),
+        4u64.pow(19),
+        5u64.pow(18),
+        (1 << 44) - 1,
+    ] {
+        let d = Direct::new(boards, 0);
+        let top = (1u64 << 48) - 1;
+        let mut codes = vec![
+            0,
+            1,
+            boards - 1,
+            boards,
+            boards + 1,
+            top,
+            top - top % boards,
+        ];
+        codes.extend((1..40).map(|t| t * boards - 1).filter(|&c| c <= top));
+        codes.extend((0..1000).map(|_| rng.next_u64() & top));
+        for code in codes {
+            let want = ((code / boards) as usize, (code % boards) as usize);
+            assert_eq!(d.place(code), want, "code {code}, boards {boards}");
+        }
+    }
+}
+
+#[test]
+fn slabs_start_zeroed_and_keep_what_is_set() {
+    let mut s = Slab::zeroed(100_003).expect("memory");
+    assert!((0..100_003).all(|i| s.get(i) == 0));
+    for i in (0..100_003).step_by(97) {
+        s.set(i, (i as u16).wrapping_mul(31) | 1);
+        s.prefetch(i);
+    }
+    for i in 0..100_003 {
+        let want = if i % 97 == 0 {
+            (i as u16).wrapping_mul(31) | 1
+        } else {
+            0
+        };
+        assert_eq!(s.get(i), want);
+    }
 }
