@@ -5,8 +5,10 @@
 //! Only the boards whose label contains FILTER are run; their rows replace the rows of the same
 //! label in FILE (the other rows are kept, in the list's order, so one board can be rerun alone).
 
-use std::fmt::Write as _;
+#[path = "common/report.rs"]
+mod report;
 
+use report::Report;
 use stonefield::games::OptionValue;
 use stonefield::solve;
 use stonefield::Game;
@@ -78,16 +80,23 @@ fn main() {
             ));
         }
     }
-    // The rows already in the report, by label.
-    let mut rows: Vec<(String, String)> = std::fs::read_to_string(&out)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| {
-            let label = l.strip_prefix("| ")?.split(" |").next()?.trim();
-            (label != "board" && !label.starts_with("---")).then(|| (label.to_string(), l.into()))
-        })
-        .collect();
     let labels: Vec<String> = list.iter().map(|b| b.0.clone()).collect();
+    let mut report = Report::open(
+        &out,
+        &[
+            "positions",
+            "edges",
+            "longest game",
+            "cycle",
+            "value (player 0)",
+            "seconds",
+            "positions/s",
+            "table MiB",
+            "bytes/position",
+            "stopped by",
+        ],
+        labels,
+    );
     for (label, name, options) in list {
         if !label.contains(&filter) {
             continue;
@@ -113,16 +122,6 @@ fn main() {
             g.stopped_by.name()
         );
         println!("{line}");
-        rows.retain(|r| r.0 != label);
-        rows.push((label, line));
-        // The list's order; rows of labels no longer in the list go last.
-        rows.sort_by_key(|r| labels.iter().position(|l| *l == r.0).unwrap_or(usize::MAX));
-        let mut md = String::new();
-        writeln!(md, "| board | positions | edges | longest game | cycle | value (player 0) | seconds | positions/s | table MiB | bytes/position | stopped by |").unwrap();
-        writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|").unwrap();
-        for (_, l) in &rows {
-            writeln!(md, "{l}").unwrap();
-        }
-        std::fs::write(&out, &md).expect("writable");
+        report.put(&label, line);
     }
 }

@@ -1,10 +1,15 @@
 //! Solves the small boards of `docs/solved/` and writes the report:
 //! `cargo run --release --example solved -- [--time SECONDS] [--threads N] [--table-mb MIB] [--no-symmetry] [--out FILE] [FILTER]`.
 //! Each board gets at most `--time` seconds (default 600); boards that do not finish are
-//! reported with how far they got. A FILTER keeps only the boards whose label contains it.
+//! reported with how far they got. A FILTER keeps only the boards whose label contains it;
+//! their rows replace the rows of the same label in FILE and the other rows are kept.
 
-use std::fmt::Write as _;
+#[path = "common/report.rs"]
+mod report;
+
 use std::time::Duration;
+
+use report::Report;
 
 use stonefield::games::{each_state, OptionValue};
 use stonefield::solve::{self, SolveOptions};
@@ -130,10 +135,22 @@ fn main() {
         }
         i += 1;
     }
-    let mut md = String::new();
-    writeln!(md, "| board | value | winning (best) first moves | margin | nodes | seconds | nodes/s | table entries | stopped by |").unwrap();
-    writeln!(md, "|---|---|---|---|---|---|---|---|---|").unwrap();
-    for (label, game, margin) in boards() {
+    let list = boards();
+    let mut report = Report::open(
+        &out,
+        &[
+            "value",
+            "winning (best) first moves",
+            "margin",
+            "nodes",
+            "seconds",
+            "nodes/s",
+            "table entries",
+            "stopped by",
+        ],
+        list.iter().map(|b| b.0.clone()).collect(),
+    );
+    for (label, game, margin) in list {
         if !label.contains(&filter) {
             continue;
         }
@@ -180,7 +197,6 @@ fn main() {
             r.stopped_by.name()
         );
         println!("{line}");
-        writeln!(md, "{line}").unwrap();
-        std::fs::write(&out, &md).expect("writable");
+        report.put(&label, line);
     }
 }
