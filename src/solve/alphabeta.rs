@@ -29,7 +29,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::pns::Prover;
-use super::table::{Bound, Entry, Table, NO_MOVE, UNLIMITED};
+use super::table::{Bound, Entry, Table, TableMemory, NO_MOVE, UNLIMITED};
 use crate::error::{Asked, Error, GameOver, Result};
 use crate::games::Rules;
 
@@ -386,7 +386,7 @@ const ACTION_BITS: u64 = (1 << 23) - 1;
 
 /// One thread's search.
 struct Searcher<'a, R: Rules> {
-    table: &'a Table,
+    table: &'a Table<'a>,
     budget: &'a Budget<'a>,
     symmetry: Option<&'a Symmetry>,
     margin: bool,
@@ -405,7 +405,7 @@ struct Searcher<'a, R: Rules> {
 
 impl<'a, R: Rules> Searcher<'a, R> {
     fn new(
-        table: &'a Table,
+        table: &'a Table<'a>,
         budget: &'a Budget<'a>,
         symmetry: Option<&'a Symmetry>,
         opts: &SolveOptions,
@@ -656,7 +656,8 @@ pub fn solve<R: Rules>(
     let start = Instant::now();
     let threads = opts.threads.min(root.legal_actions().len()).max(1);
     // Alpha-beta's table is shared; each proof-number thread keeps its own share of the bytes.
-    let table = Table::new(if pns { 0 } else { opts.table_bytes });
+    let mut memory = TableMemory::new(if pns { 0 } else { opts.table_bytes })?;
+    let table = memory.table();
     let proof_bytes = opts.table_bytes / threads;
     let proof_tables = Mutex::new((0usize, 0usize));
     let kept = Mutex::new(None);

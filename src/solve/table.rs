@@ -15,6 +15,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::error::{Error, Result};
+
 /// What a stored value says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -88,30 +90,79 @@ impl Entry {
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 16;
 
-/// The table.
-pub struct Table {
-    slots: Vec<[AtomicU64; 2]>,
-    mask: usize,
+/// The memory of a [`Table`], zeroed. On Linux it is an anonymous mapping that the kernel is
+/// asked to back with transparent huge pages (`MADV_HUGEPAGE`; if it declines, the pages are
+/// ordinary ones): a probe lands anywhere in a table of hundreds of MiB, and with 4 KiB pages
+/// it would nearly always miss the processor's page-table cache too, besides faulting in the
+/// pages one by one. Elsewhere it is a plain array.
+pub struct TableMemory {
+    #[cfg(target_os = "linux")]
+    map: memmap2::MmapMut,
+    #[cfg(not(target_os = "linux"))]
+    slots: Box<[[AtomicU64; 2]]>,
 }
 
-impl Table {
-    /// A table of the largest power of two of entries that fits in `bytes` (at least 1024).
-    pub fn new(bytes: usize) -> Table {
+impl TableMemory {
+    /// Room for the largest power of two of entries that fits in `bytes` (at least 1024).
+    pub fn new(bytes: usize) -> Result<TableMemory> {
         let want = (bytes / ENTRY_BYTES).max(1024);
         let len = if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
         };
-        let slots = (0..len)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
-        Table {
-            slots,
-            mask: len - 1,
+        let refused = || {
+            Error::InvalidOption(format!(
+                "solve: a table of {} MiB cannot be had here; ask for a smaller table",
+                (len * ENTRY_BYTES) >> 20
+            ))
+        };
+        #[cfg(target_os = "linux")]
+        {
+            let map = memmap2::MmapOptions::new()
+                .len(len * ENTRY_BYTES)
+                .map_anon()
+                .map_err(|_| refused())?;
+            // Advice only: without huge pages the table works the same, a little slower.
+            let _ = map.advise(memmap2::Advice::HugePage);
+            Ok(TableMemory { map })
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let mut slots = Vec::new();
+            slots.try_reserve_exact(len).map_err(|_| refused())?;
+            slots.resize_with(len, || [AtomicU64::new(0), AtomicU64::new(0)]);
+            Ok(TableMemory {
+                slots: slots.into_boxed_slice(),
+            })
         }
     }
 
+    /// The table over this memory (as it was left: a new memory's table is empty).
+    pub fn table(&mut self) -> Table<'_> {
+        #[cfg(target_os = "linux")]
+        let slots: &[[AtomicU64; 2]] = {
+            use zerocopy::FromBytes;
+            // Any bytes are valid atomics, and a mapping is page-aligned and a whole number
+            // of entries long, so the view cannot fail.
+            <[[AtomicU64; 2]]>::mut_from_bytes(&mut self.map[..]).expect("aligned entries")
+        };
+        #[cfg(not(target_os = "linux"))]
+        let slots: &[[AtomicU64; 2]] = &self.slots;
+        Table {
+            slots,
+            mask: slots.len() - 1,
+        }
+    }
+}
+
+/// The table: a view of its [`TableMemory`], shared by the search threads.
+pub struct Table<'m> {
+    slots: &'m [[AtomicU64; 2]],
+    mask: usize,
+}
+
+impl Table<'_> {
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.slots.len()
@@ -163,7 +214,10 @@ mod tests {
 
     #[test]
     fn entries_round_trip_and_other_keys_miss() {
-        let t = Table::new(1 << 16);
+        let mut memory = TableMemory::new(1 << 16).expect("memory");
+        let t = memory.table();
+        assert_eq!(t.len(), 4096);
+        assert_eq!(t.filled(), 0);
         let e = Entry {
             value: -37,
             bound: Bound::Lower,
@@ -182,5 +236,11 @@ mod tests {
         };
         assert!(exact.usable(140) && !exact.usable(141));
         assert_eq!(t.len() * ENTRY_BYTES, t.bytes());
+    }
+
+    #[test]
+    fn a_table_larger_than_memory_is_refused_not_an_abort() {
+        let e = TableMemory::new(usize::MAX / 2).err().expect("refused");
+        assert!(e.to_string().contains("smaller table"), "{e}");
     }
 }
