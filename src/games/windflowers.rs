@@ -669,6 +669,28 @@ pub struct State {
     turn: Turn,
 }
 
+impl State {
+    /// The turn number of the key and the player to move after a placement (`placed`) or a
+    /// pass, `None` if that ends the game ([`Rules::peek_child`]).
+    #[inline]
+    fn turn_after(&self, placed: bool) -> Option<(u64, usize)> {
+        let mut turn = self.turn.clone();
+        turn.advance(&self.cfg, placed);
+        (!turn.over).then(|| (turn.key_number(&self.cfg), turn.to_move))
+    }
+
+    /// The peek of `action`, given the turn it leaves ([`State::turn_after`]).
+    #[inline]
+    fn peek_after(&self, action: usize, after: Option<(u64, usize)>) -> Option<ChildPeek> {
+        let placed = action < self.cfg.board.num_sites();
+        after.map(|(turn_number, mover)| ChildPeek {
+            cell: placed.then(|| (action, self.turn.to_move as i8 + 1)),
+            turn_number,
+            mover,
+        })
+    }
+}
+
 impl Clone for State {
     fn clone(&self) -> Self {
         State {
@@ -882,42 +904,17 @@ impl Rules for State {
     #[inline]
     fn peek_child(&self, action: usize) -> Option<ChildPeek> {
         let placed = action < self.cfg.board.num_sites();
-        let mut turn = self.turn.clone();
-        turn.advance(&self.cfg, placed);
-        (!turn.over).then(|| ChildPeek {
-            cell: placed.then(|| (action, self.turn.to_move as i8 + 1)),
-            turn_number: turn.key_number(&self.cfg),
-            mover: turn.to_move,
-        })
+        self.peek_after(action, self.turn_after(placed))
     }
 
     /// Every placement leaves the same turn behind, and so does the pass: each is worked out
     /// once.
     fn peek_each<F: FnMut(Option<ChildPeek>)>(&self, actions: &[u32], mut f: F) {
-        let after = |placed: bool| {
-            let mut turn = self.turn.clone();
-            turn.advance(&self.cfg, placed);
-            (!turn.over).then(|| (turn.key_number(&self.cfg), turn.to_move))
-        };
-        let (placement, pass) = (after(true), after(false));
+        let (placement, pass) = (self.turn_after(true), self.turn_after(false));
         let sites = self.cfg.board.num_sites();
-        let stone = self.turn.to_move as i8 + 1;
         for &a in actions {
             let a = a as usize;
-            let peek = if a < sites {
-                placement.map(|(turn_number, mover)| ChildPeek {
-                    cell: Some((a, stone)),
-                    turn_number,
-                    mover,
-                })
-            } else {
-                pass.map(|(turn_number, mover)| ChildPeek {
-                    cell: None,
-                    turn_number,
-                    mover,
-                })
-            };
-            f(peek);
+            f(self.peek_after(a, if a < sites { placement } else { pass }));
         }
     }
 

@@ -403,10 +403,8 @@ impl Direct {
     }
 }
 
-/// A zeroed array of 16-bit entries, a slab of [`Direct`]. On Linux it is an anonymous
-/// mapping that the kernel is asked to back with transparent huge pages (`MADV_HUGEPAGE`; it
-/// may decline, and then the pages are ordinary ones): a walk reads such a table all over, so
-/// with 4 KiB pages nearly every read would also miss the processor's page-table cache.
+/// A zeroed array of 16-bit entries, a slab of [`Direct`]: on Linux a mapping on huge pages
+/// ([`super::memory`]), elsewhere a plain array.
 struct Slab {
     #[cfg(target_os = "linux")]
     map: memmap2::MmapMut,
@@ -419,13 +417,9 @@ impl Slab {
     fn zeroed(n: usize) -> Option<Slab> {
         #[cfg(target_os = "linux")]
         {
-            let map = memmap2::MmapOptions::new()
-                .len(n.checked_mul(2)?.max(1))
-                .map_anon()
-                .ok()?;
-            // Advice only: without huge pages the slab works the same, a little slower.
-            let _ = map.advise(memmap2::Advice::HugePage);
-            Some(Slab { map })
+            Some(Slab {
+                map: super::memory::huge_zeroed(n.checked_mul(2)?)?,
+            })
         }
         #[cfg(not(target_os = "linux"))]
         {

@@ -8,6 +8,7 @@
 
 pub mod alphabeta;
 pub mod graph;
+mod memory;
 pub mod pns;
 pub mod table;
 

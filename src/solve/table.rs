@@ -90,11 +90,8 @@ impl Entry {
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 16;
 
-/// The memory of a [`Table`], zeroed. On Linux it is an anonymous mapping that the kernel is
-/// asked to back with transparent huge pages (`MADV_HUGEPAGE`; if it declines, the pages are
-/// ordinary ones): a probe lands anywhere in a table of hundreds of MiB, and with 4 KiB pages
-/// it would nearly always miss the processor's page-table cache too, besides faulting in the
-/// pages one by one. Elsewhere it is a plain array.
+/// The memory of a [`Table`], zeroed: on Linux a mapping on huge pages (`solve::memory`),
+/// elsewhere a plain array.
 pub struct TableMemory {
     #[cfg(target_os = "linux")]
     map: memmap2::MmapMut,
@@ -119,12 +116,7 @@ impl TableMemory {
         };
         #[cfg(target_os = "linux")]
         {
-            let map = memmap2::MmapOptions::new()
-                .len(len * ENTRY_BYTES)
-                .map_anon()
-                .map_err(|_| refused())?;
-            // Advice only: without huge pages the table works the same, a little slower.
-            let _ = map.advise(memmap2::Advice::HugePage);
+            let map = super::memory::huge_zeroed(len * ENTRY_BYTES).ok_or_else(refused)?;
             Ok(TableMemory { map })
         }
         #[cfg(not(target_os = "linux"))]
