@@ -1,8 +1,9 @@
 //! Solves the small boards of `docs/solved/` and writes the report:
-//! `cargo run --release --example solved -- [--time SECONDS] [--threads N] [--table-mb MIB] [--no-symmetry] [--out FILE] [FILTER]`.
+//! `cargo run --release --example solved -- [--time SECONDS] [--threads N] [--table-mb MIB] [--no-symmetry] [--order ORDER] [--out FILE] [FILTER]`.
 //! Each board gets at most `--time` seconds (default 600); boards that do not finish are
 //! reported with how far they got. A FILTER keeps only the boards whose label contains it;
 //! their rows replace the rows of the same label in FILE and the other rows are kept.
+//! `--order` sets alpha-beta's move order (`solve::Order`; default `auto`, each game's own).
 
 #[path = "common/report.rs"]
 mod report;
@@ -109,6 +110,7 @@ fn main() {
     let mut symmetry = true;
     let mut out = "docs/solved/results.md".to_string();
     let mut filter = String::new();
+    let mut order = solve::Order::Auto;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -125,6 +127,10 @@ fn main() {
             }
             "--threads" => {
                 threads = args[i + 1].parse().expect("threads");
+                i += 1;
+            }
+            "--order" => {
+                order = solve::Order::parse(&args[i + 1]).expect("order");
                 i += 1;
             }
             "--out" => {
@@ -165,6 +171,7 @@ fn main() {
             } else {
                 Vec::new()
             },
+            order,
             ..SolveOptions::default()
         };
         let r =

@@ -281,6 +281,14 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn playout_score(&self, _action: usize) -> u32 {
         0
     }
+
+    /// Whether the exact solver should order a position's actions by [`Rules::playout_score`]
+    /// before its history (`solve::Order::Auto`): yes unless measured otherwise for the game
+    /// (`docs/solved/` has the node counts). Changes only how many nodes a solve takes.
+    #[inline]
+    fn solver_knowledge(&self) -> bool {
+        true
+    }
 }
 
 /// A knowledge playout's pair: the better-scored action alone goes to `choose`, and both do
@@ -753,6 +761,9 @@ impl Rules for State {
     }
     fn playout_score(&self, action: usize) -> u32 {
         each_state!(self, s => s.playout_score(action))
+    }
+    fn solver_knowledge(&self) -> bool {
+        each_state!(self, s => s.solver_knowledge())
     }
     fn observation_planes(&self) -> usize {
         each_state!(self, s => s.observation_planes())

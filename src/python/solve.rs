@@ -260,6 +260,7 @@ pub fn solve(
         max_moves: core::max_moves(&root.game()),
         symmetries: root.game().symmetries(),
         method,
+        ..SolveOptions::default()
     };
     let result = interruptible(py, |stop| {
         each_state!(&root, s => {

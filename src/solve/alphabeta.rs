@@ -18,8 +18,9 @@
 //! * **Threads.** Root actions are handed out to the threads in turn; the threads share the
 //!   table. Every stored value is exact for its bound, so results (values, outcomes, best
 //!   actions, the principal line) are the same for any thread count; only node counts differ.
-//! * **Ordering.** The table's best action first, then the others by a history score (actions
-//!   that caused cut-offs before, weighted by the depth left), ties by action.
+//! * **Ordering.** The table's best action first, then the others by [`Order`]: the game's
+//!   knowledge score ([`Rules::playout_score`]) where the game chose it, and a history score
+//!   (actions that caused cut-offs before, weighted by the depth left); ties by action.
 //! * **Methods.** [`solve`] hands each root action to alpha-beta or, with
 //!   [`Method::ProofNumber`], to the proof-number search of [`super::pns`]; the root's
 //!   bookkeeping (budgets, partial results, threads, the perfect line) is the same for both.
@@ -79,6 +80,57 @@ pub struct SolveOptions {
     pub symmetries: Vec<Vec<u16>>,
     /// How each root action is solved.
     pub method: Method,
+    /// How alpha-beta orders a position's actions after the table's move.
+    pub order: Order,
+}
+
+/// How alpha-beta orders a position's actions after the table's best move (ties by action).
+/// The values and best actions do not depend on it; only the nodes searched do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// The game's own choice ([`Rules::solver_knowledge`]): [`Order::Knowledge`] where its
+    /// knowledge scores paid in the measurements of `docs/solved/`, [`Order::History`] where
+    /// they did not.
+    #[default]
+    Auto,
+    /// The game's knowledge score ([`Rules::playout_score`]) first, then history.
+    Knowledge,
+    /// History only.
+    History,
+    /// History first, the knowledge score to break its ties.
+    HistoryKnowledge,
+}
+
+impl Order {
+    /// The names the `solved` example's `--order` uses.
+    pub const NAMES: [&'static str; 4] = ["auto", "knowledge", "history", "history-knowledge"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Auto => "auto",
+            Order::Knowledge => "knowledge",
+            Order::History => "history",
+            Order::HistoryKnowledge => "history-knowledge",
+        }
+    }
+
+    /// The order named `name`, or an error naming the ones there are.
+    pub fn parse(name: &str) -> Result<Order> {
+        [
+            Order::Auto,
+            Order::Knowledge,
+            Order::History,
+            Order::HistoryKnowledge,
+        ]
+        .into_iter()
+        .find(|o| o.name() == name)
+        .ok_or_else(|| {
+            Error::InvalidOption(format!(
+                "solve: unknown order {name:?}; the orders are {}",
+                Order::NAMES.join(", ")
+            ))
+        })
+    }
 }
 
 /// The search that solves each root action.
@@ -127,6 +179,7 @@ impl Default for SolveOptions {
             max_moves: None,
             symmetries: Vec::new(),
             method: Method::AlphaBeta,
+            order: Order::Auto,
         }
     }
 }
@@ -396,6 +449,8 @@ struct Searcher<'a, R: Rules> {
     /// Child positions, one per ply, copied over with `clone_from` (no allocation a node).
     kids: Vec<Option<R>>,
     history: Vec<u32>,
+    /// The order after the table's move (never [`Order::Auto`]).
+    order: Order,
     /// The ordering's packed keys (the node being ordered only).
     keys: Vec<u64>,
     /// Nodes not yet charged to the budget.
@@ -410,6 +465,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         symmetry: Option<&'a Symmetry>,
         opts: &SolveOptions,
         actions: usize,
+        order: Order,
     ) -> Self {
         Searcher {
             table,
@@ -420,6 +476,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             bufs: Vec::new(),
             kids: Vec::new(),
             history: vec![0; actions],
+            order,
             keys: Vec::new(),
             pending: 0,
             _game: std::marker::PhantomData,
@@ -515,18 +572,21 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         let mut child = self.kids[ply].take().unwrap_or_else(|| s.clone());
         s.legal_actions_into(&mut moves);
-        // The table's move first, then the game's own knowledge (`Rules::playout_score`: in
-        // Subsume the perimeter, in Windflowers the safe actions), then history, then the
-        // lower action: one packed key an action, sorted without allocating.
+        // The table's move first, then the order's keys (the game's own knowledge,
+        // `Rules::playout_score`: in Subsume the perimeter, in Windflowers the safe actions; and
+        // history), then the lower action: one packed key an action, sorted without allocating.
         let history = &self.history;
+        let order = self.order;
         self.keys.clear();
         self.keys.extend(moves.iter().map(|&a| {
-            let h = history.get(a as usize).copied().unwrap_or(0);
-            let score = s.playout_score(a as usize).min(255);
-            u64::from(a != first) << 63
-                | u64::from(255 - score) << 55
-                | u64::from(u32::MAX - h) << 23
-                | u64::from(a)
+            let h = u64::from(u32::MAX - history.get(a as usize).copied().unwrap_or(0));
+            let score = || u64::from(255 - s.playout_score(a as usize).min(255));
+            let rest = match order {
+                Order::History => h << 23,
+                Order::HistoryKnowledge => h << 31 | score() << 23,
+                Order::Knowledge | Order::Auto => score() << 55 | h << 23,
+            };
+            u64::from(a != first) << 63 | rest | u64::from(a)
         }));
         self.keys.sort_unstable();
         for (m, k) in moves.iter_mut().zip(&self.keys) {
@@ -687,7 +747,13 @@ pub fn solve<R: Rules>(
         }
         s.flush();
     };
-    let searcher = || Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions());
+    let order = match opts.order {
+        Order::Auto if root.solver_knowledge() => Order::Knowledge,
+        Order::Auto => Order::History,
+        o => o,
+    };
+    let searcher =
+        || Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions(), order);
     let prover = || Prover::<R>::new(proof_bytes, &budget, symmetry);
     let work = |_: usize| {
         if pns {

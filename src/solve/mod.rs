@@ -12,7 +12,7 @@ mod memory;
 pub mod pns;
 pub mod table;
 
-pub use alphabeta::{solve, Budget, Method, SolveOptions, SolveResult, StoppedBy};
+pub use alphabeta::{solve, Budget, Method, Order, SolveOptions, SolveResult, StoppedBy};
 pub use graph::{
     enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,
     StateGraph, TableKind,

@@ -559,3 +559,66 @@ fn proof_numbers_honour_caps_threads_budgets_and_refuse_the_margin() {
     assert!(err.to_string().contains("alphabeta, pns"), "{err}");
     assert_eq!(Method::parse("pns").expect("known"), Method::ProofNumber);
 }
+
+/// Every move order: the same values, outcomes, best actions and perfect line (only the nodes
+/// may differ), from positions a few moves into random games of every game; Auto is the order
+/// the game chose. Unknown orders are refused with the list.
+#[test]
+fn move_orders_change_nothing_but_the_work() {
+    let mut compared = 0;
+    for g in small_games() {
+        for seed in 0..2u64 {
+            let mut rng = crate::rng::Rng::new(seed);
+            let mut s = g.new_state();
+            let mut buf = Vec::new();
+            let keep = g.board().num_sites().saturating_sub(6);
+            while s.move_count() < keep && !s.is_terminal() {
+                let a = s.random_action(&mut rng, &mut buf).expect("running");
+                s.apply_unchecked(a);
+            }
+            if s.is_terminal() {
+                continue;
+            }
+            let result = |order: Order| {
+                solve(&s, &SolveOptions { order, ..opts(&g) }, None).expect("solvable")
+            };
+            let auto = result(Order::Auto);
+            assert_eq!(auto.stopped_by, StoppedBy::Solved);
+            let own = if s.solver_knowledge() {
+                Order::Knowledge
+            } else {
+                Order::History
+            };
+            let same = result(own);
+            assert_eq!(
+                (&same.pv, same.nodes, same.table_entries),
+                (&auto.pv, auto.nodes, auto.table_entries),
+                "{} {:?}",
+                g.name(),
+                s.cells()
+            );
+            for order in [Order::Knowledge, Order::History, Order::HistoryKnowledge] {
+                let r = result(order);
+                assert_eq!(
+                    (&r.value, &r.outcomes, &r.best),
+                    (&auto.value, &auto.outcomes, &auto.best),
+                    "{} {order:?} {:?}",
+                    g.name(),
+                    s.cells()
+                );
+                assert_perfect_line(&s, &r);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 40, "{compared}");
+    let err = Order::parse("random").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("auto, knowledge, history, history-knowledge"),
+        "{err}"
+    );
+    for name in Order::NAMES {
+        assert_eq!(Order::parse(name).expect("known").name(), name);
+    }
+}
