@@ -336,6 +336,20 @@ fn declared_symmetries_are_symmetries_of_play() {
     assert!(checked > 40, "{checked}");
 }
 
+/// A position of a random game (seeded) with `left` moves to fill the board, `None` if the game
+/// ended before.
+fn random_position(g: &Game, seed: u64, left: usize) -> Option<State> {
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut s = g.new_state();
+    let mut buf = Vec::new();
+    let keep = g.board().num_sites().saturating_sub(left);
+    while s.move_count() < keep && !s.is_terminal() {
+        let a = s.random_action(&mut rng, &mut buf).expect("running");
+        s.apply_unchecked(a);
+    }
+    (!s.is_terminal()).then_some(s)
+}
+
 /// With and without the symmetries: the same values, outcomes and best actions, from positions
 /// a few moves into random games (where images of one position meet in the search) and from
 /// the empty 12-cell Smallholder board.
@@ -353,21 +367,9 @@ fn symmetries_change_nothing_but_the_work() {
         if g.name() == "smallholder" && g.num_actions() == 12 {
             positions.push(g.new_state());
         }
-        for seed in 0..3u64 {
-            let mut rng = crate::rng::Rng::new(seed);
-            let mut s = g.new_state();
-            let mut buf = Vec::new();
-            // Far enough from the end for the search to meet images of positions, near enough
-            // to stay small.
-            let keep = g.board().num_sites().saturating_sub(7);
-            while s.move_count() < keep && !s.is_terminal() {
-                let a = s.random_action(&mut rng, &mut buf).expect("running");
-                s.apply_unchecked(a);
-            }
-            if !s.is_terminal() {
-                positions.push(s);
-            }
-        }
+        // Far enough from the end for the search to meet images of positions, near enough to
+        // stay small.
+        positions.extend((0..3).filter_map(|seed| random_position(&g, seed, 7)));
         for s in positions {
             let with = solve(&s, &opts(&g), None).expect("solvable");
             let without = solve(
@@ -560,25 +562,15 @@ fn proof_numbers_honour_caps_threads_budgets_and_refuse_the_margin() {
     assert_eq!(Method::parse("pns").expect("known"), Method::ProofNumber);
 }
 
-/// Every move order: the same values, outcomes, best actions and perfect line (only the nodes
-/// may differ), from positions a few moves into random games of every game; Auto is the order
-/// the game chose. Unknown orders are refused with the list.
+/// Every move order: the same values, outcomes and best actions and a perfect line (only the
+/// nodes, and which perfect line, may differ), from positions a few moves into random games of
+/// every game; Auto is the search of the order the game chose, node for node. Unknown orders
+/// are refused with the list.
 #[test]
 fn move_orders_change_nothing_but_the_work() {
     let mut compared = 0;
     for g in small_games() {
-        for seed in 0..2u64 {
-            let mut rng = crate::rng::Rng::new(seed);
-            let mut s = g.new_state();
-            let mut buf = Vec::new();
-            let keep = g.board().num_sites().saturating_sub(6);
-            while s.move_count() < keep && !s.is_terminal() {
-                let a = s.random_action(&mut rng, &mut buf).expect("running");
-                s.apply_unchecked(a);
-            }
-            if s.is_terminal() {
-                continue;
-            }
+        for s in (0..2).filter_map(|seed| random_position(&g, seed, 6)) {
             let result = |order: Order| {
                 solve(&s, &SolveOptions { order, ..opts(&g) }, None).expect("solvable")
             };
