@@ -282,9 +282,9 @@ pub trait Rules: Clone + Send + Sync + 'static {
         0
     }
 
-    /// Whether the exact solver should order a position's actions by [`Rules::playout_score`]
-    /// before its history (`solve::Order::Auto`): yes unless measured otherwise for the game
-    /// (`docs/solved/` has the node counts). Changes only how many nodes a solve takes.
+    /// Whether an exact search should order a position's actions by [`Rules::playout_score`]
+    /// before its history: yes unless measured otherwise for the game (`docs/solved/` has the
+    /// node counts). Changes only how many nodes a search takes, never its answer.
     #[inline]
     fn solver_knowledge(&self) -> bool {
         true

@@ -995,7 +995,7 @@ impl Rules for State {
     }
 
     /// No: the exact solver orders Windflowers by history alone. Of the three orders measured
-    /// on the ten variants of each board (`docs/solved/`, "Move order"), the knowledge first
+    /// on the ten variants of each board (`docs/solved/`, "Move order, per game"), the knowledge first
     /// took 1.64 G nodes on hex 3 and history alone 1.16 G; knowledge as history's tie-break
     /// was between (1.20 G), and the smaller boards were within a fifth either way.
     #[inline]
