@@ -11,8 +11,11 @@ import os
 import signal
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
+
+import stonefield as sf
 
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("ci", max_examples=100, stateful_step_count=30, **_COMMON)
@@ -37,3 +40,19 @@ def _sigint_raises(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
+def forced_state() -> sf.State:
+    """The first position of a seeded random Faraday game (order 4) where the mover has one
+    legal action: a forced move."""
+    game = sf.make("faraday", order=4)
+    for seed in range(1000):
+        rng = np.random.default_rng(seed)
+        state = game.new_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return state
+            state.apply(int(rng.choice(legal)))
+    raise AssertionError("no random game had a forced move")

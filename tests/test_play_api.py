@@ -343,6 +343,15 @@ def test_mcts_moves_with_its_analysis(client: TestClient) -> None:
     assert state.move_count == 0
 
 
+def test_a_forced_move_is_chosen_after_one_search(forced_state: sf.State) -> None:
+    state = forced_state
+    shown: list[dict[str, Any]] = []
+    action = _agents.choose(_agents.Seat("mcts", 3000), state, 5, shown.append)
+    assert action == int(state.legal_actions()[0])
+    assert len(shown) == 1 and shown[0]["best"] == action
+    assert shown[0]["iterations"] < shown[0]["budget"] == 3000
+
+
 def test_a_crashed_agent_leaves_the_game_as_it_was() -> None:
     def crash(seat: Any, state: sf.State, seed: int, publish: Any) -> int:
         publish({"player": 0, "value": 0.0, "iterations": 1, "budget": 1, "best": 0, "sites": {}})

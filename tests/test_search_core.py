@@ -273,3 +273,11 @@ def test_ctrl_c_stops_a_long_search() -> None:
         timer.cancel()
     # The agent is usable afterwards.
     assert bool(state.is_legal(sf.MCTS(iterations=50).act(state)))
+
+
+def test_a_forced_move_is_played_under_a_time_budget(forced_state: sf.State) -> None:
+    only = int(forced_state.legal_actions()[0])
+    assert sf.MCTS(time=0.05, seed=1).act(forced_state) == only
+    res = sf.MCTS(time=0.05, seed=1).analyse(forced_state)
+    assert res.best == only and res.stopped_by in ("time", "proven")
+    assert sf.MCTS(iterations=100, seed=1).act(forced_state) == only

@@ -180,8 +180,14 @@ impl PyMcts {
     }
 
     /// Searches with the GIL released; Ctrl-C stops any search that is not surely short
-    /// (KeyboardInterrupt). The tree is capped at the memory available ([`node_cap`]).
-    fn search(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<SearchResult> {
+    /// (KeyboardInterrupt). The tree is capped at the memory available ([`node_cap`]). With
+    /// `deciding` it is the search an agent plays by ([`Mcts::decide`]).
+    fn search(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        deciding: bool,
+    ) -> PyResult<SearchResult> {
         let (state, history) = state_arg(state)?;
         // Each iteration adds at most one node's children: a small budget cannot fill memory,
         // and is spared the look at /proc.
@@ -195,7 +201,11 @@ impl PyMcts {
             if check {
                 agent.cap_nodes(node_cap(self.config.threads));
             }
-            agent.search_until(&state, &history, stop)
+            if deciding {
+                agent.decide(&state, &history, stop)
+            } else {
+                agent.search_until(&state, &history, stop)
+            }
         };
         if self.surely_short(&state) {
             return py.detach(|| run(None)).map_err(to_py);
@@ -335,12 +345,14 @@ impl PyMcts {
         })
     }
 
-    /// The action to play in `state` (the state is not changed).
+    /// The action to play in `state` (the state is not changed). With a time budget, a
+    /// forced move (one legal action) is searched for a tenth of the time; ``analyse``
+    /// always spends the whole budget.
     ///
     /// Raises:
     ///     GameOverError: the game is over.
     fn act(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<u32> {
-        Ok(self.search(py, state)?.best)
+        Ok(self.search(py, state, true)?.best)
     }
 
     /// Searches `state` and reports what the search found (the state is not changed).
@@ -349,7 +361,7 @@ impl PyMcts {
     ///     GameOverError: the game is over.
     fn analyse(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PySearchResult> {
         Ok(PySearchResult {
-            result: self.search(py, state)?,
+            result: self.search(py, state, false)?,
         })
     }
 

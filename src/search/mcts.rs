@@ -1559,6 +1559,14 @@ pub struct Mcts {
     node_cap: usize,
 }
 
+/// The share of its time budget that [`Mcts::decide`] spends on a forced move.
+pub const FORCED_TIME_SHARE: f64 = 0.1;
+
+/// The time budget [`Mcts::decide`] searches a root of `legal` actions with.
+pub(super) fn time_to_decide(time: Option<f64>, legal: usize) -> Option<f64> {
+    time.map(|t| if legal == 1 { t * FORCED_TIME_SHARE } else { t })
+}
+
 fn same_game(a: &Game, b: &Game) -> bool {
     a.name() == b.name() && a.options() == b.options()
 }
@@ -1605,6 +1613,29 @@ impl Mcts {
         history: &[u32],
         stop: Option<&AtomicBool>,
     ) -> Result<SearchResult> {
+        self.search_as(state, history, stop, false)
+    }
+
+    /// The search an agent plays by: [`Mcts::search_until`], except that a move with no choice
+    /// (one legal action) under a time budget is searched for [`FORCED_TIME_SHARE`] of that
+    /// time, enough for a value and the tree below it, not for a choice that cannot change.
+    /// An iteration budget is spent in full, so such a search plays and reports as before.
+    pub fn decide(
+        &mut self,
+        state: &State,
+        history: &[u32],
+        stop: Option<&AtomicBool>,
+    ) -> Result<SearchResult> {
+        self.search_as(state, history, stop, true)
+    }
+
+    fn search_as(
+        &mut self,
+        state: &State,
+        history: &[u32],
+        stop: Option<&AtomicBool>,
+        deciding: bool,
+    ) -> Result<SearchResult> {
         let started = Instant::now();
         check_state(state)?;
         let k = self.config.threads;
@@ -1617,7 +1648,10 @@ impl Mcts {
                 .map(|_| each_state!(state, s => Tree::new(s)))
                 .collect();
         }
-        let config = self.config.resolved(state.game_name());
+        let mut config = self.config.resolved(state.game_name());
+        if deciding {
+            config.time = time_to_decide(config.time, state.legal_actions().len());
+        }
         let res = each_state!(state, s => search_typed(s, &config, &mut trees, started, stop, self.node_cap))?;
         if self.config.reuse {
             self.kept = Some(Box::new(Kept {

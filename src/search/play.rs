@@ -101,7 +101,7 @@ impl Seat {
                 Ok((a as u32, f32::NAN))
             }
             Seat::Mcts(m) => {
-                let r = m.search_until(state, history, stop)?;
+                let r = m.decide(state, history, stop)?;
                 Ok((r.best, r.value as f32))
             }
         }

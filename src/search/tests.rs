@@ -13,7 +13,8 @@
 //! ```
 
 use super::mcts::{
-    search, Mcts, MctsConfig, Playouts, Preset, Selection, StoppedBy, AMAF_BYTES, NODE_BYTES,
+    search, time_to_decide, Mcts, MctsConfig, Playouts, Preset, Selection, StoppedBy, AMAF_BYTES,
+    FORCED_TIME_SHARE, NODE_BYTES,
 };
 use super::play::{play_range, selfplay_games, Agent};
 use crate::error::Error;
@@ -365,6 +366,62 @@ fn a_time_budget_alone_stops_by_time() {
     let r = search(&g.new_state(), &cfg).expect("searchable");
     assert_eq!(r.stopped_by, StoppedBy::Time);
     assert!(r.iterations > 0);
+}
+
+/// The first position of a seeded random Faraday game where the mover has one legal action.
+fn forced_position() -> State {
+    let g = game("faraday", &[("order", OptionValue::Int(4))]);
+    let mut buf = Vec::new();
+    for seed in 0.. {
+        let mut rng = Rng::new(seed);
+        let mut s = g.new_state();
+        while !s.is_terminal() {
+            if s.legal_actions().len() == 1 {
+                return s;
+            }
+            let a = s.random_action(&mut rng, &mut buf).expect("not over");
+            s.apply_unchecked(a);
+        }
+    }
+    unreachable!("some random game has a forced move")
+}
+
+#[test]
+fn a_forced_move_is_decided_in_a_share_of_the_time() {
+    assert_eq!(time_to_decide(Some(2.0), 1), Some(2.0 * FORCED_TIME_SHARE));
+    assert_eq!(time_to_decide(Some(2.0), 2), Some(2.0));
+    assert_eq!(time_to_decide(None, 1), None);
+    let forced = forced_position();
+    let only = forced.legal_actions()[0];
+    let by_time = MctsConfig {
+        iterations: None,
+        time: Some(0.05),
+        ..MctsConfig::default()
+    };
+    let r = Mcts::new(by_time)
+        .expect("valid")
+        .decide(&forced, &[], None)
+        .expect("searchable");
+    assert_eq!(r.best, only);
+    assert!(matches!(r.stopped_by, StoppedBy::Time | StoppedBy::Proven));
+    assert!(r.value.is_finite());
+    // An iteration budget is spent in full: deciding is searching, result for result.
+    let g = game("faraday", &[("order", OptionValue::Int(4))]);
+    for s in [forced, g.new_state()] {
+        let cfg = mcts(300, 7);
+        let decided = Mcts::new(cfg.clone())
+            .expect("valid")
+            .decide(&s, &[], None)
+            .expect("searchable");
+        let searched = Mcts::new(cfg)
+            .expect("valid")
+            .search_until(&s, &[], None)
+            .expect("searchable");
+        assert_eq!(
+            (decided.best, &decided.visits, decided.iterations),
+            (searched.best, &searched.visits, searched.iterations)
+        );
+    }
 }
 
 #[test]

@@ -188,7 +188,8 @@ def choose(
     together stop after ``seconds`` (the page's clock gives its agents a share of their time).
 
     MCTS searches at growing budgets and publishes each result, so the page can show the
-    search taking shape; the action is the full-budget search's choice.
+    search taking shape; the action is the full-budget search's choice. A forced move (one
+    legal action) or a proven root stops after the first search that settles it.
     """
     if state.is_terminal():
         raise _core.GameOverError("the game is over")
@@ -198,6 +199,7 @@ def choose(
     if seat.kind != "mcts" or seat.iterations is None:
         raise SeatError(f"a {seat.kind} seat does not choose moves")
     budgets = sorted({max(1, seat.iterations >> k) for k in range(_SNAPSHOTS - 1, -1, -1)})
+    forced = len(state.legal_actions()) == 1
     best = -1
     deadline = time.monotonic() + min(seconds, MAX_SECONDS)
     for budget in budgets:
@@ -215,8 +217,8 @@ def choose(
         result = search.analyse(state)
         publish(snapshot(state, result, seat.iterations))
         best = int(result.best)
-        if result.proven is not None:
-            break  # a proven result does not change with more iterations
+        if forced or result.proven is not None:
+            break  # a forced move or a proven result does not change with more iterations
     return best
 
 
