@@ -10,11 +10,13 @@ presets of ``sf.MCTS``: ``uct`` (plain UCT with random playouts) and ``strong``
 (``preset="strong"``, the per-game GRAVE/MAST settings). Run::
 
     python benches/accuracy.py [--positions 200] [--budgets 100,1000,10000] [--agents uct,strong]
-                               [--seed 0] [--out FILE]
+                               [--seed 0] [--board TEXT ...] [--out FILE]
 
 It prints a markdown table (and writes it with ``--out FILE``), shares with their 95 % Wilson
-intervals; the committed numbers are in ``docs/solved/accuracy.md``. This is a benchmark, not a
-test: nothing here is asserted.
+intervals; the committed numbers are in ``docs/solved/accuracy.md``. ``--board TEXT`` (repeatable)
+runs only the boards whose label (``game key=value ...``) contains one of the texts; the rows of
+the other boards already in ``--out FILE`` are kept, in the order of ``BOARDS``. This is a
+benchmark, not a test: nothing here is asserted.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from pathlib import Path
 
 import stonefield as sf
 from stonefield.matches import wilson_interval
 
-#: Boards small enough that every drawn position solves in well under a second.
+#: Boards small enough that every drawn position solves in seconds at most (the Smallholder hex3's
+#: openings take the longest, a few seconds each).
 BOARDS: list[tuple[str, dict[str, object]]] = [
     ("smallholder", {"board": "hex232323"}),
     ("smallholder", {"board": "hex232323", "ruleset": "stymie"}),
@@ -34,6 +38,8 @@ BOARDS: list[tuple[str, dict[str, object]]] = [
     ("faraday", {"grid": "hex_limping", "order": 3}),
     ("windflowers", {"size": 3, "max_moves": 12}),
     ("windflowers", {"size": 3}),
+    ("subsume", {"size": 3}),
+    ("smallholder", {"board": "hex3"}),
 ]
 
 #: The agents compared, as ``sf.MCTS`` settings besides the budget and seed.
@@ -71,50 +77,85 @@ def share(k: int, n: int) -> str:
     return f"{k / n:.0%} ({lo:.0%}–{hi:.0%})"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def label(name: str, options: dict[str, object]) -> str:
+    """A board's label in the table: the game's name and its options, ``key=value``."""
+    return " ".join([name, *(f"{k}={v}" for k, v in options.items())])
+
+
+def outcome_of(result: sf.SolveResult, action: int) -> int:
+    """The mover's perfect-play outcome after `action`, from the position's solve."""
+    return int(result.outcomes[list(result.actions).index(action)])
+
+
+def merge(old: list[str], new: dict[str, list[str]]) -> list[str]:
+    """The table's data rows: `new` rows by board label, and the `old` rows of every other board,
+    in the order of ``BOARDS`` (boards no longer listed go last, as they were)."""
+    by_board: dict[str, list[str]] = {}
+    for row in old:
+        by_board.setdefault(row.split(" | ")[0].removeprefix("| "), []).append(row)
+    by_board.update(new)
+    order = [label(n, o) for n, o in BOARDS]
+    order += [b for b in by_board if b not in order]
+    return [row for b in order for row in by_board.get(b, [])]
+
+
+HEADER = [
+    "| board | agent | iterations | positions | keeps the value | won positions | "
+    "throws a win away | seconds |",
+    "|---|---|---|---|---|---|---|---|",
+]
+
+
+def main(argv: list[str] | None = None) -> list[str]:
+    """Runs the benchmark; returns the rows it played (the file, with ``--out``, keeps the rest)."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--budgets", default="100,1000,10000")
     ap.add_argument("--agents", default="uct,strong")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--board", action="append", default=None, metavar="TEXT")
     ap.add_argument("--out", default=None)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     budgets = [int(b) for b in args.budgets.split(",")]
     agents = args.agents.split(",")
     for a in agents:
         if a not in AGENTS:
             ap.error(f"unknown agent {a!r}; agents are {', '.join(AGENTS)}")
-    rows = [
-        "| board | agent | iterations | positions | keeps the value | won positions | "
-        "throws a win away | seconds |",
-        "|---|---|---|---|---|---|---|---|",
+    boards = [
+        (n, o) for n, o in BOARDS if not args.board or any(t in label(n, o) for t in args.board)
     ]
-    for name, options in BOARDS:
+    if not boards:
+        ap.error(f"no board matches {args.board}; boards are {[label(n, o) for n, o in BOARDS]}")
+    new: dict[str, list[str]] = {}
+    for name, options in boards:
         game = sf.make(name, **options)  # type: ignore[arg-type]
-        label = name + " " + " ".join(f"{k}={v}" for k, v in options.items())
+        board = label(name, options)
         drawn = positions(game, args.positions, random.Random(args.seed))
         solved = [(s, sf.solve(s, table_mb=64)) for s in drawn]
+        rows = new.setdefault(board, [])
         for agent_name in agents:
             for it in budgets:
                 t0 = time.perf_counter()
                 keep = won = thrown = 0
                 for i, (s, res) in enumerate(solved):
                     agent = sf.MCTS(iterations=it, seed=args.seed + i, **AGENTS[agent_name])  # type: ignore[arg-type]
-                    a = agent.act(s)
-                    outcome = int(res.outcomes[list(res.actions).index(a)])
+                    outcome = outcome_of(res, agent.act(s))
                     keep += outcome == res.value
                     if res.value == 1:
                         won += 1
                         thrown += outcome < 1
                 n = len(solved)
                 rows.append(
-                    f"| {label} | {agent_name} | {it} | {n} | {share(keep, n)} | {won} | "
+                    f"| {board} | {agent_name} | {it} | {n} | {share(keep, n)} | {won} | "
                     f"{share(thrown, won)} | {time.perf_counter() - t0:.1f} |"
                 )
                 print(rows[-1], flush=True)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write("\n".join(rows) + "\n")
+        out = Path(args.out)
+        old = out.read_text(encoding="utf-8").splitlines()[2:] if out.exists() else []
+        table = merge([row for row in old if row.startswith("| ")], new)
+        out.write_text("\n".join(HEADER + table) + "\n", encoding="utf-8")
+    return [row for rows in new.values() for row in rows]
 
 
 if __name__ == "__main__":

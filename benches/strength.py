@@ -45,6 +45,7 @@ AGENTS: dict[str, dict[str, Any] | None] = {
     "random": None,
     "uct": {},
     "uct+mast": {"playouts": "mast"},
+    "uct+knowledge": {"playouts": "knowledge"},
     "grave": {"selection": "grave", "c": 0.0},
     "grave+mast": {"selection": "grave", "c": 0.0, "playouts": "mast"},
     "strong": {"preset": "strong"},
