@@ -18,6 +18,11 @@ same command with ``--resume`` reads those back and plays only the rest, so a la
 stopped and taken up again (even over several sessions) without losing more than the chunk it
 was playing.
 
+``--define NAME=SETTINGS`` (repeatable) adds an agent to the ones named in ``AGENTS`` for this
+run: SETTINGS are the search settings of an ``mcts:`` agent string without the budget
+(``--define strong-b3=selection=grave,c=0,playouts=knowledge,grave_bias=1e-3``); its chunks
+record the settings, so a name defined otherwise in another run is never read back for it.
+
 Equal time per move is what users get; equal iterations (``--iterations``) shows the gain per
 iteration apart from the cost per iteration, which ``--speed`` measures (iterations per second of
 each agent on each configuration's opening position).
@@ -60,8 +65,38 @@ LARGE: dict[str, dict[str, Any]] = {
 }
 
 
+#: Agent-string settings that ``--define`` leaves to the ladder.
+LADDER_SETTINGS = ("iterations", "time", "seed", "threads")
+
+#: The agents ``--define`` added in this run, by name: their settings.
+DEFINED: dict[str, dict[str, Any]] = {}
+
+
+def define(text: str) -> tuple[str, dict[str, Any]]:
+    """The name and MCTS settings of a ``--define NAME=SETTINGS`` argument.
+
+    Raises ValueError (with what is allowed) for a name already taken by ``AGENTS``, settings
+    the ladder decides, or settings ``sf.parse_agent`` refuses.
+    """
+    name, eq, spec = text.partition("=")
+    name = name.strip()
+    if not eq or not name or "," in name:
+        raise ValueError(f"--define takes NAME=SETTINGS, got {text!r}")
+    if name in AGENTS:
+        raise ValueError(f"--define {name}: the name is taken; agents are {', '.join(AGENTS)}")
+    keys = [item.partition("=")[0].strip().lower() for item in spec.split(",") if item.strip()]
+    taken = [k for k in keys if k in LADDER_SETTINGS]
+    if taken:
+        raise ValueError(f"--define {name}: {', '.join(taken)} are the ladder's to set")
+    try:
+        agent = sf.parse_agent(f"mcts:{spec}")
+    except sf.InvalidOptionError as e:
+        raise ValueError(f"--define {name}: {e}") from None
+    return name, {k: getattr(agent, k) for k in keys}
+
+
 def make_agent(name: str, budget: dict[str, Any], seed: int) -> Any:
-    settings = AGENTS[name]
+    settings = DEFINED[name] if name in DEFINED else AGENTS[name]
     if settings is None:
         return sf.RandomAgent(seed=seed)
     return sf.MCTS(**budget, **settings, seed=seed)
@@ -109,7 +144,7 @@ def bradley_terry(
 
 
 def speed(game: sf.Game, name: str, iterations: int) -> float:
-    settings = AGENTS[name]
+    settings = DEFINED[name] if name in DEFINED else AGENTS[name]
     if settings is None:
         return math.nan
     agent = sf.MCTS(iterations=iterations, **settings)
@@ -227,6 +262,9 @@ def ladder(
                 "index": k,
                 "games": n,
             }
+            defined = {x: DEFINED[x] for x in (a, b) if x in DEFINED}
+            if defined:
+                what["defined"] = defined
 
             play = functools.partial(_points, game, (a, b), budget, seed, k, n, threads)
             points += chunks.play(what, play)
@@ -287,6 +325,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--iterations", type=int, default=None, help="iterations per move")
     p.add_argument("--games", type=int, default=20, help="games per pairing")
     p.add_argument("--agents", default="random,uct,grave,uct+mast,strong")
+    p.add_argument(
+        "--define",
+        action="append",
+        default=[],
+        metavar="NAME=SETTINGS",
+        help="an agent of this run: NAME=key=value,... (settings of an mcts: agent string)",
+    )
     p.add_argument("--board", action="append", choices=["default", "large"], default=None)
     p.add_argument("--game", action="append", default=None, help="games (default: all)")
     p.add_argument("--threads", type=int, default=None, help="games played at once")
@@ -315,10 +360,17 @@ def main(argv: list[str] | None = None) -> None:
     if (args.time is None) == (args.iterations is None):
         p.error("give exactly one of --time and --iterations")
     budget = {"time": args.time} if args.time else {"iterations": args.iterations}
+    DEFINED.clear()
+    for text in args.define:
+        try:
+            name, settings = define(text)
+        except ValueError as e:
+            p.error(str(e))
+        DEFINED[name] = settings
     agents = args.agents.split(",")
-    unknown = [a for a in agents if a not in AGENTS]
+    unknown = [a for a in agents if a not in AGENTS and a not in DEFINED]
     if unknown:
-        p.error(f"unknown agents {unknown}; agents are {', '.join(AGENTS)}")
+        p.error(f"unknown agents {unknown}; agents are {', '.join([*AGENTS, *DEFINED])}")
     runs: list[dict[str, Any]] = []
     started = time.perf_counter()
     what = f"{args.time} s a move" if args.time else f"{args.iterations} iterations a move"

@@ -92,3 +92,70 @@ def test_more_games_reuse_the_chunks_played(tmp_path: Path) -> None:
     assert "9 chunks of 2 games read back" in (tmp_path / "ladder-t.md").read_text()
     runs = json.loads((tmp_path / "ladder-t.json").read_text())
     assert [p["games"] for p in runs[0]["pairs"]] == [8, 8, 8]
+
+
+DEFINE_ARGS = ["--iterations", "10", "--games", "2", "--game", "subsume", "--chunk", "2"]
+
+
+def test_a_defined_agent_plays_with_its_settings(tmp_path: Path) -> None:
+    strength.main(
+        [
+            *DEFINE_ARGS,
+            "--agents",
+            "uct,biased",
+            "--define",
+            "biased=selection=grave,c=0,grave_bias=1e-3,playouts=mast",
+            "--out",
+            str(tmp_path),
+            "--tag",
+            "d",
+            "--resume",
+        ]
+    )
+    (line,) = (tmp_path / "ladder-d.chunks.jsonl").read_text().splitlines()
+    key = json.loads(json.loads(line)["key"])
+    assert key["agents"] == ["uct", "biased"]
+    assert key["defined"] == {
+        "biased": {"selection": "grave", "c": 0.0, "grave_bias": 1e-3, "playouts": "mast"}
+    }
+    # The same name with other settings is another agent: nothing is read back for it.
+    strength.main(
+        [
+            *DEFINE_ARGS,
+            "--agents",
+            "uct,biased",
+            "--define",
+            "biased=selection=grave,c=0,grave_bias=1e-2",
+            "--out",
+            str(tmp_path),
+            "--tag",
+            "d",
+            "--resume",
+        ]
+    )
+    assert "read back" not in (tmp_path / "ladder-d.md").read_text()
+    assert len((tmp_path / "ladder-d.chunks.jsonl").read_text().splitlines()) == 2
+    # Built-in agents keep the keys they had: no "defined" entry.
+    strength.main([*ARGS, "--chunk", "2", "--out", str(tmp_path), "--tag", "b"])
+    for row in (tmp_path / "ladder-b.chunks.jsonl").read_text().splitlines():
+        assert "defined" not in json.loads(json.loads(row)["key"])
+    # The defined agent is this run's only.
+    assert strength.DEFINED == {}
+
+
+@pytest.mark.parametrize(
+    ("define", "message"),
+    [
+        ("uct=c=0.5", "the name is taken"),
+        ("fast=time=0.5,c=0.5", "time are the ladder's to set"),
+        ("odd=grave_bias=-1", "grave_bias"),
+        ("odd=colour=red", 'unknown setting "colour"'),
+        ("noequals", "NAME=SETTINGS"),
+    ],
+)
+def test_bad_defines_are_refused(
+    define: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        strength.main([*ARGS, "--define", define])
+    assert message in capsys.readouterr().err
