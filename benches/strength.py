@@ -85,7 +85,8 @@ def define(text: str) -> tuple[str, dict[str, Any]]:
     if name in AGENTS:
         raise ValueError(f"--define {name}: the name is taken; agents are {', '.join(AGENTS)}")
     keys = [item.partition("=")[0].strip().lower() for item in spec.split(",") if item.strip()]
-    taken = [k for k in keys if k in LADDER_SETTINGS]
+    # A bare number first is an agent string's iteration count.
+    taken = [k for k in keys if k in LADDER_SETTINGS or k.isdigit()]
     if taken:
         raise ValueError(f"--define {name}: {', '.join(taken)} are the ladder's to set")
     try:

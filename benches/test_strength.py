@@ -148,6 +148,7 @@ def test_a_defined_agent_plays_with_its_settings(tmp_path: Path) -> None:
     [
         ("uct=c=0.5", "the name is taken"),
         ("fast=time=0.5,c=0.5", "time are the ladder's to set"),
+        ("many=500", "500 are the ladder's to set"),
         ("odd=grave_bias=-1", "grave_bias"),
         ("odd=colour=red", 'unknown setting "colour"'),
         ("noequals", "NAME=SETTINGS"),
