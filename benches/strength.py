@@ -16,7 +16,9 @@ Long ladders (hours at 1 s a move) can be played in chunks: ``--chunk C`` plays 
 matches of ``C`` games and appends each finished one to ``DIR/ladder-TAG.chunks.jsonl``; the
 same command with ``--resume`` reads those back and plays only the rest, so a ladder can be
 stopped and taken up again (even over several sessions) without losing more than the chunk it
-was playing.
+was playing. The chunks are played in rounds (every pairing's chunk k before any pairing's chunk
+k + 1), so a stopped ladder has about as many games of every pairing, and ``--played`` (with the
+same arguments) reports it as it stands, playing nothing: the rounds every pairing has finished.
 
 ``--define NAME=SETTINGS`` (repeatable) adds an agent to the ones named in ``AGENTS`` for this
 run: SETTINGS are the search settings of an ``mcts:`` agent string without the budget
@@ -192,6 +194,10 @@ class Chunks:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text("")
 
+    def holds(self, what: dict[str, Any]) -> bool:
+        """Whether the chunk ``what`` has been played (and can be read back)."""
+        return json.dumps(what, sort_keys=True) in self.done
+
     def play(self, what: dict[str, Any], play: Callable[[], float]) -> float:
         """The first agent's points for the chunk ``what``, from the file or from ``play()``."""
         key = json.dumps(what, sort_keys=True)
@@ -239,20 +245,27 @@ def ladder(
     seed: int,
     chunk: int | None = None,
     chunks: Chunks | None = None,
+    played: bool = False,
 ) -> dict[str, Any]:
     """Every pair of ``agents`` plays ``games`` games, in matches of ``chunk`` games (one match
     when ``chunk`` is None). Chunk k seeds its match with ``seed + 7919 k`` and its agents with
     ``seed + 2 k`` and ``seed + 2 k + 1``, so a ladder in one chunk is the ladder without chunks.
+
+    The chunks are played in rounds: every pairing plays its chunk k before any plays chunk
+    k + 1, so a ladder stopped part-way has about as many games of every pairing. With
+    ``played`` nothing is played: the fit takes the rounds that ``chunks`` holds for every
+    pairing (the games a pairing then has are in its ``games``).
     """
     game = sf.make(game_name, **options)
     chunks = chunks or Chunks(None, resume=False)
     size = chunk or games
-    results: list[tuple[int, int, float, int]] = []
-    pairs: list[dict[str, Any]] = []
-    for (i, a), (j, b) in itertools.combinations(enumerate(agents), 2):
-        points = 0.0
-        for k, first in enumerate(range(0, games, size)):
-            n = min(size, games - first)
+    pairings = list(itertools.combinations(enumerate(agents), 2))
+    points = [0.0] * len(pairings)
+    played_games = 0
+    for k, first in enumerate(range(0, games, size)):
+        n = min(size, games - first)
+        round_: list[tuple[dict[str, Any], Callable[[], float]]] = []
+        for (_, a), (_, b) in pairings:
             what = {
                 "game": game_name,
                 "options": options,
@@ -266,18 +279,28 @@ def ladder(
             defined = {x: DEFINED[x] for x in (a, b) if x in DEFINED}
             if defined:
                 what["defined"] = defined
-
-            play = functools.partial(_points, game, (a, b), budget, seed, k, n, threads)
-            points += chunks.play(what, play)
-        score = points / games
-        results.append((i, j, points, games))
+            round_.append(
+                (what, functools.partial(_points, game, (a, b), budget, seed, k, n, threads))
+            )
+        if played and not all(chunks.holds(what) for what, _ in round_):
+            break
+        for p, (what, play) in enumerate(round_):
+            points[p] += chunks.play(what, play)
+        played_games += n
+    if played_games == 0:
+        raise LookupError(f"{game_name} {options}: no round of chunks played by every pairing")
+    results: list[tuple[int, int, float, int]] = []
+    pairs: list[dict[str, Any]] = []
+    for ((i, a), (j, b)), pts in zip(pairings, points):
+        results.append((i, j, pts, played_games))
+        score = pts / played_games
         pairs.append(
             {
                 "a": a,
                 "b": b,
-                "games": games,
+                "games": played_games,
                 "score": score,
-                "ci": [float(x) for x in wilson_interval(score, games)],
+                "ci": [float(x) for x in wilson_interval(score, played_games)],
             }
         )
         print(f"  {game_name} {options}: {a} vs {b}: {score:.3f}", file=sys.stderr)
@@ -353,11 +376,18 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="read back the chunks an earlier run with these arguments played",
     )
+    p.add_argument(
+        "--played",
+        action="store_true",
+        help="play nothing: report the rounds of chunks every pairing has played so far",
+    )
     args = p.parse_args(argv)
     if args.chunk is not None and args.chunk < 1:
         p.error(f"--chunk must be at least 1, not {args.chunk}")
     if args.resume and (args.out is None or args.chunk is None):
         p.error("--resume needs --out and --chunk (the chunks are kept beside the report)")
+    if args.played and (args.out is None or args.chunk is None):
+        p.error("--played needs --out and --chunk (the chunks are kept beside the report)")
     if (args.time is None) == (args.iterations is None):
         p.error("give exactly one of --time and --iterations")
     budget = {"time": args.time} if args.time else {"iterations": args.iterations}
@@ -379,7 +409,7 @@ def main(argv: list[str] | None = None) -> None:
 
     chunks = Chunks(
         Path(args.out) / f"ladder-{tag}.chunks.jsonl" if args.out and args.chunk else None,
-        args.resume,
+        args.resume or args.played,
     )
 
     def write(final: bool) -> str:
@@ -389,8 +419,13 @@ def main(argv: list[str] | None = None) -> None:
             if chunks.reused
             else ""
         )
+        games = (
+            f"{args.games} games per pairing"
+            if not args.played
+            else f"the games played so far of {args.games} per pairing"
+        )
         header = (
-            f"## Ladder at {what}, {args.games} games per pairing\n\n"
+            f"## Ladder at {what}, {games}\n\n"
             f"Command: `python benches/strength.py {' '.join(argv or sys.argv[1:])}` "
             f"({wall / 60:.0f} min of wall time{'' if final else ', still running'}{earlier})."
         )
@@ -406,22 +441,29 @@ def main(argv: list[str] | None = None) -> None:
     for name in args.game or sf.games():
         for board in args.board or ["default"]:
             options = {} if board == "default" else LARGE[name]
-            r = ladder(
-                name,
-                options,
-                agents,
-                budget,
-                args.games,
-                args.threads,
-                args.seed,
-                args.chunk,
-                chunks,
-            )
+            try:
+                r = ladder(
+                    name,
+                    options,
+                    agents,
+                    budget,
+                    args.games,
+                    args.threads,
+                    args.seed,
+                    args.chunk,
+                    chunks,
+                    played=args.played,
+                )
+            except LookupError as e:
+                print(f"  {e}: left out", file=sys.stderr)
+                continue
             if args.speed:
                 game = sf.make(name, **options)
                 r["speed"] = {a: speed(game, a, 20_000) for a in agents}
             runs.append(r)
             write(final=False)
+    if args.played and not runs:
+        p.error("no board has a round of chunks played by every pairing: nothing to report")
     print(write(final=True))
 
 

@@ -38,7 +38,8 @@ def test_a_stopped_ladder_resumes_where_it_stopped(tmp_path: Path) -> None:
     # Three pairings of three chunks of two games each.
     assert len(lines) == 9
     rows = [json.loads(line) for line in lines]
-    assert sorted(json.loads(r["key"])["index"] for r in rows) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    # In rounds: every pairing's first chunk, then every pairing's second, ...
+    assert [json.loads(r["key"])["index"] for r in rows] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
     # Stopped after four chunks, the fifth cut short in mid-write: resuming plays the other
     # five and gets the same ladder.
     log.write_text("\n".join(lines[:4]) + "\n" + lines[4][:20])
@@ -75,6 +76,7 @@ def test_chunks_record_what_was_asked(tmp_path: Path) -> None:
     [
         (["--chunk", "0"], "--chunk must be at least 1"),
         (["--resume"], "--resume needs --out and --chunk"),
+        (["--played", "--chunk", "2"], "--played needs --out and --chunk"),
     ],
 )
 def test_bad_chunk_arguments(
@@ -92,6 +94,30 @@ def test_more_games_reuse_the_chunks_played(tmp_path: Path) -> None:
     assert "9 chunks of 2 games read back" in (tmp_path / "ladder-t.md").read_text()
     runs = json.loads((tmp_path / "ladder-t.json").read_text())
     assert [p["games"] for p in runs[0]["pairs"]] == [8, 8, 8]
+
+
+def test_played_reports_the_rounds_every_pairing_finished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "ladder-t.chunks.jsonl"
+    # Nothing played yet: nothing to report, and nothing is played.
+    log.write_text("")
+    with pytest.raises(SystemExit):
+        _run(tmp_path, "--chunk", "2", "--played")
+    assert "nothing to report" in capsys.readouterr().err
+    assert log.read_text() == ""
+    _run(tmp_path, "--chunk", "2")
+    lines = log.read_text().splitlines()
+    two_rounds = _run(tmp_path / "two", "--games", "4", "--chunk", "2")
+    # Stopped in the third round, after one of its three chunks: the report is the first two
+    # rounds (4 games a pairing), the ladder of 4 games, and nothing more is played.
+    log.write_text("\n".join(lines[:7]) + "\n")
+    assert _run(tmp_path, "--chunk", "2", "--played") == two_rounds
+    assert [p["games"] for p in two_rounds[0]["pairs"]] == [4, 4, 4]
+    assert log.read_text().splitlines() == lines[:7]
+    report = (tmp_path / "ladder-t.md").read_text()
+    assert "the games played so far of 6 per pairing" in report
+    assert "6 chunks of 2 games read back" in report
 
 
 DEFINE_ARGS = ["--iterations", "10", "--games", "2", "--game", "subsume", "--chunk", "2"]
