@@ -382,6 +382,8 @@ def main(argv: list[str] | None = None) -> None:
         help="play nothing: report the rounds of chunks every pairing has played so far",
     )
     args = p.parse_args(argv)
+    if args.games < 1:
+        p.error(f"--games must be at least 1, not {args.games}")
     if args.chunk is not None and args.chunk < 1:
         p.error(f"--chunk must be at least 1, not {args.chunk}")
     if args.resume and (args.out is None or args.chunk is None):

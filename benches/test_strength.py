@@ -75,6 +75,7 @@ def test_chunks_record_what_was_asked(tmp_path: Path) -> None:
     ("extra", "message"),
     [
         (["--chunk", "0"], "--chunk must be at least 1"),
+        (["--games", "0"], "--games must be at least 1"),
         (["--resume"], "--resume needs --out and --chunk"),
         (["--played", "--chunk", "2"], "--played needs --out and --chunk"),
     ],
