@@ -426,10 +426,14 @@ def main(argv: list[str] | None = None) -> None:
             if not args.played
             else f"the games played so far of {args.games} per pairing"
         )
+        if args.played:
+            how = f"no game played; {chunks.reused} chunks of {args.chunk} games read back,"
+            how += " the rounds every pairing has finished"
+        else:
+            how = f"{wall / 60:.0f} min of wall time{'' if final else ', still running'}{earlier}"
         header = (
             f"## Ladder at {what}, {games}\n\n"
-            f"Command: `python benches/strength.py {' '.join(argv or sys.argv[1:])}` "
-            f"({wall / 60:.0f} min of wall time{'' if final else ', still running'}{earlier})."
+            f"Command: `python benches/strength.py {' '.join(argv or sys.argv[1:])}` ({how})."
         )
         text = report(runs, header)
         if args.out:

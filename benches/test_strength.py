@@ -118,7 +118,7 @@ def test_played_reports_the_rounds_every_pairing_finished(
     assert log.read_text().splitlines() == lines[:7]
     report = (tmp_path / "ladder-t.md").read_text()
     assert "the games played so far of 6 per pairing" in report
-    assert "6 chunks of 2 games read back" in report
+    assert "no game played; 6 chunks of 2 games read back, the rounds every pairing" in report
 
 
 DEFINE_ARGS = ["--iterations", "10", "--games", "2", "--game", "subsume", "--chunk", "2"]
