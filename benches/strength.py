@@ -194,13 +194,18 @@ class Chunks:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text("")
 
+    @staticmethod
+    def key(what: dict[str, Any]) -> str:
+        """The line key of the chunk ``what``: its fields as canonical JSON."""
+        return json.dumps(what, sort_keys=True)
+
     def holds(self, what: dict[str, Any]) -> bool:
         """Whether the chunk ``what`` has been played (and can be read back)."""
-        return json.dumps(what, sort_keys=True) in self.done
+        return self.key(what) in self.done
 
     def play(self, what: dict[str, Any], play: Callable[[], float]) -> float:
         """The first agent's points for the chunk ``what``, from the file or from ``play()``."""
-        key = json.dumps(what, sort_keys=True)
+        key = self.key(what)
         if key in self.done:
             self.reused += 1
             return float(self.done[key]["points"])
