@@ -46,6 +46,6 @@ INI
 cd "$work/tree"
 "$py" "$repo/.ci/wheel_smoke.py"
 "$py" -m pytest -q -p no:cacheprovider \
-  tests/test_api.py tests/test_simulate.py tests/test_conformance.py tests/test_golden.py \
-  tests/test_observation.py tests/test_records.py tests/test_search_core.py \
-  tests/test_agents.py tests/test_cli_errors.py
+  tests/core/test_api.py tests/core/test_simulate.py tests/core/test_conformance.py \
+  tests/core/test_golden.py tests/core/test_observation.py tests/core/test_records.py \
+  tests/search/test_search_core.py tests/search/test_agents.py tests/cli/test_cli_errors.py

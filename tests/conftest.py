@@ -2,7 +2,7 @@
 variable: "ci" (the default: a modest number of examples, a few seconds per test) or "long" (for
 a search before a release, minutes per test):
 
-    STONEFIELD_HYPOTHESIS=long pytest tests/test_properties.py tests/test_stateful.py
+    STONEFIELD_HYPOTHESIS=long pytest tests/core/test_properties.py tests/core/test_stateful.py
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ it back through the file picker and steps through it, and plays on from an earli
 
 Run as a script, this module also writes the README's screenshots::
 
-    python tests/test_play_browser.py docs/images
+    python tests/play/test_play_browser.py docs/images
 """
 
 from __future__ import annotations
@@ -632,5 +632,5 @@ def write_review(driver: WebDriver, base: str, path: Path) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit("usage: python tests/test_play_browser.py OUTDIR")
+        sys.exit("usage: python tests/play/test_play_browser.py OUTDIR")
     write_screenshots(Path(sys.argv[1]))

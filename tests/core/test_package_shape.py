@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "python" / "stonefield"
+PACKAGE = Path(__file__).resolve().parents[2] / "python" / "stonefield"
 
 
 def _modules() -> dict[str, Path]:

@@ -16,7 +16,7 @@ from stonefield import _core, _layout, _optiondocs
 from stonefield.records import from_record, to_record
 
 # The docs' game pages, one option table each.
-GAME_PAGES = Path(__file__).resolve().parent.parent / "docs" / "games"
+GAME_PAGES = Path(__file__).resolve().parents[2] / "docs" / "games"
 
 
 @pytest.mark.parametrize("name", sf.games())

@@ -382,7 +382,7 @@ def test_bad_games() -> None:
 def test_readme_example_runs(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
-    docs = Path(__file__).resolve().parent.parent / "docs"
+    docs = Path(__file__).resolve().parents[2] / "docs"
     section = (docs / "agents.md").read_text(encoding="utf-8")
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)

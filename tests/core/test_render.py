@@ -326,7 +326,7 @@ def test_cli_render(tmp_path: Any, capsys: Any) -> None:
 
 # The README's example and picture.
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

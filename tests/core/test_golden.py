@@ -10,7 +10,7 @@ from pathlib import Path
 import stonefield as sf
 
 # The page of the docs site with the batch example.
-README = Path(__file__).resolve().parent.parent / "docs" / "batches.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "batches.md"
 _TIMED = ("playouts/s", "moves/s")
 
 

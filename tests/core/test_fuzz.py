@@ -12,7 +12,7 @@ the play server's JSON API has exactly two outcomes, success or the documented t
 
 CI runs the modest profile; a long search (STONEFIELD_HYPOTHESIS=long, see conftest.py):
 
-    STONEFIELD_HYPOTHESIS=long pytest tests/test_fuzz.py
+    STONEFIELD_HYPOTHESIS=long pytest tests/core/test_fuzz.py
 """
 
 from __future__ import annotations
