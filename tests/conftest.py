@@ -3,13 +3,23 @@ variable: "ci" (the default: a modest number of examples, a few seconds per test
 a search before a release, minutes per test):
 
     STONEFIELD_HYPOTHESIS=long pytest tests/core/test_properties.py tests/core/test_stateful.py
+
+The tests' tiers are set here too (`pytest_collection_modifyitems`): each test that uses a heavy
+part (a browser, Ray, JAX) gets that part's marker, and every test that is neither marked
+``slow`` nor uses a heavy part is marked ``quick``:
+
+    pytest -m quick          # the quick tier, the loop to run while working
+    pytest                   # everything
 """
 
 from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
+import types
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,6 +31,90 @@ _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("ci", max_examples=100, stateful_step_count=30, **_COMMON)
 settings.register_profile("long", max_examples=5000, stateful_step_count=120, **_COMMON)
 settings.load_profile(os.environ.get("STONEFIELD_HYPOTHESIS", "ci"))
+
+#: The heavy parts of the suite: each part's marker, what a test marked with it does, and the
+#: modules whose use gives it away. A test uses a part when its file (for a doctest, the module)
+#: imports one of those modules at the top, when a fixture it requests (or one of theirs)
+#: imports one, or when it lives in a folder named after the part (``tests/ray/``). New tests
+#: are marked by the same rules, with nothing to remember.
+HEAVY: dict[str, tuple[str, tuple[str, ...]]] = {
+    "browser": ("drives a real headless Chromium through Selenium", ("selenium",)),
+    "ray": ("starts a Ray instance or cluster", ("ray",)),
+    "jax": (
+        "imports JAX: the AlphaZero loop (stonefield.alphazero), its networks and training runs",
+        ("jax", "optax", "equinox", "stonefield.alphazero"),
+    ),
+}
+#: The markers that keep a test out of the quick tier: ``slow`` is set by hand (in the test's
+#: file), the heavy parts here.
+NOT_QUICK = ("slow", *HEAVY)
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, (what, _) in HEAVY.items():
+        config.addinivalue_line("markers", f"{name}: {what} (set by tests/conftest.py)")
+    config.addinivalue_line(
+        "markers",
+        "quick: the quick tier, every test not marked "
+        + ", ".join(NOT_QUICK)
+        + " (set by tests/conftest.py; run it with pytest -m quick)",
+    )
+
+
+def _within(name: object, prefixes: tuple[str, ...]) -> bool:
+    return isinstance(name, str) and any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def _imported(namespace: dict[str, Any]) -> Iterator[str]:
+    """The modules a file's top-level names come from."""
+    for value in namespace.values():
+        if isinstance(value, types.ModuleType):
+            yield value.__name__
+        else:
+            yield getattr(value, "__module__", None) or ""
+
+
+def _fixture_names(item: pytest.Item) -> Iterator[str]:
+    """The names that the fixtures a test requests import or look up (``import ray`` and
+    ``pytest.importorskip("ray")`` alike)."""
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in getattr(info, "name2fixturedefs", {}).values():
+        for d in defs:
+            code = getattr(d.func, "__code__", None)
+            if code is not None:
+                yield from code.co_names
+                yield from (c for c in code.co_consts if isinstance(c, str))
+
+
+def _uses(item: pytest.Item) -> list[str]:
+    """The modules a test's file imports at the top; for a doctest, the name of its own module
+    (a package's namespace also holds every submodule imported so far, wherever from)."""
+    dtest = getattr(item, "dtest", None)
+    if dtest is not None:
+        return [str(dtest.globs.get("__name__", ""))]
+    module = item.getparent(pytest.Module)
+    return list(_imported(vars(module.obj))) if module is not None else []
+
+
+def heavy_parts(item: pytest.Item) -> Iterable[str]:
+    # Folders inside tests/ only: the checkout's own path may hold any name.
+    folders = (
+        set(item.path.parent.relative_to(TESTS).parts) if TESTS in item.path.parents else set()
+    )
+    namespace = _uses(item)
+    fixtures = list(_fixture_names(item))
+    for name, (_, modules) in HEAVY.items():
+        if name in folders or any(_within(m, modules) for m in (*namespace, *fixtures)):
+            yield name
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in heavy_parts(item):
+            item.add_marker(name)
+        if not any(item.get_closest_marker(name) for name in NOT_QUICK):
+            item.add_marker("quick")
 
 
 @pytest.fixture(autouse=True)
