@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -147,7 +148,7 @@ def options_help() -> str:
     """Every game's options with their allowed values and defaults, from the declarations."""
     from ..options import option_spec
 
-    lines = ["game options (key=value, default in brackets):"]
+    lines = ["game options (--option KEY=VALUE, repeatable; default in brackets):"]
     for game in _core.games():
         lines.append(f"  {game}:")
         for o in option_spec(game):
@@ -190,6 +191,61 @@ class Progress:
         if self.shown:
             self.stream.write("\n")
             self.shown = False
+
+
+#: A game option written as a positional argument: ``size=4`` (an agent string has a colon).
+_POSITIONAL_OPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*=[^:]*$")
+
+
+def move_positional_options(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """``argv`` with every positional ``key=value`` rewritten as ``--option key=value``, the one
+    syntax of game options on the command line, and the options so moved (for a hint).
+
+    Only commands with an ``--option`` flag are rewritten; a flag's own values (``--vary
+    scoring=stones``, ``--agent mcts:iterations=5``) are left where they are.
+
+    >>> p = argparse.ArgumentParser()
+    >>> _ = p.add_argument("game"); _ = p.add_argument("--option", action="append")
+    >>> _ = p.add_argument("--games", type=int); _ = p.add_argument("-q", action="store_true")
+    >>> move_positional_options(p, ["subsume", "size=4", "--games", "3", "-q"])
+    (['subsume', '--option', 'size=4', '--games', '3', '-q'], ['size=4'])
+    """
+    flags = parser._option_string_actions  # argparse has no public table of its flags
+    if "--option" not in flags:
+        return list(argv), []
+    out: list[str] = []
+    moved: list[str] = []
+    values = 0  # how many of the next tokens are the last flag's values (-1: until a flag)
+    for token in argv:
+        if token.startswith("-") and len(token) > 1 and not _is_number(token):
+            values = 0
+            name, eq, _ = token.partition("=")
+            matches = [a for f, a in flags.items() if f == name] or [
+                a for f, a in flags.items() if f.startswith("--") and f.startswith(name)
+            ]
+            if len(matches) == 1 and not eq:
+                nargs = matches[0].nargs
+                values = 1 if nargs is None else nargs if isinstance(nargs, int) else -1
+            out.append(token)
+        elif values != 0:
+            values -= values > 0
+            out.append(token)
+        elif _POSITIONAL_OPTION.match(token):
+            out += ["--option", token]
+            moved.append(token)
+        else:
+            out.append(token)
+    return out, moved
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
 
 
 def add_option_flag(parser: argparse.ArgumentParser, help: str) -> None:

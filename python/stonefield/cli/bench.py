@@ -12,7 +12,15 @@ from typing import Any
 
 from .. import _core
 from ..batch import simulate
-from ._common import MAX_THREADS, fail, int_in, make_game, options_help, parse_options, seconds
+from ._common import (
+    MAX_THREADS,
+    add_option_flag,
+    fail,
+    int_in,
+    make_game,
+    options_help,
+    seconds,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -26,7 +34,7 @@ def add_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", nargs="?", help="one game id (default: every game's defaults)")
-    p.add_argument("options", nargs="*", help="game options as key=value")
+    add_option_flag(p, "a game option (repeatable), e.g. --option size=4")
     p.add_argument("--seconds", type=seconds, default=2.0, help="time per measurement")
     p.add_argument(
         "--threads",
@@ -50,7 +58,7 @@ def add_parser(sub: Any) -> None:
 
 def _targets(args: argparse.Namespace) -> list[_core.Game]:
     if args.game:
-        return [make_game(args.game, parse_options(args.options))]
+        return [make_game(args.game, dict(args.options))]
     if args.options:
         fail("options need a game id before them")
     return [_core.make(name) for name in _core.games()]

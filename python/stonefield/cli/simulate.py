@@ -15,11 +15,11 @@ from ._common import (
     MAX_THREADS,
     Progress,
     UsageError,
+    add_option_flag,
     game_id,
     int_in,
     make_game,
     options_help,
-    parse_options,
 )
 
 
@@ -33,7 +33,7 @@ def add_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", type=game_id, metavar="GAME", help=GAME_HELP)
-    p.add_argument("options", nargs="*", help="game options as key=value (e.g. grid=hex)")
+    add_option_flag(p, "a game option (repeatable), e.g. --option size=4")
     p.add_argument(
         "-n", "--games", type=int_in(0, 2**63 - 1, "games"), default=10_000, help="games"
     )
@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = make_game(args.game, parse_options(args.options))
+    game = make_game(args.game, dict(args.options))
     progress = Progress(not args.quiet)
     try:
         result = simulate(game, args.games, seed=args.seed, threads=args.threads, progress=progress)
