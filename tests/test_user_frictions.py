@@ -129,3 +129,81 @@ def test_a_flag_value_that_looks_like_an_option_stays_the_flags(
     )
     assert status == 0, err
     assert "hint" not in err and "size" in out
+
+
+# ---- Benchmarks that explain themselves --------------------------------------------------------
+
+
+@pytest.mark.parametrize("load", [0.0, 99.0])
+def test_simulate_prints_intervals_spread_cpu_threads_and_load(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, load: float
+) -> None:
+    import os
+
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    status, out, err = _run(
+        capsys, "simulate", "windflowers", "-n", "20000", "-q", "--threads", "2"
+    )
+    assert status == 0, err
+    # Every win rate with its 95 % Wilson interval.
+    assert "95 % interval" in out
+    assert len(re.findall(r"\d+\.\d% +\[\d+\.\d%, \d+\.\d%\]", out)) == 2
+    assert re.search(r"time +[\d.]+ s wall, [\d.]+ s CPU \([\d.]+ of 2 threads busy\)", out)
+    assert re.search(r"speed +[\d,]+ \([\d,]+ to [\d,]+ over \d+ repeats\)", out) or (
+        "too short a run for a spread" in out
+    )
+    assert re.search(r"machine +\d+ cores?.*; 2 threads used", out)
+    assert f"load average    {load:.2f} before" in out
+    assert ("warning: the machine was loaded" in out) == (load > 0)
+
+
+def test_simulate_json_has_the_same_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "simulate", "subsume", "-n", "3000", "-q", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    for key in ("cpu_seconds", "seconds", "threads", "load_average", "cores", "repeats"):
+        assert key in data, key
+    assert len(data["win_rate_intervals"]) == 2
+    for (low, high), rate in zip(data["win_rate_intervals"], data["win_rates"]):
+        assert 0 <= low <= rate <= high <= 1
+
+
+def test_simulate_runs_a_hundred_thousand_games_by_default() -> None:
+    from stonefield.cli import build_parser
+
+    _, commands = build_parser()
+    assert commands["simulate"].parse_args(["windflowers"]).games == 100_000
+
+
+def test_bench_prints_medians_spread_cpu_threads_and_load(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    monkeypatch.setattr(os, "getloadavg", lambda: (9.5, 9.0, 8.0))
+    status, out, err = _run(
+        capsys, "bench", "windflowers", "--option", "size=3", "--seconds", "0.05", "--threads", "2"
+    )
+    assert status == 0, err
+    header = out.splitlines()[0].split()
+    for column in ("playouts/s", "spread", "moves/s", "wall", "CPU"):
+        assert column in header, column
+    assert "median of 5 repeats" in out and "2 threads used" in out
+    assert "load average    9.50 before" in out and "warning: the machine was loaded" in out
+    status, out, err = _run(
+        capsys, "bench", "windflowers", "--option", "size=3", "--seconds", "0.05", "--json"
+    )
+    rows = json.loads(out)
+    for r in rows:
+        assert r["repeats"] == 5
+        assert r["playouts_per_second_min"] <= r["playouts_per_second"]
+        assert r["playouts_per_second"] <= r["playouts_per_second_max"]
+        assert r["cpu_seconds"] >= 0 and r["load_average"][0] == 9.5
+
+
+def test_bench_search_prints_the_machine_and_load(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(
+        capsys, "bench", "subsume", "--option", "size=3", "--search", "--seconds", "0.02"
+    )
+    assert status == 0, err
+    assert "per CPU s" in out and "threads used" in out and "load average" in out
