@@ -119,6 +119,10 @@ _SETTINGS: dict[str, dict[str, tuple[Callable[[str], Any], str]]] = {
     },
 }
 
+#: The agent kinds an agent string may name: the one grammar of ``match``, ``play``'s seats,
+#: the lab and the ladder.
+AGENT_KINDS = tuple(_SETTINGS)
+
 #: Every setting of :class:`stonefield.PUCT` an agent string may set, beside ``checkpoint``.
 PUCT_SETTINGS = (
     "simulations",

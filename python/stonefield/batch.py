@@ -80,17 +80,23 @@ class SimulationResult:
         g = self.game
         opts = ", ".join(f"{k}={v}" for k, v in g.options.items())
         n = self.n_games
+        from .matches import wilson_interval
+
         lines = [
             f"{g.name} ({opts})",
             f"{n} random games, seed {self.seed}, {self.seconds:.3f} s",
             "",
-            f"{'player':>8} {'wins':>8} {'draws':>8} {'mean return':>12}"
+            f"{'player':>8} {'wins':>8} {'95 % interval':>16} {'draws':>8} {'mean return':>12}"
             + (f" {'mean score':>11}" if self.scores is not None else ""),
         ]
         mean_ret = self.returns.mean(axis=0) if n else np.zeros(g.num_players)
         for p in range(g.num_players):
+            # Wilson's interval of the win rate: where the rate of many more games would lie.
+            low, high = wilson_interval(float(self.win_rates[p]), n) if n else (0.0, 1.0)
+            interval = f"[{low:.1%}, {high:.1%}]"
             row = (
-                f"{p:>8} {self.win_rates[p]:>8.1%} {self.draw_rates[p]:>8.1%} {mean_ret[p]:>12.3f}"
+                f"{p:>8} {self.win_rates[p]:>8.1%} {interval:>16} {self.draw_rates[p]:>8.1%}"
+                f" {mean_ret[p]:>12.3f}"
             )
             if self.scores is not None:
                 row += f" {self.scores[:, p].mean() if n else 0.0:>11.2f}"

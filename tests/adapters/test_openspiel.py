@@ -116,6 +116,22 @@ def test_cpp_mcts_search_works_on_these_games() -> None:
     assert sum(state.returns()) == 0.0
 
 
+def test_cpp_evaluate_bots_runs_the_cpp_mcts_bot() -> None:
+    # OpenSpiel's C++ evaluate_bots (pyspiel.evaluate_bots) steps its C++ bots itself, holding
+    # Python's lock, so the C++ MCTSBot plays whole games of these Python games there; only
+    # bot.step() called from Python (the Python evaluate_bots) crashes.
+    game = pyspiel.load_game("stonefield_subsume(size=3)")
+    for seed in range(3):
+        bots = [
+            pyspiel.MCTSBot(
+                game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, 40, 1000, False, seed, False
+            ),
+            pyspiel.make_uniform_random_bot(1, seed),
+        ]
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+        assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]
+
+
 def test_information_state_tensors_raise_a_clear_error() -> None:
     game = pyspiel.load_game("stonefield_subsume(size=3)")
     state = game.new_initial_state()

@@ -30,13 +30,13 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 # One mistake found after parsing, per command.
 AFTER_PARSING = {
-    "simulate": ["simulate", "subsume", "size=99", "-n", "1"],
-    "bench": ["bench", "subsume", "size=99"],
+    "simulate": ["simulate", "subsume", "--option", "size=99", "-n", "1"],
+    "bench": ["bench", "subsume", "--option", "size=99"],
     "render": ["render", "/nonexistent/record.json"],
     "play": ["play", "subsume", "--option", "size=99", "--no-browser"],
     "match": ["match", "subsume", "random", "random", "--option", "size=99"],
     "analyse": ["analyse", "subsume", "--option", "size=99"],
-    "selfplay": ["selfplay", "subsume", "size=99", "-o", "/tmp/never.npz"],
+    "selfplay": ["selfplay", "subsume", "--option", "size=99", "-o", "/tmp/never.npz"],
     "lab": ["lab", "subsume", "--option", "size=99", "--games", "2", "-q"],
     "solve": ["solve", "subsume", "--option", "size=99"],
     "train": ["train", "subsume", "--option", "size=99", "--iterations", "1", "--out", "/tmp/x"],

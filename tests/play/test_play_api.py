@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -491,3 +492,76 @@ def test_heat_map_snapshot_folds_faraday_offer_colours() -> None:
     assert snap["sites"] == {"0": 0.3, "1": 0.1}
     assert snap["actions"] == {str(2 * n): 0.6}
     assert snap["value"] == 0.25 and snap["budget"] == 100 and snap["player"] == 0
+
+
+# ---- Every agent string that `stonefield match` reads is a seat ------------------------------
+
+CHECKPOINT = str(Path(__file__).resolve().parent.parent / "docs/training/subsume4-30min/latest.npz")
+
+AGENT_STRINGS = [
+    "random",
+    "random:seed=3",
+    "mcts:200",
+    "mcts:iterations=150,c=0.5,solver=false",
+    "mcts:preset=strong,iterations=300",
+    "mcts:selection=grave,iterations=120",
+    "puct:simulations=40",
+    "puct:simulations=30,c=2,batch_size=4",
+]
+
+
+def test_the_seat_kinds_are_every_agent_kind() -> None:
+    from stonefield.agents import AGENT_KINDS
+
+    assert _agents.available_kinds() == ["human", *AGENT_KINDS]
+    assert "puct" in AGENT_KINDS
+
+
+@pytest.mark.parametrize("text", AGENT_STRINGS)
+def test_every_agent_string_is_a_seat_that_moves(client: TestClient, text: str) -> None:
+    from stonefield.agents import agent_string
+
+    seat = _agents.Seat.parse(text)
+    assert seat.is_agent and seat.agent is not None
+    # The seat's own agent string names the same agent as the one it was given.
+    assert agent_string(sf.parse_agent(seat.agent)) == agent_string(sf.parse_agent(text))
+    assert _agents.Seat.parse(seat.agent) == seat
+    assert _agents.Seat.parse(seat.to_json()) == seat
+    view = start(client, "subsume", seats=[text, "human"])
+    assert view["players"][0]["agent"] == seat.agent
+    view = client.post(f"/api/sessions/{view['id']}/agent", json={})
+    assert view.status_code == 200, view.text
+    body = view.json()
+    assert body["step"] == 1 and engine(body).board.tolist() == body["board"]
+    if seat.kind != "random":
+        assert body["analysis"]["budget"] == seat.iterations
+
+
+def test_a_puct_seat_plays_a_trained_network_named_when_the_server_started() -> None:
+    pytest.importorskip("jax")
+    text = f"puct:simulations=24,checkpoint={CHECKPOINT}"
+    seat = _agents.Seat.parse(text)
+    assert seat.kind == "puct" and seat.iterations == 24
+    assert seat.label == "PUCT 24 (network latest.npz)"
+    client = TestClient(create_app(checkpoints=[CHECKPOINT]))
+    payload = {"game": "subsume", "options": {"size": 4}, "seats": ["human", text]}
+    r = client.post("/api/sessions", json=payload)
+    assert r.status_code == 201, r.text
+    sid = r.json()["id"]
+    client.post(f"/api/sessions/{sid}/move", json={"action": 0})
+    view = client.post(f"/api/sessions/{sid}/agent", json={}).json()
+    assert view["step"] == 2 and view["analysis"]["budget"] == 24
+    # A server started without that checkpoint never reads it for a request.
+    other = TestClient(create_app())
+    r = other.post("/api/sessions", json=payload)
+    assert r.status_code == 400 and "checkpoint is named when the server starts" in r.text
+    r = other.post(
+        "/api/sessions", json={**payload, "seats": ["human", "puct:checkpoint=/etc/passwd"]}
+    )
+    assert r.status_code == 400
+
+
+def test_seat_budgets_of_puct_are_capped() -> None:
+    for bad in (f"puct:simulations={_agents.MAX_ITERATIONS + 1}", "puct:simulations=0", "puct:x=1"):
+        with pytest.raises(_agents.SeatError):
+            _agents.Seat.parse(bad)

@@ -112,3 +112,30 @@ def test_play_seats_the_human_and_the_default_opponent(monkeypatch: pytest.Monke
         (None, {}, None),
         {"host": "127.0.0.1", "port": 8765, "open_browser": False},
     )
+
+
+@pytest.mark.parametrize(
+    "opponent",
+    [
+        "random:seed=2",
+        "mcts:iterations=300,c=0.5",
+        "mcts:preset=strong",
+        "puct:simulations=50",
+        "puct:simulations=50,checkpoint=docs/training/subsume4-30min/latest.npz",
+    ],
+)
+def test_play_seats_every_agent_string_match_reads(
+    opponent: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import stonefield.play
+
+    if "checkpoint" in opponent:
+        pytest.importorskip("jax")
+        monkeypatch.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    served: dict[str, Any] = {}
+    monkeypatch.setattr(stonefield.play, "serve", lambda *a, **k: served.update(args=a))
+    assert main(["play", "subsume", "--option", "size=4", "--opponent", opponent]) == 0
+    assert served["args"][2] == ["human", opponent]
+    assert (
+        main(["match", "subsume", "--option", "size=4", "-n", "1", "-q", opponent, "random"]) == 0
+    )

@@ -60,6 +60,11 @@ def test_a_short_run_learns_and_its_checkpoint_reloads(tmp_path: Path) -> None:
     ]
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["game"] == "subsume" and len(saved["rows"]) == 3
+    # The library versions that made the run, for telling a rerun's differences apart.
+    versions = saved["versions"]
+    assert versions["stonefield"] == sf.__version__ and versions["python"].count(".") == 2
+    for name in ("numpy", "jax", "optax", "equinox"):
+        assert isinstance(versions[name], str) and versions[name][0].isdigit(), name
     assert "score vs UCT" in (tmp_path / "results.md").read_text()
     # The checkpoint is plain numpy (no pickles) and reloads to the same outputs.
     with np.load(tmp_path / "latest.npz", allow_pickle=False) as f:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -168,6 +169,32 @@ def _merge(parts: list[SelfPlayData]) -> SelfPlayData:
     )
 
 
+#: The libraries whose versions a run's ``results.json`` records: a rerun that differs can be
+#: told apart from a change of JAX, optax or equinox.
+VERSIONED = ("numpy", "jax", "jaxlib", "optax", "equinox")
+
+
+def library_versions() -> dict[str, str | None]:
+    """The versions of Python, stonefield and the training libraries (None where one is not
+    installed), as ``results.json`` records them.
+
+    >>> sorted(library_versions())
+    ['equinox', 'jax', 'jaxlib', 'numpy', 'optax', 'python', 'stonefield']
+    """
+    from importlib import metadata
+
+    versions: dict[str, str | None] = {
+        "python": platform.python_version(),
+        "stonefield": _core.__version__,
+    }
+    for name in VERSIONED:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
 def _write_results(
     out: str | os.PathLike[str],
     game: Game,
@@ -183,6 +210,7 @@ def _write_results(
                 "config": config.__dict__,
                 # How many symmetries the training positions were moved by (1: none).
                 "symmetries": 1 if symmetries is None else len(symmetries),
+                "versions": library_versions(),
                 "rows": rows,
             },
             f,

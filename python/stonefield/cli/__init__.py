@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .. import _core
 from . import analyse, bench, lab, match, play, render, selfplay, simulate, solve, train
-from ._common import UsageError, did_you_mean
+from ._common import UsageError, did_you_mean, move_positional_options
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -62,7 +62,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.parse_args(argv)  # --help, --version, or an argparse error (exit 2)
         return 2
     command = commands[argv[0]]
-    args = command.parse_intermixed_args(argv[1:])
+    rest, moved = move_positional_options(command, argv[1:])
+    if moved:
+        shown = " ".join(f"--option {m}" for m in moved)
+        print(
+            f"{command.prog}: hint: game options are written --option KEY=VALUE;"
+            f" read {' '.join(moved)} as {shown}",
+            file=sys.stderr,
+        )
+    args = command.parse_intermixed_args(rest)
     try:
         return int(args.func(args))
     except UsageError as e:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import os
+import platform
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -147,7 +150,7 @@ def options_help() -> str:
     """Every game's options with their allowed values and defaults, from the declarations."""
     from ..options import option_spec
 
-    lines = ["game options (key=value, default in brackets):"]
+    lines = ["game options (--option KEY=VALUE, repeatable; default in brackets):"]
     for game in _core.games():
         lines.append(f"  {game}:")
         for o in option_spec(game):
@@ -190,6 +193,133 @@ class Progress:
         if self.shown:
             self.stream.write("\n")
             self.shown = False
+
+
+#: A game option written as a positional argument: ``size=4`` (an agent string has a colon).
+_POSITIONAL_OPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*=[^:]*$")
+
+
+def move_positional_options(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """``argv`` with every positional ``key=value`` rewritten as ``--option key=value``, the one
+    syntax of game options on the command line, and the options so moved (for a hint).
+
+    Only commands with an ``--option`` flag are rewritten; a flag's own values (``--vary
+    scoring=stones``, ``--agent mcts:iterations=5``) are left where they are.
+
+    >>> p = argparse.ArgumentParser()
+    >>> _ = p.add_argument("game"); _ = p.add_argument("--option", action="append")
+    >>> _ = p.add_argument("--games", type=int); _ = p.add_argument("-q", action="store_true")
+    >>> move_positional_options(p, ["subsume", "size=4", "--games", "3", "-q"])
+    (['subsume', '--option', 'size=4', '--games', '3', '-q'], ['size=4'])
+    """
+    flags = parser._option_string_actions  # argparse has no public table of its flags
+    if "--option" not in flags:
+        return list(argv), []
+    out: list[str] = []
+    moved: list[str] = []
+    values = 0  # how many of the next tokens are the last flag's values (-1: until a flag)
+    for token in argv:
+        if token.startswith("-") and len(token) > 1 and not _is_number(token):
+            values = 0
+            name, eq, _ = token.partition("=")
+            matches = [a for f, a in flags.items() if f == name] or [
+                a for f, a in flags.items() if f.startswith("--") and f.startswith(name)
+            ]
+            if len(matches) == 1 and not eq:
+                nargs = matches[0].nargs
+                values = 1 if nargs is None else nargs if isinstance(nargs, int) else -1
+            out.append(token)
+        elif values != 0:
+            values -= values > 0
+            out.append(token)
+        elif _POSITIONAL_OPTION.match(token):
+            out += ["--option", token]
+            moved.append(token)
+        else:
+            out.append(token)
+    return out, moved
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def load_average() -> float | None:
+    """The one-minute load average (None where the system has none, as on Windows)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def cpu_model() -> str:
+    """The processor's name, as the system reports it (``""`` when it does not)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def machine_lines(threads: int, before: float | None) -> list[str]:
+    """What a speed was measured on: the cores, the processor, the threads used and the load
+    average before and after, with a warning when other programs kept the cores busy (then
+    rates are lower than on an idle machine, and more threads may even be slower than one).
+
+    >>> machine_lines(1, None)[0].startswith("machine")
+    True
+    """
+    cores = os.cpu_count() or 1
+    after = load_average()
+    model = cpu_model()
+    lines = [
+        f"machine         {cores} core{'s' if cores != 1 else ''}"
+        + (f", {model}" if model else "")
+        + f"; stonefield {_core.__version__}; {threads} thread{'s' if threads != 1 else ''} used"
+    ]
+    if before is None or after is None:
+        lines.append("load average    not available on this system")
+        return lines
+    lines.append(f"load average    {before:.2f} before, {after:.2f} after (1 minute)")
+    # Our own threads add to the load while they run: the load before is the others'.
+    if before > 0.5 * cores:
+        lines.append(
+            f"warning: the machine was loaded (load average {before:.2f} on {cores} cores):"
+            " other programs shared the cores, so these rates are below an idle machine's and"
+            " more threads can come out slower than one; rerun on a quiet machine to compare"
+        )
+    return lines
+
+
+def spread(rates: Sequence[float]) -> str:
+    """``median (min to max, n repeats)`` of measured rates.
+
+    >>> spread([90.0, 110.0, 100.0])
+    '100 (90 to 110 over 3 repeats)'
+    """
+    if not rates:
+        return "-"
+    return (
+        f"{median(rates):,.0f} ({min(rates):,.0f} to {max(rates):,.0f} over {len(rates)} repeats)"
+    )
+
+
+def median(values: Sequence[float]) -> float:
+    """The median of ``values`` (nan when empty)."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def add_option_flag(parser: argparse.ArgumentParser, help: str) -> None:

@@ -8,11 +8,23 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .. import _core
 from ..batch import simulate
-from ._common import MAX_THREADS, fail, int_in, make_game, options_help, parse_options, seconds
+from ._common import (
+    MAX_THREADS,
+    add_option_flag,
+    fail,
+    int_in,
+    load_average,
+    machine_lines,
+    make_game,
+    median,
+    options_help,
+    seconds,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -26,7 +38,7 @@ def add_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", nargs="?", help="one game id (default: every game's defaults)")
-    p.add_argument("options", nargs="*", help="game options as key=value")
+    add_option_flag(p, "a game option (repeatable), e.g. --option size=4")
     p.add_argument("--seconds", type=seconds, default=2.0, help="time per measurement")
     p.add_argument(
         "--threads",
@@ -50,15 +62,21 @@ def add_parser(sub: Any) -> None:
 
 def _targets(args: argparse.Namespace) -> list[_core.Game]:
     if args.game:
-        return [make_game(args.game, parse_options(args.options))]
+        return [make_game(args.game, dict(args.options))]
     if args.options:
         fail("options need a game id before them")
     return [_core.make(name) for name in _core.games()]
 
 
+#: Each measurement is this many repeats of a fifth of its time: their median is the rate,
+#: their range its spread.
+REPEATS = 5
+
+
 def run(args: argparse.Namespace) -> int:
+    load_before = load_average()
     if args.search:
-        return _run_search(args)
+        return _run_search(args, load_before)
     targets = _targets(args)
     all_threads = args.threads or os.cpu_count() or 1
     thread_counts = [1] if all_threads == 1 else [1, all_threads]
@@ -71,45 +89,100 @@ def run(args: argparse.Namespace) -> int:
                 lab["slowdown"] = rows[-1]["playouts_per_second"] / lab["playouts_per_second"]
                 rows.append(lab)
     if args.json:
+        for r in rows:
+            r["load_average"] = [load_before, load_average()]
+            r["cores"] = os.cpu_count()
         print(json.dumps(rows, indent=2))
         return 0
     kind = f" {'kind':<8}" if args.lab else ""
     print(
-        f"{'game':<14}{kind} {'threads':>7} {'playouts/s':>12} {'moves/s':>14} {'avg length':>10}"
+        f"{'game':<14}{kind} {'threads':>7} {'playouts/s':>12} {'spread':>17}"
+        f" {'moves/s':>14} {'avg length':>10} {'wall s':>7} {'CPU s':>7}"
     )
     for r in rows:
         kind = f" {r['kind']:<8}" if args.lab else ""
         slower = f"  ({r['slowdown']:.2f}× simulate's time)" if "slowdown" in r else ""
+        low, high = r["playouts_per_second_min"], r["playouts_per_second_max"]
         print(
             f"{r['game']:<14}{kind} {r['threads']:>7} {r['playouts_per_second']:>12,.0f}"
-            f" {r['moves_per_second']:>14,.0f} {r['average_length']:>10.1f}{slower}"
+            f" {f'{low:,.0f}-{high:,.0f}':>17} {r['moves_per_second']:>14,.0f}"
+            f" {r['average_length']:>10.1f} {r['seconds']:>7.2f} {r['cpu_seconds']:>7.2f}{slower}"
         )
+    print(
+        f"playouts/s is the median of {REPEATS} repeats, spread their range; CPU s counts every"
+        " thread (CPU s / wall s: how many cores the run kept busy)"
+    )
+    slower = sorted(
+        {
+            a["game"]
+            for a, b in zip(rows, rows[1:])
+            if a["threads"] == 1
+            and b["threads"] > 1
+            and a["kind"] == b["kind"]
+            and b["playouts_per_second"] < a["playouts_per_second"]
+        }
+    )
+    if slower:
+        print(
+            f"note: more threads were slower than one for {', '.join(slower)}: the threads"
+            " waited for cores that other programs held (see the load below)"
+        )
+    for line in machine_lines(all_threads, load_before):
+        print(line)
     return 0
 
 
-def _bench_one(game: _core.Game, seconds: float, threads: int) -> dict[str, Any]:
-    """Runs batches until `seconds` have passed; returns playouts/s and moves/s."""
-    n, total_games, total_moves, elapsed = 64, 0, 0, 0.0
-    simulate(game, 16, seed=0, threads=threads)  # warm-up
-    seed = 1
-    while elapsed < seconds:
-        r = simulate(game, n, seed=seed, threads=threads)
-        total_games += r.n_games
-        total_moves += int(r.lengths.sum())
-        elapsed += r.seconds
-        seed += 1
-        if r.seconds < seconds / 10:
-            n *= 2
+def _repeats(
+    measure: Callable[[int, int], tuple[int, int, float]], seconds: float
+) -> tuple[list[float], int, int, float, float]:
+    """Runs ``measure(n, first)`` (games, moves, seconds of ``n`` games from game ``first``) in
+    :data:`REPEATS` repeats of ``seconds / REPEATS`` each, doubling ``n`` while a batch is short.
+    Returns each repeat's games per second, the games, moves, wall and CPU seconds in all."""
+    n, first, total_games, total_moves, elapsed, rates = 64, 0, 0, 0, 0.0, []
+    cpu = time.process_time()
+    for _ in range(REPEATS):
+        games = moves = 0
+        took = 0.0
+        while took < seconds / REPEATS:
+            g, m, t = measure(n, first)
+            games, moves, took, first = games + g, moves + m, took + t, first + n
+            if t < seconds / (10 * REPEATS):
+                n *= 2
+        rates.append(games / took if took > 0 else math.inf)
+        total_games, total_moves, elapsed = total_games + games, total_moves + moves, elapsed + took
+    return rates, total_games, total_moves, elapsed, time.process_time() - cpu
+
+
+def _row(
+    game: _core.Game, threads: int, measured: tuple[list[float], int, int, float, float]
+) -> dict[str, Any]:
+    rates, games, moves, elapsed, cpu = measured
     return {
         "game": game.name,
         "options": game.options,
         "threads": threads,
-        "games": total_games,
+        "games": games,
         "seconds": elapsed,
-        "playouts_per_second": total_games / elapsed if elapsed > 0 else math.inf,
-        "moves_per_second": total_moves / elapsed if elapsed > 0 else math.inf,
-        "average_length": total_moves / max(total_games, 1),
+        "cpu_seconds": cpu,
+        "repeats": len(rates),
+        "playouts_per_second": median(rates),
+        "playouts_per_second_min": min(rates),
+        "playouts_per_second_max": max(rates),
+        "moves_per_second": moves / elapsed if elapsed > 0 else math.inf,
+        "average_length": moves / max(games, 1),
     }
+
+
+def _bench_one(game: _core.Game, seconds: float, threads: int) -> dict[str, Any]:
+    """Random games of ``simulate`` for ``seconds`` in :data:`REPEATS` repeats: the median
+    playouts/s, its spread, moves/s, wall and CPU time."""
+    simulate(game, 16, seed=0, threads=threads)  # warm-up
+
+    def measure(n: int, first: int) -> tuple[int, int, float]:
+        r = simulate(game, n, seed=1 + first, threads=threads)
+        return r.n_games, int(r.lengths.sum()), r.seconds
+
+    return _row(game, threads, _repeats(measure, seconds))
 
 
 def _bench_lab_one(game: _core.Game, seconds: float, threads: int) -> dict[str, Any]:
@@ -130,26 +203,7 @@ def _bench_lab_one(game: _core.Game, seconds: float, threads: int) -> dict[str, 
         return n, int(length.sum()), took
 
     play(16, 0)  # warm-up
-    n, first, total_games, total_moves, elapsed = 64, 0, 0, 0, 0.0
-    while elapsed < seconds:
-        games, moves, took = play(n, first)
-        total_games += games
-        total_moves += moves
-        elapsed += took
-        first += n
-        if took < seconds / 10:
-            n *= 2
-    return {
-        "game": game.name,
-        "options": game.options,
-        "threads": threads,
-        "kind": "lab",
-        "games": total_games,
-        "seconds": elapsed,
-        "playouts_per_second": total_games / elapsed if elapsed > 0 else math.inf,
-        "moves_per_second": total_moves / elapsed if elapsed > 0 else math.inf,
-        "average_length": total_moves / max(total_games, 1),
-    }
+    return {**_row(game, threads, _repeats(play, seconds)), "kind": "lab"}
 
 
 def _mid_game(game: _core.Game) -> _core.State:
@@ -167,7 +221,7 @@ def _mid_game(game: _core.Game) -> _core.State:
     return state
 
 
-def _run_search(args: argparse.Namespace) -> int:
+def _run_search(args: argparse.Namespace, load_before: float | None) -> int:
     targets = _targets(args)
     many = args.threads or min(os.cpu_count() or 1, 2)
     thread_counts = sorted({1, many})
@@ -200,6 +254,9 @@ def _run_search(args: argparse.Namespace) -> int:
                     }
                 )
     if args.json:
+        for r in rows:
+            r["load_average"] = [load_before, load_average()]
+            r["cores"] = os.cpu_count()
         print(json.dumps(rows, indent=2))
         return 0
     print(
@@ -213,4 +270,7 @@ def _run_search(args: argparse.Namespace) -> int:
             f" {r['iterations_per_second']:>13,.0f} {r['speedup']:>8.2f}"
             f" {'-' if per_cpu is None else f'{per_cpu:,.0f}':>10} {r['nodes']:>11,}"
         )
+    print("one search per row; per CPU s: iterations per second of CPU time, every thread counted")
+    for line in machine_lines(max(thread_counts), load_before):
+        print(line)
     return 0

@@ -13,12 +13,12 @@ from ._common import (
     GAME_HELP,
     MAX_SEED,
     MAX_THREADS,
+    add_option_flag,
     fail,
     game_id,
     int_in,
     make_game,
     options_help,
-    parse_options,
 )
 from .match import agent_arg, check_writable
 
@@ -39,7 +39,7 @@ def add_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", type=game_id, metavar="GAME", help=GAME_HELP)
-    p.add_argument("options", nargs="*", help="game options as key=value (e.g. size=4)")
+    add_option_flag(p, "a game option (repeatable), e.g. --option size=4")
     p.add_argument("-o", "--output", required=True, metavar="FILE.npz", help="the data file")
     p.add_argument("--agent", type=agent_arg, default=None, metavar="AGENT", help="mcts:...")
     p.add_argument(
@@ -62,7 +62,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = make_game(args.game, parse_options(args.options))
+    game = make_game(args.game, dict(args.options))
     agent = args.agent or agent_arg(DEFAULT_SELFPLAY_AGENT)
     if not isinstance(agent, _core.MCTS):
         fail("--agent: self-play needs an mcts agent (its visit counts are the policies)")

@@ -31,25 +31,71 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("game", type=game_id, metavar="GAME", help=GAME_HELP)
     add_option_flag(p, "a game option (repeatable), e.g. --option size=4")
-    p.add_argument("--iterations", type=int_in(1, None, "iterations"), required=True, help="rounds")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder for checkpoints")
-    p.add_argument("--games", type=int_in(1, None, "games"), default=64, help="self-play games")
     p.add_argument(
-        "--simulations", type=int_in(1, None, "simulations"), default=64, help="PUCT simulations"
+        "--iterations",
+        type=int_in(1, None, "iterations"),
+        required=True,
+        help="rounds of self-play, training and evaluation (required)",
     )
-    p.add_argument("--batch-size", type=int_in(1, 65536, "batch-size"), default=8)
-    p.add_argument("--temperature-moves", type=int_in(0, None, "temperature-moves"), default=4)
-    p.add_argument("--epochs", type=int_in(1, None, "epochs"), default=4)
-    p.add_argument("--window", type=int_in(1, None, "window"), default=4)
-    p.add_argument("--hidden", type=int_in(1, None, "hidden"), default=128, help="layer width")
-    p.add_argument("--layers", type=int_in(1, None, "layers"), default=2, help="hidden layers")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for checkpoints (required)")
+    d = " (default: %(default)s)"
     p.add_argument(
-        "--learning-rate", type=positive_number("learning-rate"), default=1e-3, help="AdamW's"
+        "--games", type=int_in(1, None, "games"), default=64, help="self-play games a round" + d
     )
-    p.add_argument("--eval-games", type=int_in(0, None, "eval-games"), default=40)
-    p.add_argument("--eval-simulations", type=int_in(1, None, "eval-simulations"), default=200)
-    p.add_argument("--uct-iterations", type=int_in(1, None, "uct-iterations"), default=200)
-    p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), default=0)
+    p.add_argument(
+        "--simulations",
+        type=int_in(1, None, "simulations"),
+        default=64,
+        help="PUCT simulations a self-play move" + d,
+    )
+    p.add_argument(
+        "--batch-size",
+        type=int_in(1, 65536, "batch-size"),
+        default=8,
+        help="positions the network evaluates at once during search" + d,
+    )
+    p.add_argument(
+        "--temperature-moves",
+        type=int_in(0, None, "temperature-moves"),
+        default=4,
+        help="opening moves drawn in proportion to the visits, not the most visited" + d,
+    )
+    p.add_argument(
+        "--epochs", type=int_in(1, None, "epochs"), default=4, help="passes over the window" + d
+    )
+    p.add_argument(
+        "--window",
+        type=int_in(1, None, "window"),
+        default=4,
+        help="rounds of self-play positions trained on" + d,
+    )
+    p.add_argument("--hidden", type=int_in(1, None, "hidden"), default=128, help="layer width" + d)
+    p.add_argument("--layers", type=int_in(1, None, "layers"), default=2, help="hidden layers" + d)
+    p.add_argument(
+        "--learning-rate",
+        type=positive_number("learning-rate"),
+        default=1e-3,
+        help="AdamW's learning rate" + d,
+    )
+    p.add_argument(
+        "--eval-games",
+        type=int_in(0, None, "eval-games"),
+        default=40,
+        help="games against UCT after each round (0: none)" + d,
+    )
+    p.add_argument(
+        "--eval-simulations",
+        type=int_in(1, None, "eval-simulations"),
+        default=200,
+        help="PUCT simulations a move in those games" + d,
+    )
+    p.add_argument(
+        "--uct-iterations",
+        type=int_in(1, None, "uct-iterations"),
+        default=200,
+        help="UCT's iterations a move in those games" + d,
+    )
+    p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), default=0, help="the run's seed" + d)
     p.add_argument(
         "--no-augment",
         dest="augment",
@@ -60,7 +106,7 @@ def add_parser(sub: Any) -> None:
         "--minutes",
         type=positive_number("minutes"),
         default=None,
-        help="time budget: no iteration starts that would end past it",
+        help="time budget: no iteration starts that would end past it (default: none)",
     )
     p.set_defaults(func=run)
 

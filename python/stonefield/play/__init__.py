@@ -31,11 +31,15 @@ if TYPE_CHECKING:
 __all__ = ["create_app", "default_opponent", "play_url", "serve"]
 
 
-def create_app(max_sessions: int = 64, allowed_hosts: Sequence[str] | None = None) -> Starlette:
+def create_app(
+    max_sessions: int = 64,
+    allowed_hosts: Sequence[str] | None = None,
+    checkpoints: Sequence[str] = (),
+) -> Starlette:
     """The ASGI application of the page and its JSON API (see :func:`._app.create_app`)."""
     from ._app import create_app as make
 
-    return make(max_sessions=max_sessions, allowed_hosts=allowed_hosts)
+    return make(max_sessions=max_sessions, allowed_hosts=allowed_hosts, checkpoints=checkpoints)
 
 
 def play_url(
@@ -72,7 +76,9 @@ def serve(
     Args:
         game: the game to open at once (None: the page's form).
         options: the game's options.
-        seats: one seat per player (``"human"``, ``"random"``, ``"mcts:iterations=N"``).
+        seats: one seat per player: ``"human"`` or an agent string (``"random"``,
+            ``"mcts:iterations=N"``, ``"puct:simulations=N,checkpoint=PATH"``); the checkpoints
+            named here are the only ones the page may seat.
         host: the address to listen on; anything but a loopback address makes the server
             reachable from other machines, which is warned about.
         port: the port; 0 picks a free one.
@@ -101,7 +107,7 @@ def serve(
     # On a loopback address only this machine's own names may be used to reach the server.
     hosts = [shown, "127.0.0.1", "localhost", "[::1]"] if _is_loopback(host) else None
     config = uvicorn.Config(
-        create_app(allowed_hosts=hosts),
+        create_app(allowed_hosts=hosts, checkpoints=_agents.checkpoints_of(seats)),
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=1,

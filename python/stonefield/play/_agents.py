@@ -1,17 +1,21 @@
 """The players a seat can hold, and how an agent's thinking is reported while it runs.
 
 A seat is a human (the page waits for a click) or an agent named by an agent string, the one
-grammar of :func:`stonefield.parse_agent` (``random``, ``mcts:iterations=2000,c=0.8``; every
-:class:`stonefield.MCTS` setting), or by the same settings as a JSON object
+grammar of :func:`stonefield.parse_agent` that ``stonefield match``, the lab and the ladder read
+(``random``, ``mcts:iterations=2000,c=0.8``, ``puct:simulations=400``,
+``puct:checkpoint=run/latest.npz``), or by the same settings as a JSON object
 (``{"kind": "mcts", "iterations": 2000}``). Budgets are capped so that a request cannot occupy
-the machine for long.
+the machine for long, and a request may only name a network checkpoint that the server was
+started with (``stonefield play GAME --opponent puct:checkpoint=PATH``): the page never makes the
+server read a file of its choosing.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +23,7 @@ import numpy as np
 
 from .. import _core
 from .._seeds import MCTS_SETTINGS
-from ..agents import parse_agent
+from ..agents import AGENT_KINDS, PUCT_SETTINGS, parse_agent
 
 #: The largest iteration budget a request may ask of MCTS.
 MAX_ITERATIONS = 200_000
@@ -46,9 +50,10 @@ class SeatError(ValueError):
 
 @dataclass(frozen=True)
 class Seat:
-    """Who sits in one seat: ``kind`` is ``human``, ``random`` or ``mcts``; ``settings`` holds
-    the agent's other settings (as :func:`stonefield.parse_agent` reads them) that differ from
-    the defaults.
+    """Who sits in one seat: ``kind`` is ``human`` or an agent kind of
+    :func:`stonefield.parse_agent` (``random``, ``mcts``, ``puct``); ``iterations`` is the
+    search's budget (MCTS iterations, PUCT simulations); ``settings`` holds the agent's other
+    settings (as :func:`stonefield.parse_agent` reads them) that differ from the defaults.
 
     >>> Seat.parse("mcts:iterations=500")
     Seat(kind='mcts', iterations=500, settings=())
@@ -56,6 +61,8 @@ class Seat:
     Seat(kind='mcts', iterations=500, settings=(('c', 0.5),))
     >>> Seat.parse({"kind": "mcts"}).label
     'MCTS 10,000'
+    >>> Seat.parse("puct:simulations=400,c=2")
+    Seat(kind='puct', iterations=400, settings=(('c', 2.0),))
     """
 
     kind: str
@@ -73,24 +80,56 @@ class Seat:
             name = "strong MCTS" if shown.pop("preset", None) == "strong" else "MCTS"
             extra = "".join(f", {k}={v}" for k, v in shown.items())
             return f"{name} {self.iterations:,}{extra}"
+        if self.kind == "puct":
+            shown = dict(self.settings)
+            path = shown.pop("checkpoint", None)
+            guide = f"network {os.path.basename(path)}" if path else "rollouts"
+            extra = "".join(f", {k}={v}" for k, v in shown.items())
+            return f"PUCT {self.iterations:,} ({guide}){extra}"
         return self.kind
+
+    @property
+    def agent(self) -> str | None:
+        """The agent string of an agent's seat (None for a human): what ``match`` reads.
+
+        >>> Seat.parse({"kind": "puct", "simulations": 300}).agent
+        'puct:simulations=300'
+        """
+        if self.kind == "human":
+            return None
+        if self.kind == "random":
+            return "random" + "".join(f":seed={v}" for k, v in self.settings if k == "seed")
+        budget = "simulations" if self.kind == "puct" else "iterations"
+        items = [f"{budget}={self.iterations}"] if self.iterations is not None else []
+        for key, value in self.settings:
+            shown = "none" if value is None else str(value)
+            items.append(f"{key}={shown.lower() if isinstance(value, bool) else shown}")
+        return f"{self.kind}:{','.join(items)}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "label": self.label}
+        if self.agent is not None:
+            out["agent"] = self.agent
         if self.iterations is not None:
-            out["iterations"] = self.iterations
+            out["simulations" if self.kind == "puct" else "iterations"] = self.iterations
         out.update(self.settings)
         return out
 
     @staticmethod
-    def parse(spec: Any) -> Seat:
+    def parse(spec: Any, checkpoints: Collection[str] | None = None) -> Seat:
         """A seat from ``"human"``, an agent string (``"random"``, ``"mcts"``,
-        ``"mcts:iterations=N,c=..."``, ``"mcts:N"``) or the equivalent JSON object (``kind`` and
-        the agent's settings; ``label`` is ignored).
+        ``"mcts:iterations=N,c=..."``, ``"mcts:N"``, ``"puct:simulations=N,checkpoint=PATH"``)
+        or the equivalent JSON object (``kind`` and the agent's settings; ``label`` and
+        ``agent`` are ignored).
+
+        Args:
+            spec: the seat.
+            checkpoints: the network checkpoints a ``puct`` seat may name (None: any file);
+                the server passes those it was started with.
 
         Raises:
-            SeatError: anything else, a budget outside 1..MAX_ITERATIONS, or more than
-                MAX_THREADS threads.
+            SeatError: anything else, a budget outside 1..MAX_ITERATIONS, more than
+                MAX_THREADS threads, or a checkpoint not in ``checkpoints``.
         """
         if isinstance(spec, dict):
             spec = _agent_string(spec)
@@ -103,6 +142,8 @@ class Seat:
             if spec.strip().lower() != "human":
                 raise SeatError("a human seat takes no settings")
             return Seat("human")
+        if kind == "puct":
+            return _puct_seat(spec, checkpoints)
         try:
             agent = parse_agent(spec)
         except (_core.InvalidOptionError, TypeError) as e:
@@ -131,6 +172,65 @@ class Seat:
         return Seat("mcts", iterations, settings)
 
 
+def _puct_seat(spec: str, checkpoints: Collection[str] | None) -> Seat:
+    """The seat of a ``puct`` agent string (see :meth:`Seat.parse`)."""
+    given = {}
+    for item in spec.partition(":")[2].split(","):
+        key, _, value = item.partition("=")
+        given[key.strip().lower().replace("-", "_")] = value.strip()
+    path = given.get("checkpoint")
+    if path and checkpoints is not None:
+        allowed = {os.path.abspath(c) for c in checkpoints}
+        if os.path.abspath(path) not in allowed:
+            raise SeatError(
+                "a network checkpoint is named when the server starts"
+                " (stonefield play GAME --opponent puct:checkpoint=PATH); this one was not"
+            )
+    try:
+        agent = parse_agent(spec)
+    except (_core.InvalidOptionError, TypeError) as e:
+        raise SeatError(str(e)) from None
+    simulations = int(agent.simulations)
+    if not 1 <= simulations <= MAX_ITERATIONS:
+        raise SeatError(f"simulations must be 1..{MAX_ITERATIONS}, got {simulations}")
+    _EVALUATORS[_evaluator_key(path)] = agent.evaluator
+    default = parse_agent("puct")
+    settings = tuple(
+        (k, getattr(agent, k))
+        for k in PUCT_SETTINGS
+        if k != "simulations" and getattr(agent, k) != getattr(default, k)
+    )
+    if path:
+        settings += (("checkpoint", path),)
+    return Seat("puct", simulations, settings)
+
+
+#: The evaluators of the ``puct`` seats parsed so far, by checkpoint (None: the rollouts), so
+#: that a network is read once, not at every move.
+_EVALUATORS: dict[str | None, Any] = {}
+
+
+def _evaluator_key(path: str | None) -> str | None:
+    return None if not path else os.path.abspath(path)
+
+
+def checkpoints_of(seats: Collection[str] | None) -> list[str]:
+    """The network checkpoints the agent strings ``seats`` name (what a request may name).
+
+    >>> checkpoints_of(["human", "puct:simulations=50,checkpoint=run/latest.npz"])
+    ['run/latest.npz']
+    """
+    out = []
+    for seat in seats or ():
+        name, _, rest = seat.partition(":")
+        if name.strip().lower() == "puct":
+            for item in rest.split(","):
+                key, _, value = item.partition("=")
+                if key.strip().lower() == "checkpoint" and value.strip():
+                    out.append(value.strip())
+    return out
+
+
 def _agent_string(spec: dict[str, Any]) -> Any:
     """The agent string of a seat's JSON object."""
     kind = spec.get("kind")
@@ -138,9 +238,9 @@ def _agent_string(spec: dict[str, Any]) -> Any:
         raise SeatError(f"seat kind must be one of {available_kinds()}, got {kind!r}")
     items = []
     for key, value in spec.items():
-        if key in ("kind", "label"):
+        if key in ("kind", "label", "agent"):
             continue
-        if isinstance(value, float) and key == "iterations":
+        if isinstance(value, float) and key in ("iterations", "simulations"):
             raise SeatError(f"iterations is a whole number, got {value!r}")
         shown = "none" if value is None else str(value).lower()
         items.append(f"{key}={shown}")
@@ -166,12 +266,13 @@ def default_opponent() -> str:
 
 
 def available_kinds() -> list[str]:
-    """The seat kinds a request may name.
+    """The seat kinds a request may name: a human, or any agent kind that
+    :func:`stonefield.parse_agent` reads.
 
     >>> available_kinds()
-    ['human', 'random', 'mcts']
+    ['human', 'random', 'mcts', 'puct']
     """
-    return ["human", "random", "mcts"]
+    return ["human", *AGENT_KINDS]
 
 
 def shut_down() -> None:
@@ -196,7 +297,7 @@ def choose(
     if seat.kind == "random":
         own = int(dict(seat.settings).get("seed", 0))
         return int(_core.RandomAgent(seed=(seed ^ own) & (2**64 - 1)).act(state))
-    if seat.kind != "mcts" or seat.iterations is None:
+    if seat.kind not in ("mcts", "puct") or seat.iterations is None:
         raise SeatError(f"a {seat.kind} seat does not choose moves")
     budgets = sorted({max(1, seat.iterations >> k) for k in range(_SNAPSHOTS - 1, -1, -1)})
     forced = len(state.legal_actions()) == 1
@@ -209,17 +310,41 @@ def choose(
         if left <= 0 and best >= 0:
             break
         settings = dict(seat.settings)
-        limit = min(left, float(settings.pop("time", left)))
         own = int(settings.pop("seed", 0))
-        search = _core.MCTS(
-            iterations=budget, time=max(limit, 0.01), seed=(seed ^ own) & (2**64 - 1), **settings
-        )
+        search: Any
+        if seat.kind == "puct":
+            # PUCT has no time budget: its budgets grow until the deadline, as MCTS's do.
+            evaluator = _puct_evaluator(settings.pop("checkpoint", None))
+            search = _core.PUCT(
+                evaluator,
+                simulations=budget,
+                seed=(seed ^ own) & (2**64 - 1),
+                **{"dirichlet_fraction": 0.0, **settings},
+            )
+        else:
+            limit = min(left, float(settings.pop("time", left)))
+            search = _core.MCTS(
+                iterations=budget,
+                time=max(limit, 0.01),
+                seed=(seed ^ own) & (2**64 - 1),
+                **settings,
+            )
         result = search.analyse(state)
         publish(snapshot(state, result, seat.iterations))
         best = int(result.best)
         if forced or result.proven is not None:
             break  # a forced move or a proven result does not change with more iterations
     return best
+
+
+def _puct_evaluator(path: str | None) -> Any:
+    """The evaluator of a ``puct`` seat: the rollouts, or the network its checkpoint holds
+    (read once; see :data:`_EVALUATORS`)."""
+    key = _evaluator_key(path)
+    if key not in _EVALUATORS:
+        spec = "puct" + (f":checkpoint={path}" if path else "")
+        _EVALUATORS[key] = parse_agent(spec).evaluator
+    return _EVALUATORS[key]
 
 
 def snapshot(state: _core.State, result: Any, budget: int) -> dict[str, Any]:

@@ -119,6 +119,7 @@ def create_app(
     max_sessions: int = 64,
     choose: Chooser | None = None,
     allowed_hosts: Sequence[str] | None = None,
+    checkpoints: Sequence[str] = (),
 ) -> Starlette:
     """The application: the page at ``/`` and the JSON API under ``/api``.
 
@@ -129,6 +130,8 @@ def create_app(
         allowed_hosts: the host names requests may address (the ``Host`` header), so that a web
             page elsewhere cannot reach this server through a domain that resolves to it (DNS
             rebinding); None accepts any.
+        checkpoints: the network checkpoints a ``puct`` seat may name (those the server was
+            started with); a request naming any other file is refused.
 
     Returns:
         A Starlette (ASGI) application, to run under uvicorn or drive with a test client.
@@ -210,7 +213,9 @@ def create_app(
             game = make_game(body)
             if "moves" in body:
                 line = parse_moves(game, body["moves"])
-        seats = parse_seats(body.get("seats"), game.num_players, loose="record" in body)
+        seats = parse_seats(
+            body.get("seats"), game.num_players, loose="record" in body, checkpoints=checkpoints
+        )
         session = Session(game, seats, line)
         if "step" in body:
             session.goto(as_int(body["step"], "step"))
@@ -304,7 +309,9 @@ def create_app(
         session = session_of(request)
         body = await read_json(request)
         idle(session)
-        session.seats = parse_seats(body.get("seats"), session.game.num_players, loose=False)
+        session.seats = parse_seats(
+            body.get("seats"), session.game.num_players, loose=False, checkpoints=checkpoints
+        )
         session.touch()
         return state(session, request)
 
@@ -325,7 +332,7 @@ def create_app(
         ):
             raise HTTPError(400, f'"time" is a number of seconds in (0, {_agents.MAX_SECONDS}]')
         if "agent" in body:
-            seat = parse_seat(body["agent"])
+            seat = parse_seat(body["agent"], checkpoints)
         else:
             seat = session.seats[player]
         if not seat.is_agent:
@@ -339,14 +346,14 @@ def create_app(
             session.thinking = snap  # one assignment: readers see the old or the new snapshot
 
         try:
-            limiter = searches if seat.kind == "mcts" else quick
+            limiter = quick if seat.kind == "random" else searches
             pick: Any = chooser
             if limit is not None:
                 pick = functools.partial(chooser, seconds=float(limit))  # type: ignore[call-arg]
             action = await anyio.to_thread.run_sync(
                 pick, seat, position, seed, publish, limiter=limiter
             )
-            analysis = session.thinking if seat.kind == "mcts" else None
+            analysis = session.thinking if seat.kind in ("mcts", "puct") else None
             session.play(int(action))
         except KeyboardInterrupt:
             # The server is shutting down and stopped the search (cancel_native_calls).
@@ -585,14 +592,16 @@ def parse_moves(game: _core.Game, moves: Any) -> list[int]:
     return line
 
 
-def parse_seat(spec: Any) -> Seat:
+def parse_seat(spec: Any, checkpoints: Sequence[str] = ()) -> Seat:
     try:
-        return Seat.parse(spec)
+        return Seat.parse(spec, checkpoints)
     except SeatError as e:
         raise HTTPError(400, str(e)) from None
 
 
-def parse_seats(spec: Any, players: int, loose: bool) -> list[Seat]:
+def parse_seats(
+    spec: Any, players: int, loose: bool, checkpoints: Sequence[str] = ()
+) -> list[Seat]:
     """One seat per player. Missing seats are humans; with ``loose`` (a loaded record, whose
     player count the page may not know) a list of the wrong length is ignored."""
     if spec is None:
@@ -603,4 +612,4 @@ def parse_seats(spec: Any, players: int, loose: bool) -> list[Seat]:
         if loose:
             return [Seat("human")] * players
         raise HTTPError(400, f"this game has {players} players; got {len(spec)} seats")
-    return [parse_seat(s) for s in spec]
+    return [parse_seat(s, checkpoints) for s in spec]

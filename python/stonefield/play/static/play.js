@@ -127,7 +127,7 @@ function playerCount() {
 
 // A seat as the server describes it, written as an agent string (for addresses).
 function seatText(seat) {
-  if (seat.kind !== "mcts") return seat.kind;
+  if (seat.kind !== "mcts") return seat.agent || seat.kind;
   return seat.preset ? `mcts:preset=${seat.preset},iterations=${seat.iterations}` : `mcts:${seat.iterations}`;
 }
 
@@ -135,6 +135,14 @@ function seatText(seat) {
 // seat: its kind ("strong" for the strong preset) and budget.
 function parseSeatText(text) {
   const [kind, rest = ""] = text.split(":");
+  // A PUCT search with only a budget is the form's "puct" seat; any other agent string (a
+  // network checkpoint, a kind the form has no fields for) is kept whole as an agent string.
+  const items = rest.split(",").filter(Boolean);
+  if (kind === "puct" && items.every((i) => i.startsWith("simulations=") || /^\d+$/.test(i))) {
+    const budget = items.length ? Number(items[0].split("=").pop()) : 0;
+    return budget ? { kind, iterations: budget } : { kind };
+  }
+  if (!["human", "random", "mcts"].includes(kind)) return { kind: "agent", text };
   const seat = { kind };
   for (const item of rest.split(",").filter(Boolean)) {
     const [key, value] = item.includes("=") ? item.split("=") : ["iterations", item];
@@ -146,7 +154,7 @@ function parseSeatText(text) {
 
 // The form's seat kinds: the server's, and the strong search where the server has it.
 function seatKinds() {
-  return catalog.strong ? [...catalog.agents, "strong"] : catalog.agents;
+  return [...catalog.agents, ...(catalog.strong ? ["strong"] : []), "agent"];
 }
 
 function buildSeats(given = null) {
@@ -155,7 +163,7 @@ function buildSeats(given = null) {
   const n = playerCount();
   const fallback = catalog.strong ? "strong" : catalog.agents.includes("mcts") ? "mcts" : "random";
   const kinds = seatKinds();
-  const shown = { mcts: "MCTS", strong: "strong MCTS" };
+  const shown = { mcts: "MCTS", strong: "strong MCTS", puct: "PUCT", agent: "agent string" };
   for (let p = 0; p < n; p++) {
     const row = el("div", { class: "seat row" });
     const dot = el("span", { class: `dot p${p}` });
@@ -169,13 +177,25 @@ function buildSeats(given = null) {
       name: `budget${p}`,
       title: "MCTS iterations per move",
     });
+    // Any agent string `stonefield match` reads (e.g. puct:simulations=400,checkpoint=PATH).
+    const text = el("input", {
+      type: "text",
+      name: `agent${p}`,
+      placeholder: "mcts:iterations=2000,c=0.8",
+      title: "an agent string, as stonefield match reads it",
+    });
     const mine = given && given[p] ? given[p] : { kind: p === 0 ? "human" : fallback };
     kind.value = kinds.includes(mine.kind) ? mine.kind : "random";
     budget.value = String(mine.iterations || catalog.limits.default_iterations);
-    const sync = () => (budget.hidden = kind.value !== "mcts" && kind.value !== "strong");
+    text.value = mine.text || "";
+    const sync = () => {
+      budget.hidden = !["mcts", "strong", "puct"].includes(kind.value);
+      budget.title = kind.value === "puct" ? "PUCT simulations per move" : "MCTS iterations per move";
+      text.hidden = kind.value !== "agent";
+    };
     kind.addEventListener("change", sync);
     sync();
-    row.append(dot, ` ${NAMES[p]} `, kind, budget);
+    row.append(dot, ` ${NAMES[p]} `, kind, budget, text);
     box.append(row);
   }
 }
@@ -195,9 +215,11 @@ function readSeats() {
   const seats = [];
   for (const row of $("seats").querySelectorAll(".seat")) {
     const kind = row.querySelector("select").value;
-    const iterations = Number(row.querySelector("input").value);
+    const iterations = Number(row.querySelector('input[type="number"]').value);
     if (kind === "strong") seats.push({ kind: "mcts", preset: "strong", iterations });
     else if (kind === "mcts") seats.push({ kind, iterations });
+    else if (kind === "puct") seats.push({ kind, simulations: iterations });
+    else if (kind === "agent") seats.push(row.querySelector('input[type="text"]').value.trim());
     else seats.push({ kind });
   }
   return seats;
