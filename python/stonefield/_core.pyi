@@ -1,5 +1,6 @@
 """Type stubs for the Rust extension module stonefield._core."""
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, ClassVar, Literal, SupportsIndex, final
 
@@ -325,6 +326,7 @@ class PUCT:
         batch_size: SupportsIndex | None = None,
         seed: SupportsIndex | None = None,
         max_nodes: SupportsIndex | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
     ) -> PUCT: ...
     def act(self, state: State) -> int: ...
     def analyse(self, state: State) -> SearchResult: ...

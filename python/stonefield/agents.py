@@ -16,8 +16,8 @@ takes ``seed``. Booleans are ``true`` or ``false``; ``iterations=none`` or ``tim
 that budget; ``mcts:2000`` is short for ``mcts:iterations=2000`` (a bare number as the first
 setting). ``puct`` is :class:`stonefield.PUCT` (``simulations``, ``c``, ``dirichlet_alpha``,
 ``dirichlet_fraction``, ``batch_size``, ``seed``, ``max_nodes``) guided by the native rollout
-evaluator, or by a network trained with ``stonefield train`` (``checkpoint=PATH``, needs the
-``jax`` extra): ``puct:simulations=400,checkpoint=run/latest.npz``. As a player it searches
+evaluator, or by a network trained with ``stonefield train`` (``checkpoint=PATH``, played with
+numpy alone): ``puct:simulations=400,checkpoint=run/latest.npz``. As a player it searches
 without root noise unless ``dirichlet_fraction`` is given. Every mistake raises
 :class:`stonefield.InvalidOptionError` with a one-line message naming what is allowed.
 
@@ -39,10 +39,9 @@ stonefield.InvalidOptionError: unknown agent "alphazero"; agents: random, mcts, 
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Protocol, Union, runtime_checkable
 
-from ._core import MCTS, InvalidOptionError, RandomAgent, State
+from ._core import MCTS, InvalidOptionError, RandomAgent, RecordError, State
 
 __all__ = ["Agent", "NativeAgent", "agent_string", "is_native", "parse_agent"]
 
@@ -230,16 +229,12 @@ def _puct(settings: dict[str, Any]) -> Any:
     if checkpoint is not None:
         if evaluator != "rollout":
             raise InvalidOptionError("give evaluator or checkpoint, not both")
-        if not os.path.isfile(checkpoint):
-            raise InvalidOptionError(f"checkpoint {checkpoint!r} cannot be read (no such file)")
+        from ._checkpoint import read_checkpoint
+
         try:
-            from .alphazero.network import Network
-        except ImportError as e:
-            raise InvalidOptionError(f"checkpoint needs the jax extra ({e})") from None
-        try:
-            evaluator = Network.load(checkpoint).evaluate
-        except OSError as e:
-            raise InvalidOptionError(f"checkpoint {checkpoint!r} cannot be read ({e})") from None
+            evaluator = read_checkpoint(checkpoint)
+        except RecordError as e:
+            raise InvalidOptionError(f"checkpoint {e}") from None
     elif evaluator != "rollout":
         raise InvalidOptionError(f"evaluator must be rollout, got {evaluator!r}")
     settings.setdefault("dirichlet_fraction", PUCT_STRING_NOISE)
@@ -259,7 +254,9 @@ def _puct_string(agent: Any) -> str:
         if value != getattr(default, key) or key == "simulations":
             parts.append(f"{key}={value}")
     evaluator = agent.evaluator
-    path = getattr(getattr(evaluator, "__self__", None), "path", None)
+    path = getattr(evaluator, "path", None)
+    if not isinstance(path, str):
+        path = getattr(getattr(evaluator, "__self__", None), "path", None)
     if isinstance(path, str):
         parts.append(f"checkpoint={path}")
     elif evaluator != "rollout":

@@ -54,15 +54,14 @@ stonefield.RecordError: action 5 (index 1): ...
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import secrets
 from typing import Any
 
 from ._actions import is_action_id
 from ._core import RecordError, State, StonefieldError, __version__, games, make
+from ._files import atomic_write
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "from_record", "load", "save", "to_record"]
 
@@ -207,19 +206,8 @@ def save(state: State, path: str | os.PathLike[str]) -> None:
         path: the file to write (replaced if it exists).
     """
     text = dumps(to_record(state))
-    target = os.fspath(path)
-    directory, name = os.path.split(os.path.abspath(target))
-    temp = os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    # Mode 0o666 less the umask, as open(path, "w") would give (mkstemp's files are 0o600).
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    with atomic_write(path) as f:
+        f.write(text)
 
 
 def load(path: str | os.PathLike[str]) -> State:

@@ -30,6 +30,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import count_arg, game_arg, seed_arg, threads_arg
 from ._core import Game, RecordError, StonefieldError
+from ._files import atomic_write
 from .agents import parse_agent
 from .records import to_record
 
@@ -127,8 +128,10 @@ class SelfPlayData:
         return out
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Writes the data to one ``.npz`` file (uncompressed; numpy adds ``.npz`` to a path
-        without it). The game and its options are stored with it as JSON text."""
+        """Writes the data to one ``.npz`` file (uncompressed; ``.npz`` is added to a path
+        without it). The game and its options are stored with it as JSON text. The file is
+        written to a temporary file that then replaces ``path``, so a full disk or a kill
+        leaves any earlier file whole."""
         header = json.dumps(
             {
                 "format": FORMAT,
@@ -138,7 +141,11 @@ class SelfPlayData:
             }
         )
         arrays = {k: getattr(self, k) for k in _ARRAYS}
-        np.savez(path, header=np.array(header), **arrays)
+        target = os.fspath(path)
+        if not target.endswith(".npz"):
+            target += ".npz"
+        with atomic_write(target, binary=True) as f:
+            np.savez(f, header=np.array(header), **arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] | BinaryIO) -> SelfPlayData:

@@ -3,12 +3,13 @@
 
 use std::sync::atomic::AtomicBool;
 
-use numpy::ndarray::{ArrayView2, ArrayView3};
-use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods, ToPyArray};
+use numpy::{PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
+use super::game::PyGame;
 use super::interrupt::interruptible;
 use super::memory::node_cap;
 use super::search::{
@@ -60,12 +61,21 @@ impl<'a> PyEvaluator<'a> {
     fn call(&self, py: Python<'_>, batch: &mut Batch) -> PyResult<std::result::Result<(), String>> {
         let b = batch.len;
         let (na, np_) = (batch.num_actions, batch.players);
-        let obs = ArrayView3::from_shape((b, self.planes, self.sites), &batch.observations)
+        // Made by numpy.empty rather than `to_pyarray`, so that a failed allocation is a
+        // MemoryError (to_pyarray panics on one).
+        let empty = py.import(intern!(py, "numpy"))?.getattr(intern!(py, "empty"))?;
+        let obs = empty.call1(((b, self.planes, self.sites), intern!(py, "float32")))?;
+        obs.cast::<PyArray3<f32>>()?
+            .try_readwrite()
             .map_err(|e| PyTypeError::new_err(e.to_string()))?
-            .to_pyarray(py);
-        let mask = ArrayView2::from_shape((b, na), &batch.legal)
+            .as_slice_mut()?
+            .copy_from_slice(rows(&batch.observations, b * self.planes * self.sites)?);
+        let mask = empty.call1(((b, na), intern!(py, "bool")))?;
+        mask.cast::<PyArray2<bool>>()?
+            .try_readwrite()
             .map_err(|e| PyTypeError::new_err(e.to_string()))?
-            .to_pyarray(py);
+            .as_slice_mut()?
+            .copy_from_slice(rows(&batch.legal, b * na)?);
         let out = self.func.bind(py).call1((obs, mask))?;
         let Ok(tuple) = out.cast::<PyTuple>() else {
             return Ok(Err(format!(
@@ -111,6 +121,13 @@ impl<'a> PyEvaluator<'a> {
             };
             let dtype: String = arr.getattr("dtype")?.getattr("name")?.extract()?;
             let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+            if !arr.getattr("dtype")?.getattr("isnative")?.extract::<bool>()? {
+                let code: String = arr.getattr("dtype")?.getattr("str")?.extract()?;
+                return Ok(Err(format!(
+                    "the evaluator's {name} must be a float32 array in the machine's byte \
+                     order, got {code:?} (convert with .astype(numpy.float32))"
+                )));
+            }
             if dtype != "float32" || shape != [b, cols] {
                 return Ok(Err(format!(
                     "the evaluator's {name} must be a float32 array of shape ({b}, {cols}), got \
@@ -126,6 +143,26 @@ impl<'a> PyEvaluator<'a> {
         }
         Ok(Ok(()))
     }
+}
+
+/// The first `n` items of a batch's buffer.
+fn rows<T>(buf: &[T], n: usize) -> PyResult<&[T]> {
+    buf.get(..n)
+        .ok_or_else(|| PyTypeError::new_err("a batch shorter than its rows"))
+}
+
+/// An evaluator made for one game (a checkpoint's network) says so with a `check_game(game)`
+/// method, which raises for any other game or rules: called once before the search, so that a
+/// network of another board is refused by name rather than by its arithmetic.
+fn check_evaluator_game(
+    py: Python<'_>,
+    func: &Py<PyAny>,
+    game: &crate::games::Game,
+) -> PyResult<()> {
+    if let Ok(check) = func.bind(py).getattr(intern!(py, "check_game")) {
+        check.call1((PyGame { game: game.clone() },))?;
+    }
+    Ok(())
 }
 
 impl BatchEvaluator for PyEvaluator<'_> {
@@ -171,10 +208,15 @@ impl BatchEvaluator for PyEvaluator<'_> {
 ///     batch_size: leaves one search gathers per evaluator call (default 32), 1 to 65536.
 ///     seed: the same seed and the same evaluator outputs give the same moves.
 ///     max_nodes: the most tree nodes of one search (default 10,000,000), at least 1024.
+///     checkpoint: the path of a checkpoint of ``stonefield train``, whose network (played in
+///         numpy, no JAX needed) becomes the evaluator; instead of ``evaluator``. A search of
+///         another game or other options than the checkpoint's raises InvalidOptionError.
 ///
 /// Raises:
 ///     InvalidOptionError: a setting out of range (simulations=0, batch_size=0, negative c,
-///         dirichlet_alpha ≤ 0, dirichlet_fraction outside [0, 1], an unknown evaluator name).
+///         dirichlet_alpha ≤ 0, dirichlet_fraction outside [0, 1], an unknown evaluator name,
+///         both an evaluator and a checkpoint).
+///     RecordError: the checkpoint cannot be read or is not one.
 ///
 /// >>> import numpy as np, stonefield as sf
 /// >>> state = sf.make("subsume", size=3).new_state()
@@ -200,6 +242,9 @@ impl PyPuct {
         work: impl FnOnce(Option<&mut dyn BatchEvaluator>, &AtomicBool) -> Result<T> + Send,
     ) -> PyResult<T> {
         let func = self.evaluator.as_ref().map(|f| f.clone_ref(py));
+        if let Some(f) = &func {
+            check_evaluator_game(py, f, game)?;
+        }
         let (out, interrupted) = interruptible(py, |stop| {
             let mut ev = func.as_ref().map(|f| PyEvaluator::new(f, game));
             let r = work(ev.as_mut().map(|e| e as &mut dyn BatchEvaluator), stop);
@@ -227,9 +272,10 @@ impl PyPuct {
     #[new]
     #[pyo3(signature = (evaluator = None, simulations = None, c = None, dirichlet_alpha = None,
                         dirichlet_fraction = None, batch_size = None, seed = None,
-                        max_nodes = None))]
+                        max_nodes = None, checkpoint = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         evaluator: Option<Bound<'_, PyAny>>,
         simulations: Option<Bound<'_, PyAny>>,
         c: Option<Bound<'_, PyAny>>,
@@ -238,7 +284,19 @@ impl PyPuct {
         batch_size: Option<Bound<'_, PyAny>>,
         seed: Option<Bound<'_, PyAny>>,
         max_nodes: Option<Bound<'_, PyAny>>,
+        checkpoint: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyPuct> {
+        // A checkpoint's network, read and played by numpy alone (stonefield._checkpoint).
+        let evaluator = match opt(&checkpoint) {
+            None => evaluator,
+            Some(_) if opt(&evaluator).is_some() => {
+                return Err(bad("give PUCT an evaluator or a checkpoint, not both".into()))
+            }
+            Some(path) => Some(
+                py.import(intern!(py, "stonefield._checkpoint"))?
+                    .call_method1(intern!(py, "load_evaluator"), (path,))?,
+            ),
+        };
         let evaluator = match opt(&evaluator) {
             None => None,
             Some(e) if e.is_instance_of::<PyString>() => {
@@ -546,6 +604,9 @@ pub fn puct_play_games<'py>(
         if let MatchAgent::Puct(cfg) = a {
             *cfg = capped(cfg, trees);
         }
+    }
+    for f in funcs.iter().flatten() {
+        check_evaluator_game(py, f, &game)?;
     }
     let started = std::time::Instant::now();
     let g = &game;

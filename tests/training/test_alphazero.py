@@ -57,6 +57,14 @@ def test_a_short_run_learns_and_its_checkpoint_reloads(tmp_path: Path) -> None:
         "latest.npz",
         "results.json",
         "results.md",
+        "resume",
+    ]
+    # What a resume needs: the optimiser's state and the replay window's data.
+    assert sorted(p.name for p in (tmp_path / "resume").iterdir()) == [
+        "selfplay-001.npz",
+        "selfplay-002.npz",
+        "selfplay-003.npz",
+        "state.npz",
     ]
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["game"] == "subsume" and len(saved["rows"]) == 3

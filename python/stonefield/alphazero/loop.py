@@ -15,13 +15,15 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from .._checkpoint import DAMAGED, read_npz
 from .._core import Game
+from .._files import atomic_write
 from ..matches import match
 from ..selfplay import SelfPlayData, selfplay
 from .network import Network
 from .symmetry import game_symmetries
 
-__all__ = ["TrainConfig", "train"]
+__all__ = ["TrainConfig", "finished_rounds", "train"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,15 @@ class TrainConfig:
     minutes: float | None = None
 
 
+#: The folder of a run's resume state inside ``out``.
+RESUME_DIR = "resume"
+#: The format of the resume state's header.
+STATE_FORMAT = "stonefield-train-state"
+STATE_VERSION = 1
+#: Settings a resume may change: the time budget of this sitting.
+_FREE_SETTINGS = {"minutes"}
+
+
 def train(
     game: Game,
     iterations: int,
@@ -57,11 +68,14 @@ def train(
     config: TrainConfig = TrainConfig(),
     *,
     progress: Callable[[dict[str, Any]], Any] | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
 ) -> list[dict[str, Any]]:
-    """Runs ``iterations`` rounds (fewer when ``config.minutes`` runs out) of self-play,
-    training and evaluation; writes
-    ``out/checkpoint-NNN.npz`` after each, ``out/latest.npz``, and the results table as
-    ``out/results.json`` and ``out/results.md``. Returns the table's rows.
+    """Runs rounds of self-play, training and evaluation until ``iterations`` rounds are done
+    (fewer when ``config.minutes`` runs out); writes
+    ``out/checkpoint-NNN.npz`` after each, ``out/latest.npz``, the results table as
+    ``out/results.json`` and ``out/results.md``, and what a resume needs in ``out/resume/``.
+    Returns the table's rows.
 
     Each round: ``config.games`` PUCT self-play games with the current network (root noise on,
     the first ``temperature_moves`` moves drawn by visits), training for ``epochs`` passes over
@@ -69,27 +83,57 @@ def train(
     network (``eval_simulations``, no noise) against UCT at ``uct_iterations`` (seats
     alternate). Rows hold the losses before and after training, the score against UCT with its
     95 % interval, and the seconds spent.
+
+    Every file is written to a temporary file that then replaces it, and a round counts as
+    done once its resume state is written: a crash, a kill or Ctrl-C loses at most the round
+    in progress. ``resume=True`` continues the run in ``out`` after its last finished round
+    with the network, the optimiser's state and the replay window it had (the rounds' random
+    seeds follow from their numbers), so a run stopped and resumed gives the same network as
+    one that ran through; ``iterations`` counts the rounds of the whole run.
+
+    Raises:
+        InvalidOptionError: a setting out of range; ``out`` holds a run and neither
+            ``resume`` nor ``overwrite`` is given; a resume whose game or settings differ
+            from the run's (the message names them) or of a folder without a run.
+        RecordError: the run's resume state is damaged.
     """
     if iterations < 1:
         raise _core.InvalidOptionError(f"iterations must be at least 1, got {iterations}")
     if config.minutes is not None and not config.minutes > 0:
         raise _core.InvalidOptionError(f"minutes must be a positive number, got {config.minutes}")
-    os.makedirs(out, exist_ok=True)
-    net = Network.create(
-        game,
-        hidden=config.hidden,
-        layers=config.layers,
-        seed=config.seed,
-        learning_rate=config.learning_rate,
-    )
+    if resume and overwrite:
+        raise _core.InvalidOptionError("give resume or overwrite, not both")
+    out = os.fspath(out)
+    done = finished_rounds(out)
+    if done is not None and not resume and not overwrite:
+        raise _core.InvalidOptionError(
+            f"{out} already holds a training run ({done} rounds); resume it"
+            " (resume=True, --resume) or start it again (overwrite=True, --overwrite)"
+        )
+    if resume and done is None:
+        raise _core.InvalidOptionError(f"{out} holds no training run to resume")
+    os.makedirs(os.path.join(out, RESUME_DIR), exist_ok=True)
     symmetries = game_symmetries(game) if config.augment else None
     window: list[SelfPlayData] = []
     rows: list[dict[str, Any]] = []
+    if resume:
+        net, rows, window = _load_state(out, game, config)
+    else:
+        if overwrite:
+            _clear_run(out)
+        net = Network.create(
+            game,
+            hidden=config.hidden,
+            layers=config.layers,
+            seed=config.seed,
+            learning_rate=config.learning_rate,
+        )
     began = time.perf_counter()
-    for it in range(iterations):
+    first = len(rows)
+    for it in range(first, iterations):
         started = time.perf_counter()
         budget = None if config.minutes is None else 60 * config.minutes
-        if budget is not None and rows and started - began + rows[-1]["seconds"] > budget:
+        if budget is not None and it > first and started - began + rows[-1]["seconds"] > budget:
             break
         agent = _core.PUCT(
             net.evaluate,
@@ -137,13 +181,131 @@ def train(
             row["score_low"], row["score_high"] = (float(x) for x in m.score_ci[0])
         row["seconds"] = time.perf_counter() - started
         row["train_seconds"] = trained - started
-        net.save(os.path.join(out, f"checkpoint-{it + 1:03d}.npz"))
-        net.save(os.path.join(out, "latest.npz"))
         rows.append(row)
+        # The round's files first, then the resume state that makes the round count as done,
+        # then the files derived from it.
+        data.save(os.path.join(out, RESUME_DIR, f"selfplay-{it + 1:03d}.npz"))
+        net.save(os.path.join(out, f"checkpoint-{it + 1:03d}.npz"))
+        _save_state(out, game, config, net, rows)
+        net.save(os.path.join(out, "latest.npz"))
         _write_results(out, game, config, rows, symmetries)
+        stale = os.path.join(out, RESUME_DIR, f"selfplay-{it + 1 - config.window:03d}.npz")
+        if it + 1 > config.window and os.path.exists(stale):
+            os.unlink(stale)
         if progress is not None:
             progress(row)
     return rows
+
+
+def finished_rounds(out: str | os.PathLike[str]) -> int | None:
+    """How many rounds the training run in ``out`` has finished, or None if the folder holds
+    no run (no resume state, no results, no checkpoint)."""
+    out = os.fspath(out)
+    state = os.path.join(out, RESUME_DIR, "state.npz")
+    if os.path.exists(state):
+        try:
+            meta, _ = read_npz(state, lambda meta: None, "a resume state")
+            return int(meta["iteration"])
+        except (_core.StonefieldError, OSError, TypeError, *DAMAGED):
+            # A damaged state still marks a run.
+            return 0
+    markers = ("results.json", "latest.npz", "checkpoint-001.npz")
+    if any(os.path.exists(os.path.join(out, m)) for m in markers):
+        return 0
+    return None
+
+
+def _clear_run(out: str) -> None:
+    """Removes the files of an earlier run from ``out`` (``overwrite``)."""
+    names = [n for n in os.listdir(out) if n.startswith("checkpoint-") and n.endswith(".npz")]
+    names += ["latest.npz", "results.json", "results.md"]
+    resume = os.path.join(out, RESUME_DIR)
+    names += [os.path.join(RESUME_DIR, n) for n in os.listdir(resume) if n.endswith(".npz")]
+    for n in names:
+        if os.path.exists(os.path.join(out, n)):
+            os.unlink(os.path.join(out, n))
+
+
+def _settings(config: TrainConfig) -> dict[str, Any]:
+    return {k: v for k, v in config.__dict__.items() if k not in _FREE_SETTINGS}
+
+
+def _save_state(
+    out: str, game: Game, config: TrainConfig, net: Network, rows: list[dict[str, Any]]
+) -> None:
+    header = json.dumps(
+        {
+            "format": STATE_FORMAT,
+            "format_version": STATE_VERSION,
+            "game": game.name,
+            "options": dict(game.options),
+            "config": config.__dict__,
+            "iteration": len(rows),
+            "rows": rows,
+        }
+    )
+    arrays: dict[str, Any] = {f"opt_{i}": a for i, a in enumerate(net.optimiser_state())}
+    arrays["header"] = np.array(header)
+    with atomic_write(os.path.join(out, RESUME_DIR, "state.npz"), binary=True) as f:
+        np.savez(f, **arrays)
+
+
+def _load_state(
+    out: str, game: Game, config: TrainConfig
+) -> tuple[Network, list[dict[str, Any]], list[SelfPlayData]]:
+    """The network, rows and replay window of the run in ``out`` after its last finished
+    round, checked against ``game`` and ``config``."""
+    path = os.path.join(out, RESUME_DIR, "state.npz")
+    if not os.path.exists(path):
+        raise _core.InvalidOptionError(
+            f"{out} holds a training run without a resume state (made before resumes"
+            " existed); start it again with overwrite"
+        )
+    def template_of(meta: Any) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
+        if not isinstance(meta, dict) or meta.get("format") != STATE_FORMAT:
+            raise _core.RecordError(f"not a resume state (format {STATE_FORMAT!r})")
+        if meta.get("format_version") != STATE_VERSION:
+            raise _core.RecordError(
+                f"resume state version {meta.get('format_version')!r}; this stonefield"
+                f" reads {STATE_VERSION}"
+            )
+        held = (meta.get("game"), meta.get("options"))
+        if held != (game.name, dict(game.options)):
+            raise _core.InvalidOptionError(
+                f"the run in {out} trains {held[0]} with {held[1]}, not {game.name} with"
+                f" {dict(game.options)}"
+            )
+        saved = {k: v for k, v in dict(meta.get("config", {})).items() if k not in _FREE_SETTINGS}
+        asked = _settings(config)
+        differ = sorted(k for k in set(saved) | set(asked) if saved.get(k) != asked.get(k))
+        if differ:
+            was = ", ".join(f"{k}={saved.get(k)!r}" for k in differ)
+            now = ", ".join(f"{k}={asked.get(k)!r}" for k in differ)
+            raise _core.InvalidOptionError(
+                f"the run in {out} was made with {was}; this resume asks for {now}"
+                " (a resume keeps the run's settings)"
+            )
+        # The shapes of the optimiser's state, from a network of the run's settings.
+        net = Network.create(game, hidden=config.hidden, layers=config.layers)
+        return {
+            f"opt_{i}": (a.dtype, a.shape) for i, a in enumerate(net.optimiser_state())
+        }
+
+    try:
+        meta, arrays = read_npz(path, template_of, "a resume state")
+    except (OSError, TypeError, *DAMAGED) as e:
+        raise _core.RecordError(f"{path}: not a resume state ({type(e).__name__}: {e})") from None
+    done = int(meta["iteration"])
+    rows = list(meta["rows"])[:done]
+    net = Network.load(os.path.join(out, f"checkpoint-{done:03d}.npz"), game)
+    # The optimiser is made with the run's learning rate, then given the state it had.
+    net.learning_rate = config.learning_rate
+    net.set_optimiser_state([arrays[f"opt_{i}"] for i in range(len(arrays))])
+    window = []
+    for it in range(max(done - config.window, 0), done):
+        name = f"selfplay-{it + 1:03d}.npz"
+        window.append(SelfPlayData.load(os.path.join(out, RESUME_DIR, name)))
+    return net, rows, window
 
 
 def _merge(parts: list[SelfPlayData]) -> SelfPlayData:
@@ -202,7 +364,7 @@ def _write_results(
     rows: list[dict[str, Any]],
     symmetries: npt.NDArray[np.int64] | None,
 ) -> None:
-    with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as f:
+    with atomic_write(os.path.join(out, "results.json")) as f:
         json.dump(
             {
                 "game": game.name,
@@ -231,5 +393,5 @@ def _write_results(
             f" {r['value_loss_before']:.3f} | {r['policy_loss']:.3f} |"
             f" {r['value_loss']:.3f} | {score} | {ci} | {r['seconds']:.0f} |"
         )
-    with open(os.path.join(out, "results.md"), "w", encoding="utf-8") as f:
+    with atomic_write(os.path.join(out, "results.md")) as f:
         f.write("\n".join(lines) + "\n")

@@ -1,12 +1,11 @@
 """The policy-value network of :mod:`stonefield.alphazero`: its model, its evaluator for
 :class:`stonefield.PUCT`, training steps, checkpoints, and the minibatches of self-play data.
 
-It imports JAX and nothing of stonefield above the core, so that an agent string can read a
-checkpoint (``puct:checkpoint=PATH``) without the training loop."""
+It imports JAX; reading and playing a checkpoint needs numpy alone and lives in
+:mod:`stonefield._checkpoint`, which this module writes and reads through."""
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from .._checkpoint import CHECKPOINT_FORMAT, forward, read_checkpoint, write_checkpoint
 from .._core import Game
 from .symmetry import augment
 
@@ -30,10 +30,6 @@ except ImportError as e:  # pragma: no cover - the extra is installed in CI
     raise ImportError(
         "stonefield.alphazero needs the optional extra: pip install 'stonefield[jax]'"
     ) from e
-
-#: The format of a checkpoint's metadata.
-CHECKPOINT_FORMAT = "stonefield-alphazero"
-
 
 class SelfPlayArrays(Protocol):
     """What :func:`batches` reads of self-play data (a :class:`stonefield.SelfPlayData`)."""
@@ -161,21 +157,7 @@ class Network:
         The forward pass runs in numpy on a copy of the weights (made again whenever training
         changes them): a search calls it with a handful of rows at a time, where a call into
         JAX costs ten times the arithmetic."""
-        x = observations.reshape(observations.shape[0], -1)
-        layers = self._numpy_layers()
-        for w, b in layers[:-1]:
-            x = x @ w
-            x += b
-            np.maximum(x, 0, out=x)
-        w, b = layers[-1]
-        x = x @ w
-        x += b
-        na = self.game.num_actions
-        logits = np.where(legal_mask, x[:, :na], np.float32(-1e9))
-        logits -= logits.max(axis=1, keepdims=True)
-        priors = np.exp(logits)
-        priors /= priors.sum(axis=1, keepdims=True)
-        return priors, np.tanh(x[:, na:])
+        return forward(self._numpy_layers(), self.game, observations, legal_mask)
 
     def _numpy_layers(self) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
         """The trunk's (weight transposed, bias) pairs as float32 numpy arrays, for the model
@@ -207,6 +189,27 @@ class Network:
             return eqx.apply_updates(model, updates), state, parts
 
         self._step = step
+
+    def optimiser_state(self) -> list[npt.NDArray[Any]]:
+        """The optimiser's state (AdamW's moments and step count) as numpy arrays, for a
+        resume (:meth:`set_optimiser_state`)."""
+        self._ensure_optimiser()
+        return [np.asarray(x) for x in jax.tree_util.tree_leaves(self._opt_state)]
+
+    def set_optimiser_state(self, arrays: list[npt.NDArray[Any]]) -> None:
+        """Restores what :meth:`optimiser_state` gave.
+
+        Raises:
+            RecordError: the arrays do not fit this network's optimiser.
+        """
+        self._ensure_optimiser()
+        leaves, treedef = jax.tree_util.tree_flatten(self._opt_state)
+        if len(arrays) != len(leaves) or any(
+            a.shape != np.shape(b) or a.dtype != np.asarray(b).dtype
+            for a, b in zip(arrays, leaves)
+        ):
+            raise _core.RecordError("the optimiser state does not fit the network")
+        self._opt_state = jax.tree_util.tree_unflatten(treedef, [jnp.asarray(a) for a in arrays])
 
     def loss(self, data: SelfPlayArrays) -> tuple[float, float]:
         """The (policy, value) loss of the network on all of ``data``."""
@@ -247,46 +250,27 @@ class Network:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the weights to one ``.npz`` file (numpy arrays and a JSON header, no
-        pickles); :meth:`load` reads it back to the same outputs."""
+        pickles; see :mod:`stonefield._checkpoint`), through a temporary file that then
+        replaces ``path``; :meth:`load` reads it back to the same outputs."""
         leaves = jax.tree_util.tree_leaves(eqx.filter(self.model, eqx.is_array))
-        header = json.dumps(
-            {
-                "format": CHECKPOINT_FORMAT,
-                "game": self.game.name,
-                "options": dict(self.game.options),
-                "hidden": self.hidden,
-                "layers": self.layers,
-                "leaves": len(leaves),
-            }
+        write_checkpoint(
+            path, self.game, self.hidden, self.layers, [np.asarray(x) for x in leaves]
         )
-        arrays: dict[str, Any] = {f"leaf_{i}": np.asarray(x) for i, x in enumerate(leaves)}
-        arrays["header"] = np.array(header)
-        np.savez(path, **arrays)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Network:
-        """Reads a checkpoint written by :meth:`save`.
+    def load(cls, path: str | os.PathLike[str], game: Game | None = None) -> Network:
+        """Reads a checkpoint written by :meth:`save` (every member checked before it is
+        read, as :func:`stonefield._checkpoint.read_checkpoint` does).
 
         Raises:
             RecordError: the file is not such a checkpoint.
+            InvalidOptionError: ``game`` is given and the checkpoint is another game's.
         """
-        with np.load(path, allow_pickle=False) as f:
-            try:
-                meta = json.loads(str(f["header"][()]))
-                if meta.get("format") != CHECKPOINT_FORMAT:
-                    raise ValueError(f"format {meta.get('format')!r}")
-                game = _core.make(meta["game"], **meta["options"])
-                net = cls.create(game, hidden=int(meta["hidden"]), layers=int(meta["layers"]))
-                params, static = eqx.partition(net.model, eqx.is_array)
-                treedef = jax.tree_util.tree_structure(params)
-                leaves = [jnp.asarray(f[f"leaf_{i}"]) for i in range(int(meta["leaves"]))]
-                template = jax.tree_util.tree_leaves(params)
-                if len(leaves) != len(template) or any(
-                    a.shape != b.shape for a, b in zip(leaves, template)
-                ):
-                    raise ValueError("the weights do not fit the network the header describes")
-            except (KeyError, ValueError, TypeError, _core.StonefieldError) as e:
-                raise _core.RecordError(f"{os.fspath(path)}: not a checkpoint ({e})") from None
+        checkpoint = read_checkpoint(path, game)
+        net = cls.create(checkpoint.game, hidden=checkpoint.hidden, layers=checkpoint.layers)
+        params, static = eqx.partition(net.model, eqx.is_array)
+        treedef = jax.tree_util.tree_structure(params)
+        leaves = [jnp.asarray(w) for w in checkpoint.weights]
         net.model = eqx.combine(jax.tree_util.tree_unflatten(treedef, leaves), static)
         # Where it came from, so that an agent string can name it (``puct:checkpoint=PATH``).
         net.path = os.fspath(path)

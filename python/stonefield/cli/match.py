@@ -7,10 +7,10 @@ import json
 import os
 import re
 import sys
-import tempfile
 from typing import Any
 
 from .. import _core
+from .._files import atomic_write
 from ..agents import parse_agent
 from ..matches import Match, MatchInterrupted, match
 from ._common import (
@@ -81,15 +81,8 @@ def add_parser(sub: Any) -> None:
 def write_jsonl(path: str, records: list[dict[str, Any]]) -> None:
     """Writes one record per line; the file is replaced only once the text is complete."""
     text = "".join(json.dumps(r) + "\n" for r in records)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".stonefield-", suffix=".jsonl")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_write(path) as f:
+        f.write(text)
 
 
 def check_writable(flag: str, path: str | None) -> None:
