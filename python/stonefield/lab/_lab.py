@@ -401,7 +401,8 @@ def evaluate(
         threads: Threads for the local backend (default all cores).
         kingmaking: For 3–4 players, how many games per variant to judge for king-making
             (default 10; 0 turns it off).
-        skill: Games per variant of MCTS with 4× the iterations against the base agent.
+        skill: Games per variant of the agent at 4× its budget (every other setting kept)
+            against itself.
         cpus_per_task: Ray: CPUs each chunk task asks for (and the threads it plays on).
         progress: True for the command line's progress bar, or a callable
             ``progress(done, total, seconds)``.

@@ -19,7 +19,7 @@ from .. import _core
 from .._actions import is_action_id
 from .._core import Facts, Game, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError
 from .._seeds import seated
-from ..agents import agent_string, is_native, parse_agent
+from ..agents import MCTS_SETTINGS, PUCT_SETTINGS, agent_string, is_native, parse_agent
 from .columns import columns_of
 from .results import FORMAT, ResultsFile
 
@@ -198,17 +198,56 @@ def seating(plan: Plan, variant: Variant, kind: str, first: int, count: int) -> 
     return np.tile(np.arange(n, dtype=np.int64), (count, 1))
 
 
+#: The skill games' budget multiplier: the stronger agent gets this many times the base's.
+SKILL_FACTOR = 4
+
+#: The base agent of the skill games when the lab's agent has no budget to multiply (random
+#: agents, Python agents).
+SKILL_FALLBACK_ITERATIONS = 100
+
+
+def at_budget(agent: Any, factor: float) -> Any:
+    """``agent`` at ``factor`` times its budget, every other setting kept: an MCTS's
+    ``iterations`` and ``time`` (whichever it has), a PUCT's ``simulations``; its preset,
+    selection, playouts, GRAVE settings, threads, solver, seed, node cap and reuse (an MCTS),
+    its evaluator (a network read from a checkpoint included), noise and batch size (a PUCT)
+    as they are.
+
+    >>> import stonefield as sf
+    >>> agent_string(at_budget(sf.MCTS(preset="strong", iterations=200, seed=3), 4))
+    'mcts:iterations=800,seed=3,preset=strong'
+
+    Raises:
+        InvalidOptionError: ``agent`` has no budget (a random or a Python agent), or
+            ``factor`` is not a number > 0.
+    """
+    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 0:
+        raise InvalidOptionError(f"a budget factor is a number > 0, got {factor!r}")
+    if isinstance(agent, _core.MCTS):
+        settings = {k: getattr(agent, k) for k in MCTS_SETTINGS}
+        if settings["iterations"] is not None:
+            settings["iterations"] = max(1, round(settings["iterations"] * factor))
+        if settings["time"] is not None:
+            settings["time"] = settings["time"] * factor
+        return _core.MCTS(**settings)
+    if isinstance(agent, _core.PUCT):
+        settings = {k: getattr(agent, k) for k in PUCT_SETTINGS}
+        settings["simulations"] = max(1, round(settings["simulations"] * factor))
+        return _core.PUCT(agent.evaluator, **settings)
+    raise InvalidOptionError(
+        f"{agent_string(agent)} has no budget to scale; agents with one: mcts (iterations,"
+        " time), puct (simulations)"
+    )
+
+
 def skill_agents(plan: Plan) -> list[Any]:
-    """[MCTS with 4× the base's iterations, the base MCTS]."""
+    """[the base agent at :data:`SKILL_FACTOR` times its budget, the base agent]: the lab's
+    (first) agent, or MCTS with :data:`SKILL_FALLBACK_ITERATIONS` iterations when it has no
+    budget (a random or a Python agent)."""
     base = plan.agents[0]
-    if not isinstance(base, _core.MCTS) or base.iterations is None:
-        base = _core.MCTS(iterations=100)
-    settings = {
-        k: getattr(base, k)
-        for k in ("iterations", "time", "c", "threads", "solver", "seed", "max_nodes", "reuse")
-    }
-    strong = _core.MCTS(**{**settings, "iterations": 4 * int(settings["iterations"])})
-    return [strong, base]
+    if not isinstance(base, (_core.MCTS, _core.PUCT)):
+        base = _core.MCTS(iterations=SKILL_FALLBACK_ITERATIONS)
+    return [at_budget(base, SKILL_FACTOR), base]
 
 
 def run_chunk(
