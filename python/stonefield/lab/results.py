@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import InvalidOptionError, RecordError, StonefieldError
+from .._core import Game, InvalidOptionError, RecordError, StonefieldError
 from .columns import Column
 
 #: Format tag of the first line of a results file.
@@ -85,7 +85,9 @@ class ResultsFile:
     ``header`` is the run's header line; ``totals`` maps each chunk kind to the games per
     variant the run plays of it; ``variants`` is the number of variants; ``columns`` the columns
     of the game (:func:`~stonefield.lab.columns.columns_of`): every chunk's ``stats`` holds the
-    lab's own, and the game's declared ones when it was written by a version that had them.
+    lab's own, and the game's declared ones when it was written by a version that had them;
+    ``games`` the game of each variant, against which the games a chunk keeps (its
+    ``records``) are replayed when the file is read.
     """
 
     def __init__(
@@ -96,8 +98,10 @@ class ResultsFile:
         variants: int,
         totals: dict[str, int],
         columns: Sequence[Column],
+        games: Sequence[Game] = (),
     ) -> None:
         self.path = path
+        self.games = tuple(games)
         self.header = header
         self.variants = variants
         self.totals = totals
@@ -242,14 +246,7 @@ class ResultsFile:
                     f" first + count ≤ {total} ({kind} per variant), got {first!r}, {count!r}"
                 )
             self._check_stats(e.get("stats"), count, bad)
-            recs = e.get("records", [])
-            if not isinstance(recs, list) or not all(
-                isinstance(r, dict)
-                and _is_int(r.get("index"))
-                and isinstance(r.get("actions"), list)
-                for r in recs
-            ):
-                raise bad("records must be a list of {index, actions, values} objects")
+            self._check_records(e.get("records", []), variant, first, count, e["stats"], bad)
             span = (first, first + count)
         key = (kind, variant)
         for a, b, line in self._seen.get(key, []):
@@ -269,6 +266,45 @@ class ResultsFile:
         self._seen.setdefault(key, []).append((*span, number))
         self._raw[(kind, variant, *span)] = raw
         return True
+
+    def _check_records(
+        self, recs: Any, variant: int, first: int, count: int, stats: Any, bad: Any
+    ) -> None:
+        """The games a chunk keeps: each of the chunk's range, its actions whole numbers that
+        replay on the variant's game to the length its stats give."""
+        if not isinstance(recs, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("actions"), list) for r in recs
+        ):
+            raise bad("records must be a list of {index, actions, values} objects")
+        for r in recs:
+            index = r.get("index")
+            if not _is_int(index) or not first <= index < first + count:
+                raise bad(
+                    f"a kept record's index must be a game of the chunk ({first} to"
+                    f" {first + count - 1}), got {index!r}"
+                )
+            actions = r["actions"]
+            if not all(_is_int(a) for a in actions):
+                wrong = next(a for a in actions if not _is_int(a))
+                raise bad(f"the kept record of game {index} holds {wrong!r}, not an action")
+            length = stats["length"][index - first]
+            if len(actions) != length:
+                raise bad(
+                    f"the kept record of game {index} holds {len(actions)} actions, its stats"
+                    f" {length}"
+                )
+            if variant < len(self.games):
+                state = self.games[variant].new_state()
+                for k, a in enumerate(actions):
+                    try:
+                        state.apply(a)
+                    except StonefieldError as err:
+                        raise bad(
+                            f"the kept record of game {index} does not replay: action {a} at"
+                            f" move {k}: {err}"
+                        ) from None
+                if state.current_player is not None:
+                    raise bad(f"the kept record of game {index} stops before its game ends")
 
     def _check_stats(self, stats: Any, count: int, bad: Any) -> None:
         if not isinstance(stats, dict):

@@ -371,6 +371,7 @@ def open_results(plan: Plan, path: str) -> ResultsFile:
         variants=len(plan.variants),
         totals=totals,
         columns=columns_of(plan.variants[0].game),
+        games=[v.game for v in plan.variants],
     )
 
 
