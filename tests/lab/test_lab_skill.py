@@ -10,7 +10,7 @@ import pytest
 
 import stonefield as sf
 from stonefield.agents import MCTS_SETTINGS, PUCT_SETTINGS, agent_string
-from stonefield.lab.run import SKILL_FACTOR, at_budget, make_plan, skill_agents
+from stonefield.lab.plan import SKILL_FACTOR, at_budget, make_plan, skill_agents
 
 #: A value other than the default for every MCTS setting.
 MCTS_VALUES: dict[str, Any] = {

@@ -128,21 +128,24 @@ interrupted last line repaired or cut before anything is appended, every line ch
 
 from __future__ import annotations
 
-from ._lab import Lab, evaluate
+from .lab import Lab, evaluate
 from .metrics import Metric
 from .results import ResultsFileBusyError
 from .skill import SkillTrace, plot_skill_traces, skill_trace
-from .strengths import StudyRun, run_study
-from .studies import STUDIES, study
+from .studies import STUDIES
+from .study import Arm, Study, StudyRun, get_study, run_study, study
 
 __all__ = [
     "STUDIES",
+    "Arm",
     "Lab",
     "Metric",
     "ResultsFileBusyError",
     "SkillTrace",
+    "Study",
     "StudyRun",
     "evaluate",
+    "get_study",
     "plot_skill_traces",
     "run_study",
     "skill_trace",

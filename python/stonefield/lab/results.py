@@ -32,11 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core import Game, InvalidOptionError, RecordError, StonefieldError
-from .columns import Column
-
-#: Format tag of the first line of a results file.
-FORMAT = "stonefield-lab/2"
+from .._core import Facts, Game, InvalidOptionError, RecordError, StonefieldError
+from .columns import Column, columns_of
+from .plan import FORMAT, Chunk, Plan
 
 try:
     import fcntl
@@ -341,3 +339,134 @@ class ResultsFile:
 
 def _line(entry: dict[str, Any]) -> bytes:
     return (json.dumps(entry, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# Chunks: as a run holds them and as the file does
+
+
+def encode_chunk(chunk: Chunk, seed: int, facts: Facts) -> dict[str, Any]:
+    """A chunk's entry as a run holds it: its place, its per-game ``facts`` (kept in Rust) and
+    the action lists of the games :func:`run_chunk` kept."""
+    return {
+        "kind": chunk.kind,
+        "variant": chunk.variant,
+        "first": chunk.first,
+        "count": chunk.count,
+        "seed": seed,
+        "facts": facts,
+        "records": list(facts.records()),
+    }
+
+
+def file_line(entry: dict[str, Any]) -> dict[str, Any]:
+    """A chunk's entry as the results file holds it: the facts as ``stats``, one JSON list
+    per column (:meth:`Facts.to_lists`, in the order of
+    :func:`~stonefield.lab.columns.columns_of`)."""
+    out = {k: v for k, v in entry.items() if k not in ("facts", "records")}
+    out["stats"] = entry["facts"].to_lists()
+    out["records"] = entry["records"]
+    return out
+
+
+def read_chunk(plan: Plan, entry: dict[str, Any], path: str) -> dict[str, Any]:
+    """A chunk's entry of the results file ``path`` as a run holds it: its ``stats`` read into
+    Rust once (:meth:`Facts.from_lists`); a column that does not read is a
+    :class:`~stonefield.RecordError` naming the chunk."""
+    game = plan.variants[entry["variant"]].game
+    try:
+        facts = Facts.from_lists(game, entry["stats"])
+    except RecordError as e:
+        raise RecordError(
+            f"{path}: the {entry['kind']} chunk of variant {entry['variant']} from game"
+            f" {entry['first']}: {e}"
+        ) from None
+    if len(facts) != entry["count"]:
+        raise RecordError(
+            f"{path}: the {entry['kind']} chunk of variant {entry['variant']} from game"
+            f" {entry['first']} holds {len(facts)} games, not {entry['count']}"
+        )
+    out = {k: v for k, v in entry.items() if k not in ("stats", "records")}
+    out["facts"] = facts
+    out["records"] = entry.get("records", [])
+    return out
+
+
+def open_results(plan: Plan, path: str) -> ResultsFile:
+    """Opens and locks the results file ``path`` for a run of ``plan``: repaired, checked line
+    by line against the plan (see :mod:`stonefield.lab.results`), with the header written when
+    the file holds none. A file written by other arguments is refused."""
+    totals = {"games": plan.games, "skill": plan.skill}
+    return ResultsFile(
+        path,
+        plan.header(),
+        variants=len(plan.variants),
+        totals=totals,
+        columns=columns_of(plan.variants[0].game),
+        games=[v.game for v in plan.variants],
+    )
+
+
+def missing_chunks(plan: Plan, done: list[dict[str, Any]], chunk_size: int) -> list[Chunk]:
+    """The chunks still to play: per variant and kind, the game ranges no finished chunk holds,
+    cut into pieces of at most ``chunk_size``."""
+    have: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    for e in done:
+        if e.get("kind") in ("games", "skill"):
+            have.setdefault((e["variant"], e["kind"]), []).append(
+                (e["first"], e["first"] + e["count"])
+            )
+    todo = []
+    for v in plan.variants:
+        kinds = [("games", plan.games)]
+        if plan.skill:
+            kinds.append(("skill", plan.skill))
+        for kind, total in kinds:
+            # The uncovered ranges: merge the finished ones, then take the gaps between them.
+            i = 0
+            for a, b in sorted(have.get((v.index, kind), [])) + [(total, total)]:
+                a, b = min(a, total), min(b, total)
+                while i < a:
+                    j = min(a, i + chunk_size)
+                    todo.append(Chunk(v.index, kind, i, j - i))
+                    i = j
+                i = max(i, b)
+    return todo
+
+
+def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> list[Facts]:
+    """Per variant, its games' facts in game order (each game once), joined in Rust
+    (:meth:`Facts.concat`; a variant of one chunk keeps that chunk's facts as they are)."""
+    by_variant: list[list[dict[str, Any]]] = [[] for _ in plan.variants]
+    for e in entries:
+        if e.get("kind") == kind:
+            by_variant[e["variant"]].append(e)
+    out = []
+    for v, chunks in zip(plan.variants, by_variant):
+        chunks.sort(key=lambda e: e["first"])
+        out.append(Facts.concat(v.game, [e["facts"] for e in chunks]))
+    return out
+
+
+def records(entries: list[dict[str, Any]], variant: int) -> dict[int, dict[str, Any]]:
+    """The action lists kept for a variant's games, by game index."""
+    out = {}
+    for e in entries:
+        if e.get("kind") == "games" and e["variant"] == variant:
+            for r in e.get("records", []):
+                out[int(r["index"])] = r
+    return out
+
+
+__all__ = [
+    "FORMAT",
+    "ResultsFile",
+    "ResultsFileBusyError",
+    "encode_chunk",
+    "file_line",
+    "gather",
+    "missing_chunks",
+    "open_results",
+    "read_chunk",
+    "records",
+]
