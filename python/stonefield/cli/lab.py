@@ -47,7 +47,7 @@ def _strengths(text: str) -> tuple[int, ...]:
 
 def add_parser(sub: Any) -> None:
     """Adds ``lab`` to the subcommands."""
-    from ..lab.studies import STUDIES
+    from ..lab import STUDIES
 
     p = sub.add_parser(
         "lab",
@@ -106,7 +106,14 @@ def add_parser(sub: Any) -> None:
         type=_strengths,
         default=None,
         metavar="N1,N2",
-        help="studies: the strong preset's iterations at each strength (default: the study's)",
+        help="play at each of these strengths (the agent's iterations, default agent the strong"
+        " preset) and answer what holds at every one; for a study, default: the study's own",
+    )
+    p.add_argument(
+        "--question",
+        default=None,
+        metavar="TEXT",
+        help="the question the report opens with (a grid of your own)",
     )
     p.add_argument(
         "--arm",
@@ -150,9 +157,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..lab._lab import evaluate
-    from ..lab.strengths import run_study
-    from ..lab.studies import STUDIES, study
+    from ..lab import STUDIES, evaluate, run_study, study
+    from ..lab.report import Brief
 
     study_name = args.study
     if args.target == "study":
@@ -211,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
             agents: Any = args.agent or None
             if agents is not None and len(agents) == 1:
                 agents = agents[0]
+            if args.strengths is not None:
+                return _own_study(args, agents)
             lab = evaluate(
                 args.target,
                 vary=dict(args.vary),
@@ -239,11 +247,59 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("stonefield lab: interrupted; finished chunks are kept", file=sys.stderr)
         return 130
+    if args.question:
+        lab.brief = Brief(args.target, args.question)
     print(lab.table())
     if args.csv:
         lab.to_csv(args.csv)
     if args.report:
         _print_report_path(lab.report(args.report))
+    return 0
+
+
+def _own_study(args: argparse.Namespace, agents: Any) -> int:
+    """A grid of the designer's own at every strength of ``--strengths``: what a named study
+    gets (an answer that holds at every strength, both strengths' tables, the report)."""
+    from ..lab import Study, run_study
+    from ..lab.study import STRONG
+
+    if args.skill:
+        fail("--skill plays one strength; with --strengths, run the grid without it")
+    if agents is not None and not isinstance(agents, str):
+        fail("with --strengths give one --agent (its budget is set by each strength)")
+    vary = dict(args.vary)
+    own = Study(
+        f"{args.target}: {' × '.join(vary) or 'one variant'}",
+        args.target,
+        vary,
+        dict(args.option),
+        100 if args.lab_games is None else args.lab_games,
+        strengths=args.strengths,
+        kingmaking=10 if args.kingmaking is None else args.kingmaking,
+        question=args.question or "",
+        agent=STRONG if agents is None else agents,
+    )
+    try:
+        whole = run_study(
+            own,
+            strengths=args.strengths,
+            seed=args.seed,
+            out=args.out,
+            backend=args.backend,
+            address=args.address,
+            threads=args.threads,
+            progress=not args.quiet,
+        )
+    except (StonefieldError, ConnectionError, ImportError) as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        print("stonefield lab: interrupted; finished chunks are kept", file=sys.stderr)
+        return 130
+    for (budget, _), one in whole.labs.items():
+        print(f"== {own.strength_label(budget)}")
+        print(one.table(), end="\n\n")
+    if args.report:
+        _print_report_path(whole.report(args.report))
     return 0
 
 

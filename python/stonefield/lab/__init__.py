@@ -96,9 +96,11 @@ game's length in actions and D its decisions (the positions where an action was 
   reports plot them over the game, per variant (and per strength in a study's report).
 * ``pie_swap`` (Faraday): share of games where player 1 swapped (Wilson), and
   ``seat_score_p_swap`` / ``seat_score_p_accept``: seat scores among games with each choice.
-* ``skill`` (with ``skill=N``): N more games per variant of MCTS with 4× the base agent's
-  iterations against the base (the strong agent rotating through the seats); its mean w
-  (Wilson). Above ½ means better play wins more often.
+* ``skill`` (with ``skill=N``): N more games per variant of the lab's agent at 4× its budget
+  (an MCTS's iterations or time, a PUCT's simulations; every other setting, its preset
+  included, kept) against the agent itself, the stronger one rotating through the seats; its
+  mean w (Wilson). Above ½ means better play wins more often. A lab of random (or Python)
+  agents plays MCTS with 400 against 100 iterations instead.
 
 Intervals: Wilson score (z = 1.96) for shares, Student t for means of per-game values, the
 delta method for pooled ratios, R ± t · sd(x − R y) / (√n · ȳ) with games as the units, and for
@@ -126,21 +128,24 @@ interrupted last line repaired or cut before anything is appended, every line ch
 
 from __future__ import annotations
 
-from ._lab import Lab, evaluate
+from .lab import Lab, evaluate
 from .metrics import Metric
 from .results import ResultsFileBusyError
 from .skill import SkillTrace, plot_skill_traces, skill_trace
-from .strengths import StudyRun, run_study
-from .studies import STUDIES, study
+from .studies import STUDIES
+from .study import Arm, Study, StudyRun, get_study, run_study, study
 
 __all__ = [
     "STUDIES",
+    "Arm",
     "Lab",
     "Metric",
     "ResultsFileBusyError",
     "SkillTrace",
+    "Study",
     "StudyRun",
     "evaluate",
+    "get_study",
     "plot_skill_traces",
     "run_study",
     "skill_trace",

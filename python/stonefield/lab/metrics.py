@@ -417,3 +417,94 @@ def branching_profile(cols: Columns) -> npt.NDArray[np.float64]:
     counts = reached.sum(axis=0)
     with np.errstate(invalid="ignore"):
         return np.where(counts > 0, means.sum(axis=0) / np.maximum(counts, 1), np.nan)
+
+
+#: What each metric is, in a line (the package documentation gives the exact formulas); the
+#: reports print these beside their tables. Per-seat and declared metrics: :func:`definition`.
+DEFINITIONS: dict[str, str] = {
+    "seat_score": "mean score of a seat: 1 a sole win, 0 a sole loss, ½ a two-player draw",
+    "advantage": "the first seat's score (½: no first-move advantage)",
+    "balance": "1 − the largest gap between two seats' scores (1: every seat equal)",
+    "completion": "share of games with a single winner",
+    "drawishness": "share of games the rules end with first place shared",
+    "truncation": "share of games ended by the move cap",
+    "tiebreak_reach": "share of games whose raw scores tie for first (the tie-break decides)",
+    "tiebreak_unresolved": "share of games still tied for first after every tie-break",
+    "length": "game length in actions",
+    "turns": "game length in turns (runs of actions by one player)",
+    "branching": "mean number of legal actions at a decision",
+    "decision_moves": "share of decisions with more than one legal action",
+    "coverage": "share of the board's sites that held a stone during a game",
+    "repetition": "share of positions that repeat an earlier position of the same game",
+    "repeated_games": "share of games with a repeated position",
+    "lead_change": "share of moves after which the leader changes (by the evaluation)",
+    "drama": "how far behind the eventual winners were, on average over the game",
+    "decisiveness": "how early (share of the game) a winner pulls ahead for good; 1: at the end",
+    "stability": "variance of each player's evaluation over the game (low: steady)",
+    "kingmaking": "share of judged games where the last player could change who wins",
+    "kingmaking_null": "the same share when the last player's move is replayed unchanged (noise)",
+    "kingmaking_excess": "king-making beyond noise: kingmaking − kingmaking_null",
+    "pie_swap": "share of games where player 1 swaps at the pie offer",
+    "skill": "score of the agent at 4× its budget against itself (above ½: skill pays)",
+}
+
+
+def definition(name: str, declared: Sequence[Column] = ()) -> str:
+    """The one-line definition of metric ``name``; ``declared`` gives the descriptions of the
+    game's own columns (their metrics and series).
+
+    >>> definition("seat_score_1"), definition("length_p90")
+    ('mean score of seat 1: 1 a sole win, 0 a sole loss, ½ a two-player draw', 'game length in actions: 90th percentile')
+    """  # noqa: E501
+    if name in DEFINITIONS:
+        return DEFINITIONS[name]
+    for c in declared:
+        if name == c.name:
+            return c.description
+        if c.width > 1 and name.startswith(c.name + "_") and name[len(c.name) + 1 :].isdigit():
+            k = int(name[len(c.name) + 1 :])
+            return f"{c.description}, at the end of tenth {k + 1} of the game"
+    base, _, rest = name.partition("_score_")
+    if base == "seat" and rest:
+        seat, _, choice = rest.partition("_")
+        text = DEFINITIONS["seat_score"].replace("of a seat", f"of seat {seat}")
+        return text + (f", in games where player 1 chose to {choice}" if choice else "")
+    for stem in ("length", "turns"):
+        for suffix, words in (
+            ("mean", "mean"),
+            ("median", "median"),
+            ("p10", "10th percentile"),
+            ("p90", "90th percentile"),
+        ):
+            if name == f"{stem}_{suffix}":
+                return f"{DEFINITIONS[stem]}: {words}"
+    return ""
+
+
+def excludes(m: Metric, ref: float) -> int:
+    """+1 when the 95 % interval lies above ``ref``, −1 below, 0 when it holds it (or is NaN)."""
+    if math.isnan(m.value):
+        return 0
+    if m.low > ref:
+        return 1
+    if m.high < ref:
+        return -1
+    return 0
+
+
+def fmt(m: Metric) -> str:
+    """A metric as "0.53 (0.48–0.58)"."""
+    if math.isnan(m.value):
+        return "-"
+    return f"{m.value:.2f} ({m.low:.2f}–{m.high:.2f})"
+
+
+def short(m: Metric) -> str:
+    """A metric's value alone, to two decimals (one from 10 on), "-" when undefined.
+
+    >>> short(Metric(0.5312, 0.48, 0.58, 400, "wilson")), short(Metric(45.26, 45, 46, 9, "t"))
+    ('0.53', '45.3')
+    """
+    if math.isnan(m.value):
+        return "-"
+    return f"{m.value:.2f}" if abs(m.value) < 10 else f"{m.value:.1f}"

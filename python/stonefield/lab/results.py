@@ -32,11 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core import InvalidOptionError, RecordError, StonefieldError
-from .columns import Column
-
-#: Format tag of the first line of a results file.
-FORMAT = "stonefield-lab/2"
+from .._core import Facts, Game, InvalidOptionError, RecordError, StonefieldError
+from .columns import Column, columns_of
+from .plan import FORMAT, Chunk, Plan
 
 try:
     import fcntl
@@ -85,7 +83,9 @@ class ResultsFile:
     ``header`` is the run's header line; ``totals`` maps each chunk kind to the games per
     variant the run plays of it; ``variants`` is the number of variants; ``columns`` the columns
     of the game (:func:`~stonefield.lab.columns.columns_of`): every chunk's ``stats`` holds the
-    lab's own, and the game's declared ones when it was written by a version that had them.
+    lab's own, and the game's declared ones when it was written by a version that had them;
+    ``games`` the game of each variant, against which the games a chunk keeps (its
+    ``records``) are replayed when the file is read.
     """
 
     def __init__(
@@ -96,8 +96,10 @@ class ResultsFile:
         variants: int,
         totals: dict[str, int],
         columns: Sequence[Column],
+        games: Sequence[Game] = (),
     ) -> None:
         self.path = path
+        self.games = tuple(games)
         self.header = header
         self.variants = variants
         self.totals = totals
@@ -242,14 +244,7 @@ class ResultsFile:
                     f" first + count ≤ {total} ({kind} per variant), got {first!r}, {count!r}"
                 )
             self._check_stats(e.get("stats"), count, bad)
-            recs = e.get("records", [])
-            if not isinstance(recs, list) or not all(
-                isinstance(r, dict)
-                and _is_int(r.get("index"))
-                and isinstance(r.get("actions"), list)
-                for r in recs
-            ):
-                raise bad("records must be a list of {index, actions, values} objects")
+            self._check_records(e.get("records", []), variant, first, count, e["stats"], bad)
             span = (first, first + count)
         key = (kind, variant)
         for a, b, line in self._seen.get(key, []):
@@ -269,6 +264,45 @@ class ResultsFile:
         self._seen.setdefault(key, []).append((*span, number))
         self._raw[(kind, variant, *span)] = raw
         return True
+
+    def _check_records(
+        self, recs: Any, variant: int, first: int, count: int, stats: Any, bad: Any
+    ) -> None:
+        """The games a chunk keeps: each of the chunk's range, its actions whole numbers that
+        replay on the variant's game to the length its stats give."""
+        if not isinstance(recs, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("actions"), list) for r in recs
+        ):
+            raise bad("records must be a list of {index, actions, values} objects")
+        for r in recs:
+            index = r.get("index")
+            if not _is_int(index) or not first <= index < first + count:
+                raise bad(
+                    f"a kept record's index must be a game of the chunk ({first} to"
+                    f" {first + count - 1}), got {index!r}"
+                )
+            actions = r["actions"]
+            if not all(_is_int(a) for a in actions):
+                wrong = next(a for a in actions if not _is_int(a))
+                raise bad(f"the kept record of game {index} holds {wrong!r}, not an action")
+            length = stats["length"][index - first]
+            if len(actions) != length:
+                raise bad(
+                    f"the kept record of game {index} holds {len(actions)} actions, its stats"
+                    f" {length}"
+                )
+            if variant < len(self.games):
+                state = self.games[variant].new_state()
+                for k, a in enumerate(actions):
+                    try:
+                        state.apply(a)
+                    except StonefieldError as err:
+                        raise bad(
+                            f"the kept record of game {index} does not replay: action {a} at"
+                            f" move {k}: {err}"
+                        ) from None
+                if state.current_player is not None:
+                    raise bad(f"the kept record of game {index} stops before its game ends")
 
     def _check_stats(self, stats: Any, count: int, bad: Any) -> None:
         if not isinstance(stats, dict):
@@ -305,3 +339,134 @@ class ResultsFile:
 
 def _line(entry: dict[str, Any]) -> bytes:
     return (json.dumps(entry, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# Chunks: as a run holds them and as the file does
+
+
+def encode_chunk(chunk: Chunk, seed: int, facts: Facts) -> dict[str, Any]:
+    """A chunk's entry as a run holds it: its place, its per-game ``facts`` (kept in Rust) and
+    the action lists of the games :func:`run_chunk` kept."""
+    return {
+        "kind": chunk.kind,
+        "variant": chunk.variant,
+        "first": chunk.first,
+        "count": chunk.count,
+        "seed": seed,
+        "facts": facts,
+        "records": list(facts.records()),
+    }
+
+
+def file_line(entry: dict[str, Any]) -> dict[str, Any]:
+    """A chunk's entry as the results file holds it: the facts as ``stats``, one JSON list
+    per column (:meth:`Facts.to_lists`, in the order of
+    :func:`~stonefield.lab.columns.columns_of`)."""
+    out = {k: v for k, v in entry.items() if k not in ("facts", "records")}
+    out["stats"] = entry["facts"].to_lists()
+    out["records"] = entry["records"]
+    return out
+
+
+def read_chunk(plan: Plan, entry: dict[str, Any], path: str) -> dict[str, Any]:
+    """A chunk's entry of the results file ``path`` as a run holds it: its ``stats`` read into
+    Rust once (:meth:`Facts.from_lists`); a column that does not read is a
+    :class:`~stonefield.RecordError` naming the chunk."""
+    game = plan.variants[entry["variant"]].game
+    try:
+        facts = Facts.from_lists(game, entry["stats"])
+    except RecordError as e:
+        raise RecordError(
+            f"{path}: the {entry['kind']} chunk of variant {entry['variant']} from game"
+            f" {entry['first']}: {e}"
+        ) from None
+    if len(facts) != entry["count"]:
+        raise RecordError(
+            f"{path}: the {entry['kind']} chunk of variant {entry['variant']} from game"
+            f" {entry['first']} holds {len(facts)} games, not {entry['count']}"
+        )
+    out = {k: v for k, v in entry.items() if k not in ("stats", "records")}
+    out["facts"] = facts
+    out["records"] = entry.get("records", [])
+    return out
+
+
+def open_results(plan: Plan, path: str) -> ResultsFile:
+    """Opens and locks the results file ``path`` for a run of ``plan``: repaired, checked line
+    by line against the plan (see :mod:`stonefield.lab.results`), with the header written when
+    the file holds none. A file written by other arguments is refused."""
+    totals = {"games": plan.games, "skill": plan.skill}
+    return ResultsFile(
+        path,
+        plan.header(),
+        variants=len(plan.variants),
+        totals=totals,
+        columns=columns_of(plan.variants[0].game),
+        games=[v.game for v in plan.variants],
+    )
+
+
+def missing_chunks(plan: Plan, done: list[dict[str, Any]], chunk_size: int) -> list[Chunk]:
+    """The chunks still to play: per variant and kind, the game ranges no finished chunk holds,
+    cut into pieces of at most ``chunk_size``."""
+    have: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    for e in done:
+        if e.get("kind") in ("games", "skill"):
+            have.setdefault((e["variant"], e["kind"]), []).append(
+                (e["first"], e["first"] + e["count"])
+            )
+    todo = []
+    for v in plan.variants:
+        kinds = [("games", plan.games)]
+        if plan.skill:
+            kinds.append(("skill", plan.skill))
+        for kind, total in kinds:
+            # The uncovered ranges: merge the finished ones, then take the gaps between them.
+            i = 0
+            for a, b in sorted(have.get((v.index, kind), [])) + [(total, total)]:
+                a, b = min(a, total), min(b, total)
+                while i < a:
+                    j = min(a, i + chunk_size)
+                    todo.append(Chunk(v.index, kind, i, j - i))
+                    i = j
+                i = max(i, b)
+    return todo
+
+
+def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> list[Facts]:
+    """Per variant, its games' facts in game order (each game once), joined in Rust
+    (:meth:`Facts.concat`; a variant of one chunk keeps that chunk's facts as they are)."""
+    by_variant: list[list[dict[str, Any]]] = [[] for _ in plan.variants]
+    for e in entries:
+        if e.get("kind") == kind:
+            by_variant[e["variant"]].append(e)
+    out = []
+    for v, chunks in zip(plan.variants, by_variant):
+        chunks.sort(key=lambda e: e["first"])
+        out.append(Facts.concat(v.game, [e["facts"] for e in chunks]))
+    return out
+
+
+def records(entries: list[dict[str, Any]], variant: int) -> dict[int, dict[str, Any]]:
+    """The action lists kept for a variant's games, by game index."""
+    out = {}
+    for e in entries:
+        if e.get("kind") == "games" and e["variant"] == variant:
+            for r in e.get("records", []):
+                out[int(r["index"])] = r
+    return out
+
+
+__all__ = [
+    "FORMAT",
+    "ResultsFile",
+    "ResultsFileBusyError",
+    "encode_chunk",
+    "file_line",
+    "gather",
+    "missing_chunks",
+    "open_results",
+    "read_chunk",
+    "records",
+]

@@ -1,15 +1,13 @@
-"""Running a lab: the grid of variants, the results file, and the local and Ray backends."""
+"""Playing a lab: a chunk of games (native agents in Rust, others in Python), on the local
+cores or as Ray tasks, each finished chunk appended to the results file."""
 
 from __future__ import annotations
 
-import itertools
 import logging
 import math
 import socket
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
@@ -17,198 +15,18 @@ import numpy.typing as npt
 
 from .. import _core
 from .._actions import is_action_id
-from .._core import Facts, Game, IllegalMoveError, InvalidOptionError, RecordError, StonefieldError
+from .._core import Facts, Game, IllegalMoveError, InvalidOptionError, StonefieldError
 from .._seeds import seated
-from ..agents import agent_string, is_native, parse_agent
-from .columns import columns_of
-from .results import FORMAT, ResultsFile
-
-
-@dataclass
-class Variant:
-    """One cell of the grid: its varied options and every option of the game it makes."""
-
-    index: int
-    varied: dict[str, Any]
-    options: dict[str, Any]
-    game: Game
-
-    @property
-    def label(self) -> str:
-        """``key=value`` pairs of the varied options (the game's name for a one-cell grid)."""
-        if not self.varied:
-            return self.game.name
-        return ", ".join(f"{k}={v}" for k, v in self.varied.items())
-
-
-@dataclass
-class Chunk:
-    """A block of consecutive games of one variant (``kind`` "games" or "skill")."""
-
-    variant: int
-    kind: str
-    first: int
-    count: int
-
-
-@dataclass
-class Plan:
-    """What a lab plays: resolved arguments, the variants and the agents."""
-
-    game: str
-    vary: dict[str, list[Any]]
-    fixed: dict[str, Any]
-    variants: list[Variant]
-    agents: list[Any]
-    games: int
-    seed: int
-    kingmaking: int
-    skill: int
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def header(self) -> dict[str, Any]:
-        """The arguments as the first line of the results file records them."""
-        return {
-            "format": FORMAT,
-            "game": self.game,
-            "vary": self.vary,
-            "fixed": self.fixed,
-            "agents": [agent_string(a) + _seed_suffix(a) for a in self.agents],
-            "games": self.games,
-            "seed": self.seed,
-            "kingmaking": self.kingmaking,
-            "skill": self.skill,
-            "variants": [v.options for v in self.variants],
-        }
-
-    @property
-    def players(self) -> int:
-        return self.variants[0].game.num_players
-
-
-def _seed_suffix(agent: Any) -> str:
-    # agent_string leaves out a zero seed; the results file must tell agents apart exactly,
-    # so the seed is added as one more setting of the agent string (``mcts:iterations=50,seed=0``).
-    seed = getattr(agent, "seed", None)
-    text = agent_string(agent)
-    if not isinstance(seed, int) or "seed=" in text:
-        return ""
-    return f"{',' if ':' in text else ':'}seed={seed}"
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (np.bool_,)):
-        return bool(value)
-    return value
-
-
-def make_plan(
-    game: str,
-    vary: Mapping[str, Sequence[Any]] | None,
-    fixed: dict[str, Any] | None,
-    agents: Any,
-    games: int,
-    seed: int,
-    kingmaking: int,
-    skill: int,
-) -> Plan:
-    """Checks the arguments and expands the grid (the cartesian product of ``vary``)."""
-    if not isinstance(game, str) or game not in _core.games():
-        raise InvalidOptionError(f"unknown game {game!r}; games: {', '.join(_core.games())}")
-    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise InvalidOptionError(f"games must be a positive integer, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InvalidOptionError(f"seed must be an integer ≥ 0, got {seed!r}")
-    for name, value in (("kingmaking", kingmaking), ("skill", skill)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InvalidOptionError(f"{name} must be an integer ≥ 0, got {value!r}")
-    vary = dict(vary or {})
-    fixed = dict(fixed or {})
-    for key, values in vary.items():
-        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-            raise InvalidOptionError(f"vary[{key!r}] must be a list of values, got {values!r}")
-        if len(values) == 0:
-            raise InvalidOptionError(f"vary[{key!r}] is empty: the grid has no variants")
-        if key in fixed:
-            raise InvalidOptionError(f"option {key!r} is both varied and fixed")
-    keys = list(vary)
-    variants = []
-    for i, combo in enumerate(itertools.product(*(vary[k] for k in keys))):
-        varied = {k: _jsonable(v) for k, v in zip(keys, combo)}
-        given = {**{k: _jsonable(v) for k, v in fixed.items()}, **varied}
-        g = _core.make(game, **given)
-        variants.append(Variant(i, varied, dict(g.options), g))
-    players = {v.game.num_players for v in variants}
-    if len(players) > 1 and not (agents is None or _single_agent(agents)):
-        raise InvalidOptionError(
-            "the variants have different player counts; give one agent for every seat"
-        )
-    agent_list = _agents(agents, min(players))
-    return Plan(
-        game,
-        {k: [_jsonable(v) for v in vs] for k, vs in vary.items()},
-        {k: _jsonable(v) for k, v in fixed.items()},
-        variants,
-        agent_list,
-        games,
-        seed,
-        kingmaking,
-        skill,
-    )
-
-
-def _single_agent(agents: Any) -> bool:
-    return isinstance(agents, str) or hasattr(agents, "act")
-
-
-def _agents(agents: Any, players: int) -> list[Any]:
-    if agents is None:
-        return [_core.RandomAgent()]
-    if _single_agent(agents):
-        agents = [agents]
-    out = []
-    for a in agents:
-        a = parse_agent(a) if isinstance(a, str) else a
-        if not callable(getattr(a, "act", None)):
-            raise InvalidOptionError(f"an agent needs an act(state) method, got {a!r}")
-        out.append(a)
-    if len(out) not in (1, players):
-        raise InvalidOptionError(
-            f"give one agent for every seat or one per seat ({players}), got {len(out)}"
-        )
-    return out
-
-
-def seating(plan: Plan, variant: Variant, kind: str, first: int, count: int) -> Any:
-    """The agent index in each seat of games ``first .. first + count``.
-
-    "games": one agent everywhere, or agent j in seat j. "skill": agents [strong, base], the
-    strong one in seat ``i mod n`` of game i (every seat equally often).
-    """
-    n = variant.game.num_players
-    if kind == "skill":
-        seats = np.ones((count, n), dtype=np.int64)
-        idx = np.arange(first, first + count)
-        seats[np.arange(count), idx % n] = 0
-        return seats
-    if len(plan.agents) == 1:
-        return np.zeros((count, n), dtype=np.int64)
-    return np.tile(np.arange(n, dtype=np.int64), (count, 1))
-
-
-def skill_agents(plan: Plan) -> list[Any]:
-    """[MCTS with 4× the base's iterations, the base MCTS]."""
-    base = plan.agents[0]
-    if not isinstance(base, _core.MCTS) or base.iterations is None:
-        base = _core.MCTS(iterations=100)
-    settings = {
-        k: getattr(base, k)
-        for k in ("iterations", "time", "c", "threads", "solver", "seed", "max_nodes", "reuse")
-    }
-    strong = _core.MCTS(**{**settings, "iterations": 4 * int(settings["iterations"])})
-    return [strong, base]
+from ..agents import agent_string, is_native
+from .plan import Chunk, Plan, make_plan, seating, skill_agents
+from .results import (
+    ResultsFile,
+    encode_chunk,
+    file_line,
+    missing_chunks,
+    open_results,
+    read_chunk,
+)
 
 
 def run_chunk(
@@ -268,102 +86,6 @@ def _play_python(
     acts = np.array(actions, dtype=np.uint32)
     offs = np.array(offsets, dtype=np.int64)
     return _core.lab_stats(game, acts, offs, None, threads, first=first, keep=keep)
-
-
-# ---------------------------------------------------------------------------------------------
-# The results file
-
-
-def encode_chunk(chunk: Chunk, seed: int, facts: Facts) -> dict[str, Any]:
-    """A chunk's entry as a run holds it: its place, its per-game ``facts`` (kept in Rust) and
-    the action lists of the games :func:`run_chunk` kept."""
-    return {
-        "kind": chunk.kind,
-        "variant": chunk.variant,
-        "first": chunk.first,
-        "count": chunk.count,
-        "seed": seed,
-        "facts": facts,
-        "records": list(facts.records()),
-    }
-
-
-def file_line(entry: dict[str, Any]) -> dict[str, Any]:
-    """A chunk's entry as the results file holds it: the facts as ``stats``, one JSON list
-    per column (:meth:`Facts.to_lists`, in the order of
-    :func:`~stonefield.lab.columns.columns_of`)."""
-    out = {k: v for k, v in entry.items() if k not in ("facts", "records")}
-    out["stats"] = entry["facts"].to_lists()
-    out["records"] = entry["records"]
-    return out
-
-
-def read_chunk(plan: Plan, entry: dict[str, Any], path: str) -> dict[str, Any]:
-    """A chunk's entry of the results file ``path`` as a run holds it: its ``stats`` read into
-    Rust once (:meth:`Facts.from_lists`); a column that does not read is a
-    :class:`~stonefield.RecordError` naming the chunk."""
-    game = plan.variants[entry["variant"]].game
-    try:
-        facts = Facts.from_lists(game, entry["stats"])
-    except RecordError as e:
-        raise RecordError(
-            f"{path}: the {entry['kind']} chunk of variant {entry['variant']} from game"
-            f" {entry['first']}: {e}"
-        ) from None
-    if len(facts) != entry["count"]:
-        raise RecordError(
-            f"{path}: the {entry['kind']} chunk of variant {entry['variant']} from game"
-            f" {entry['first']} holds {len(facts)} games, not {entry['count']}"
-        )
-    out = {k: v for k, v in entry.items() if k not in ("stats", "records")}
-    out["facts"] = facts
-    out["records"] = entry.get("records", [])
-    return out
-
-
-def open_results(plan: Plan, path: str) -> ResultsFile:
-    """Opens and locks the results file ``path`` for a run of ``plan``: repaired, checked line
-    by line against the plan (see :mod:`stonefield.lab.results`), with the header written when
-    the file holds none. A file written by other arguments is refused."""
-    totals = {"games": plan.games, "skill": plan.skill}
-    return ResultsFile(
-        path,
-        plan.header(),
-        variants=len(plan.variants),
-        totals=totals,
-        columns=columns_of(plan.variants[0].game),
-    )
-
-
-def missing_chunks(plan: Plan, done: list[dict[str, Any]], chunk_size: int) -> list[Chunk]:
-    """The chunks still to play: per variant and kind, the game ranges no finished chunk holds,
-    cut into pieces of at most ``chunk_size``."""
-    have: dict[tuple[int, str], list[tuple[int, int]]] = {}
-    for e in done:
-        if e.get("kind") in ("games", "skill"):
-            have.setdefault((e["variant"], e["kind"]), []).append(
-                (e["first"], e["first"] + e["count"])
-            )
-    todo = []
-    for v in plan.variants:
-        kinds = [("games", plan.games)]
-        if plan.skill:
-            kinds.append(("skill", plan.skill))
-        for kind, total in kinds:
-            # The uncovered ranges: merge the finished ones, then take the gaps between them.
-            i = 0
-            for a, b in sorted(have.get((v.index, kind), [])) + [(total, total)]:
-                a, b = min(a, total), min(b, total)
-                while i < a:
-                    j = min(a, i + chunk_size)
-                    todo.append(Chunk(v.index, kind, i, j - i))
-                    i = j
-                i = max(i, b)
-    return todo
-
-
-# ---------------------------------------------------------------------------------------------
-# Backends
 
 
 def check_address(address: str, timeout: float = 3.0) -> None:
@@ -542,30 +264,6 @@ def execute(
     return done
 
 
-def gather(plan: Plan, entries: list[dict[str, Any]], kind: str = "games") -> list[Facts]:
-    """Per variant, its games' facts in game order (each game once), joined in Rust
-    (:meth:`Facts.concat`; a variant of one chunk keeps that chunk's facts as they are)."""
-    by_variant: list[list[dict[str, Any]]] = [[] for _ in plan.variants]
-    for e in entries:
-        if e.get("kind") == kind:
-            by_variant[e["variant"]].append(e)
-    out = []
-    for v, chunks in zip(plan.variants, by_variant):
-        chunks.sort(key=lambda e: e["first"])
-        out.append(Facts.concat(v.game, [e["facts"] for e in chunks]))
-    return out
-
-
-def records(entries: list[dict[str, Any]], variant: int) -> dict[int, dict[str, Any]]:
-    """The action lists kept for a variant's games, by game index."""
-    out = {}
-    for e in entries:
-        if e.get("kind") == "games" and e["variant"] == variant:
-            for r in e.get("records", []):
-                out[int(r["index"])] = r
-    return out
-
-
 def print_progress(done: int, total: int, seconds: float) -> None:
     """The command line's progress bar, with an estimate of the time left; drawn only when
     stderr is a terminal (a redirected stderr gets no ``\\r`` frames)."""
@@ -579,3 +277,15 @@ def print_progress(done: int, total: int, seconds: float) -> None:
     if done >= total:
         sys.stderr.write("\n")
     sys.stderr.flush()
+
+
+__all__ = [
+    "ProgressFn",
+    "check_address",
+    "execute",
+    "make_plan",
+    "open_results",
+    "print_progress",
+    "ray_init",
+    "run_chunk",
+]

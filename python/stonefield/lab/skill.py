@@ -24,7 +24,8 @@ from .._core import MCTS, InvalidOptionError, make
 from .._seeds import seat_seed
 from ..matches import match
 from . import metrics as M
-from .run import make_plan
+from .plan import make_plan
+from .plots import new_figure, save_figure
 
 
 @dataclass(frozen=True)
@@ -124,8 +125,6 @@ def skill_trace(
 def plot_skill_traces(traces: Sequence[SkillTrace], path: str) -> None:
     """The curves (stronger side's score against the weaker side's budget, log scale), one line
     per variant with its area in the legend, written as a PNG."""
-    from .report import new_figure, save_figure
-
     fig = new_figure(6.5, 4.0)
     ax = fig.add_subplot()
     for t in traces:

@@ -590,27 +590,32 @@ def test_studies_run_at_tiny_scale(name: str, tmp_path: Any) -> None:
     text = (tmp_path / name / "report.md").read_text()
     # The report answers first: the question quoted, then the answer, then the deciding table.
     study = sf.lab.STUDIES[name]
-    assert study.question and study.decide and study.answer is not None
+    assert study.question and study.decide and study.brief().answer is not None
     lines = text.splitlines()
     assert lines[0] == f"# Study: {name}" and lines[2].startswith("> ")
-    assert text.index("**Answer.**") < text.index("## The deciding metrics")
+    assert text.index("## Answer") < text.index("## The deciding metrics")
+    # Every metric the report shows is defined in it, from the one list of definitions.
+    assert text.index("## What the metrics are") < text.index("## Every metric")
     assert text.index("## The deciding metrics") < text.index("## Every metric")
     assert all(r["agents"] == "random:seed=0 in every seat" for r in lab.rows())
 
 
 def test_answers_follow_the_numbers(tmp_path: Any) -> None:
-    # A study answers from its own numbers: the answer names the agents, every variant whose
-    # first-seat interval lies above ½, and the range of lengths the metrics give.
+    # A study answers from its own numbers, in a few short sentences: how many variants are
+    # fair to the first seat, which are not, the range of lengths; the agents in the caveats.
     lab = sf.lab.study("subsume-sizes", games=12, iterations=0, seed=3)
     assert lab.brief is not None and lab.brief.answer is not None
-    answer, _ = lab.brief.answer(lab)
-    assert "random:seed=3 in every seat" in answer
-    for m in lab.metrics():
-        s0 = m["seat_score_0"]
-        if s0.low > 0.5:
-            assert "first seat wins more" in answer and f"({s0.value:.2f} (" in answer
+    answer = lab.brief.answer(lab)
+    text = " ".join(answer.sentences)
+    assert len(answer.sentences) <= 4 and all(len(x) < 300 for x in answer.sentences)
+    assert any("random:seed=3 in every seat" in c for c in answer.caveats)
+    sides = [M.excludes(m["seat_score_0"], 0.5) for m in lab.metrics()]
+    assert f"{sides.count(0)} of 4 variants are fair to the first seat" in text
+    for v, side in zip(lab.plan.variants, sides):
+        if side > 0:
+            assert "first seat is ahead" in text and v.label in text
     lo = min(m["length_mean"].value for m in lab.metrics())
-    assert f"{lo:.0f}" in answer
+    assert f"{lo:.0f}" in text
 
 
 def test_report_opens_with_the_answer_and_flags_intervals(tmp_path: Any) -> None:
@@ -636,7 +641,8 @@ def test_report_opens_with_the_answer_and_flags_intervals(tmp_path: Any) -> None
     assert 'class="caption"' not in board
     assert "*anti_blob=True, remove_surrounded=True: game 0," in text
     html = (tmp_path / "r" / "report.html").read_text()
-    assert "<blockquote>" in html and "<b>Answer.</b>" in html
+    assert "<blockquote>" in html and "<h2>Answer</h2>" in html
+    assert "<table>" in html and "data:image/png;base64," in html
     # The full table is split into blocks of at most four variants, so it fits the page.
     every = text[text.index("## Every metric") : text.index("## Boards")]
     heads = [line for line in every.splitlines() if line.startswith("| metric |")]
@@ -981,7 +987,7 @@ def test_series_metrics_sums_file_and_report(tmp_path: Any) -> None:
 # ---------------------------------------------------------------------------------------------
 # Facts: a chunk's per-game facts, held in Rust from play to sums
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 
 FACT_GAMES: list[tuple[str, dict[str, Any]]] = [
     ("windflowers", {"players": 3, "grid": "square", "size": 3}),

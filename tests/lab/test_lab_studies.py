@@ -14,8 +14,8 @@ import pytest
 import stonefield as sf
 from stonefield.cli import main
 from stonefield.lab import metrics as M
-from stonefield.lab.strengths import perfect_play, results_path
-from stonefield.lab.study_report import change, seat_findings
+from stonefield.lab.study import perfect_play, results_path
+from stonefield.lab.study import change, seat_findings
 
 SMALL = {"grid": "square", "size": 3}
 
@@ -138,12 +138,12 @@ def test_study_report_answers_first(tmp_path: Any) -> None:
     text = Path(path).read_text()
     lines = text.splitlines()
     assert lines[0] == "# Study: smallholder-rulesets" and lines[2].startswith("> ")
-    assert text.index("**Answer.**") < text.index("## The deciding metrics")
-    assert "Perfect play (the exact solver on the small boards)" in text
+    assert text.index("## Answer") < text.index("## The deciding metrics")
+    assert "Perfect play on the small boards (the exact solver)" in text
     assert "## Perfect play on the small boards" in text
     assert "| board=hex232323, ruleset=nibbler | win |" in text
     # Every compact cell shows both strengths and an arrow.
-    table = text[text.index("## The deciding metrics") : text.index("## Perfect play on")]
+    table = text[text.index("## The deciding metrics") : text.index("## At each strength")]
     rows = [r for r in table.splitlines() if r.startswith("| ruleset=")]
     assert len(rows) == 15 and all(" → " in r and re.search("[↑↓≈]", r) for r in rows)
     # Each strength's full report is beside it and linked.
@@ -152,7 +152,7 @@ def test_study_report_answers_first(tmp_path: Any) -> None:
         assert f"({sub}/report.md)" in text
     assert {"gradient.png", "report.html"} <= set(os.listdir(tmp_path / "r"))
     html = (tmp_path / "r" / "report.html").read_text()
-    assert "<blockquote>" in html and "<b>Answer.</b>" in html and "data:image/png" in html
+    assert "<blockquote>" in html and "<h2>Answer</h2>" in html and "data:image/png" in html
 
 
 def test_skill_traces_with_the_strong_preset(tmp_path: Any) -> None:
@@ -191,10 +191,10 @@ def test_asides_report_plots_the_series_and_reads_them(tmp_path: Any) -> None:
     path = run.report(str(tmp_path / "r"))
     text = Path(path).read_text()
     assert "series.png" in os.listdir(tmp_path / "r")
-    assert "## Over the game: the game's own measures at the end of each tenth, at each" in text
+    assert "## Over the game: the game's own measures at each tenth" in text
     # Each strength's own report has its plot too.
     assert "series.png" in os.listdir(tmp_path / "r" / "strong-1-self-play")
-    answer = text[text.index("**Answer.**") : text.index("## The deciding metrics")]
+    answer = text[text.index("## Answer") : text.index("## The deciding metrics")]
     sentence = answer[answer.index("Over the game") :]
     labs = [run.lab(i) for i in run.strengths]
     default = labs[0].default_variant()

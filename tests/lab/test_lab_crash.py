@@ -4,7 +4,7 @@ a copy of the file must end with exactly the numbers of an uninterrupted run.
 
 CI kills 10 times (about 30 s on a loaded machine); more on demand, for example 300 kills:
 
-    STONEFIELD_CRASH_KILLS=300 pytest tests/test_lab_crash.py -s
+    STONEFIELD_CRASH_KILLS=300 pytest tests/lab/test_lab_crash.py -s
 """
 
 from __future__ import annotations

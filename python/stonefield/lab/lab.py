@@ -1,4 +1,4 @@
-"""``evaluate`` and the :class:`Lab` it returns."""
+"""``evaluate`` and the :class:`Lab` it returns: the lab's front door."""
 
 from __future__ import annotations
 
@@ -12,32 +12,16 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._core import Facts, Game
-from .._seeds import seat_seed, seated
+from .._core import Facts
 from ..agents import agent_string
+from ..records import to_record
 from . import metrics as M
-from .brief import Brief
 from .columns import columns_of, declared_columns
-from .results import ResultsFile
-from .run import (
-    Plan,
-    ProgressFn,
-    execute,
-    gather,
-    make_plan,
-    open_results,
-    print_progress,
-    records,
-    seating,
-    skill_agents,
-)
-
-#: King-making: decisions of the last-placed player examined per game (the latest ones), and
-#: alternatives tried per decision.
-KM_DECISIONS = 3
-KM_ALTERNATIVES = 4
-#: The seat number the null procedure's seeds are derived with (no game has this seat).
-KM_NULL_SEAT = 1 << 16
+from .kingmaking import kingmaking_verdicts
+from .plan import Plan, make_plan, seating, skill_agents
+from .report import Brief, write_report
+from .results import ResultsFile, gather, open_results, records
+from .run import ProgressFn, execute, print_progress
 
 
 class Lab:
@@ -132,8 +116,6 @@ class Lab:
     def records(self, variant: int) -> list[dict[str, Any]]:
         """Game records (the JSON record format) of the games whose actions the results file
         keeps: those with a repeated position and the king-making sample."""
-        from ..records import to_record
-
         game = self.plan.variants[variant].game
         out: list[dict[str, Any]] = []
         for index, r in sorted(records(self.entries, variant).items()):
@@ -269,101 +251,7 @@ class Lab:
     def report(self, directory: str) -> str:
         """Writes ``report.md``, a self-contained ``report.html`` and the plots (PNG) into
         ``directory``; returns the path of report.md. Needs matplotlib (``stonefield[lab]``)."""
-        from .report import write_report
-
         return write_report(self, directory)
-
-
-def _continue(game: Game, state: Any, players: list[Any]) -> frozenset[int]:
-    """Plays ``state`` to the end with ``players`` (one per seat); the winners' set."""
-    while (p := state.current_player) is not None:
-        state.apply(int(players[p].act(state.copy())))
-    ranks = state.ranks()
-    if state.truncated or ranks is None:
-        return frozenset()
-    best = float(np.min(ranks))
-    return frozenset(int(p) for p in np.flatnonzero(ranks == best))
-
-
-def kingmaking_verdicts(
-    plan: Plan, variant: int, recs: dict[int, dict[str, Any]], ranks: np.ndarray
-) -> list[dict[str, Any]]:
-    """Judges the sampled games of a 3–4 player variant (see the package docs for the exact
-    procedure)."""
-    v = plan.variants[variant]
-    game = v.game
-    verdicts = []
-    for index in sorted(recs):
-        if index >= plan.kingmaking:
-            continue
-        actions = [int(a) for a in recs[index]["actions"]]
-        final = ranks[index]
-        worst = float(final.max())
-        if worst == float(final.min()):
-            verdicts.append(
-                {"index": index, "kingmade": False, "null_kingmade": False, "why": "no last player"}
-            )
-            continue
-        lasts = [int(p) for p in np.flatnonzero(final == worst)]
-        seats = seating(plan, v, "games", index, 1)[0]
-
-        def fresh_players(seats: np.ndarray = seats, index: int = index) -> list[Any]:
-            return [seated(plan.agents[int(a)], plan.seed, index, j) for j, a in enumerate(seats)]
-
-        state = game.new_state()
-        movers = []
-        for a in actions:
-            movers.append(state.current_player)
-            state.apply(a)
-        found: dict[str, Any] = {"index": index, "kingmade": False, "null_kingmade": False}
-
-        def null_players(j: int, seats: np.ndarray = seats, index: int = index) -> list[Any]:
-            # The same agents under another run's seeds: a replay where no choice differs.
-            other = seat_seed(plan.seed, index, KM_NULL_SEAT, j + 1)
-            return [seated(plan.agents[int(a)], other, index, s) for s, a in enumerate(seats)]
-
-        for last in lasts:
-            mine = [k for k, m in enumerate(movers) if m == last][-KM_DECISIONS:]
-            for k in reversed(mine):
-                before = game.new_state()
-                for a in actions[:k]:
-                    before.apply(a)
-                legal = [int(a) for a in before.legal_actions() if int(a) != actions[k]]
-                if not legal:
-                    continue
-                pick = np.unique(np.linspace(0, len(legal) - 1, KM_ALTERNATIVES).round())
-                actual = before.copy()
-                actual.apply(actions[k])
-                base = _continue(game, actual.copy(), fresh_players())
-                if not found["kingmade"]:
-                    for j in pick.astype(int):
-                        alt = before.copy()
-                        alt.apply(legal[j])
-                        won = _continue(game, alt, fresh_players())
-                        if won != base and last not in won and last not in base:
-                            found.update(
-                                kingmade=True,
-                                player=last,
-                                move=k,
-                                alternative=legal[j],
-                                winners=sorted(base),
-                                winners_after=sorted(won),
-                            )
-                            break
-                if not found["null_kingmade"]:
-                    # The null procedure: the actual move again, as many times as there were
-                    # alternatives, each continued under other seeds.
-                    for j in range(len(pick)):
-                        won = _continue(game, actual.copy(), null_players(j))
-                        if won != base and last not in won and last not in base:
-                            found["null_kingmade"] = True
-                            break
-                if found["kingmade"] and found["null_kingmade"]:
-                    break
-            if found["kingmade"] and found["null_kingmade"]:
-                break
-        verdicts.append(found)
-    return verdicts
 
 
 def evaluate(
@@ -401,7 +289,8 @@ def evaluate(
         threads: Threads for the local backend (default all cores).
         kingmaking: For 3–4 players, how many games per variant to judge for king-making
             (default 10; 0 turns it off).
-        skill: Games per variant of MCTS with 4× the iterations against the base agent.
+        skill: Games per variant of the agent at 4× its budget (every other setting kept)
+            against itself.
         cpus_per_task: Ray: CPUs each chunk task asks for (and the threads it plays on).
         progress: True for the command line's progress bar, or a callable
             ``progress(done, total, seconds)``.
