@@ -3,7 +3,11 @@
 - ``<!-- cli-reference -->`` becomes every command's ``--help``, from the argparse parsers of
   :mod:`stonefield.cli`, so the reference cannot drift from the command line;
 - ``<!-- picture: GAME -->`` becomes a position of that game drawn by ``State.to_svg`` (the
-  positions of docs/pictures.py).
+  positions of docs/pictures.py);
+- ``<!-- table: NAME -->`` becomes a results table rendered from the experiments' data by
+  ``experiments/tables.py`` (``TABLES[NAME]``), and ``<!-- include: PATH -->`` the text of a
+  table an experiment generated (PATH from the repository's root), so every figure of a results
+  page is read from its run's file at build time.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 _PICTURE = re.compile(r"<!-- picture: (\w+) -->")
+_TABLE = re.compile(r"<!-- table: ([\w./+-]+) -->")
+_INCLUDE = re.compile(r"<!-- include: ([\w./+-]+) -->")
 
 
 def _pictures() -> Any:
@@ -24,6 +30,25 @@ def _pictures() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _tables() -> Any:
+    path = _HERE.parent / "experiments" / "tables.py"
+    spec = importlib.util.spec_from_file_location("experiments_tables", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def include(path: str) -> str:
+    """The text of a file the experiments generated (a Markdown table), without its last
+    newline; PATH is relative to the repository's root and must stay inside experiments/."""
+    root = _HERE.parent
+    target = (root / path).resolve()
+    if not target.is_relative_to(root / "experiments"):
+        raise ValueError(f"<!-- include: {path} -->: only files under experiments/ are included")
+    return target.read_text().rstrip("\n")
 
 
 def cli_reference() -> str:
@@ -58,4 +83,8 @@ def picture(game: str) -> str:
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if "<!-- cli-reference -->" in markdown:
         markdown = markdown.replace("<!-- cli-reference -->", cli_reference())
-    return _PICTURE.sub(lambda m: picture(m.group(1)), markdown)
+    markdown = _PICTURE.sub(lambda m: picture(m.group(1)), markdown)
+    if _TABLE.search(markdown):
+        tables = _tables()
+        markdown = _TABLE.sub(lambda m: tables.render(m.group(1)), markdown)
+    return _INCLUDE.sub(lambda m: include(m.group(1)), markdown)

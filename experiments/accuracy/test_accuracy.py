@@ -1,5 +1,5 @@
-"""Runs benches/accuracy.py briefly: the outcome it charges a move with is the child's own solve,
-and a run on some boards keeps the other boards' rows of the file it writes."""
+"""Runs experiments/accuracy/accuracy.py briefly: the outcome it charges a move with is the
+child's own solve, and a run on some boards keeps the other boards' rows of the file it writes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-//! Alpha-beta against proof-number search on small boards of every game, for `docs/solved/`:
+//! Alpha-beta against proof-number search on small boards of every game (experiments/solved/):
 //! `cargo run --release --example methods -- [--time SECONDS] [--table-mb MIB] [--out FILE] [FILTER]`.
 //!
 //! Each board is solved from the empty position by both methods (one thread, the game's
@@ -47,7 +47,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut time = 60.0;
     let mut table_mb: usize = 256;
-    let mut out = "docs/solved/methods.md".to_string();
+    let mut out = "experiments/solved/methods.md".to_string();
     let mut filter = String::new();
     let mut i = 0;
     while i < args.len() {

@@ -1,11 +1,11 @@
 //! Whole state graphs of Windflowers' smallest boards (and the other games' small boards) for
-//! `docs/solved/`: `cargo run --release --example graphs -- [--max-mb MB] [--max-positions N] [--out FILE]
+//! experiments/solved/: `cargo run --release --example graphs -- [--max-mb MB] [--max-positions N] [--out FILE]
 //! [--table auto|direct|hashed] [FILTER]`.
 //!
 //! Only the boards whose label contains FILTER are run; their rows replace the rows of the same
 //! label in FILE (the other rows are kept, in the list's order, so one board can be rerun alone).
 
-#[path = "common/report.rs"]
+#[path = "report.rs"]
 mod report;
 
 use report::Report;
@@ -19,7 +19,7 @@ type Board = (String, &'static str, Vec<(String, OptionValue)>);
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut max_mb = 4096usize;
-    let mut out = "docs/solved/graphs.md".to_string();
+    let mut out = "experiments/solved/graphs.md".to_string();
     let mut filter = String::new();
     let mut max_positions = None;
     let mut table = solve::TableKind::Auto;

@@ -1,4 +1,4 @@
-"""Runs benches/strength.py briefly: chunked ladders equal unchunked ones, and resume."""
+"""Runs experiments/strength/strength.py briefly: chunked ladders equal unchunked ones, resume."""
 
 from __future__ import annotations
 

@@ -9,14 +9,15 @@ collected, each position once (by its key and move count). Each is solved exactl
 presets of ``sf.MCTS``: ``uct`` (plain UCT with random playouts) and ``strong``
 (``preset="strong"``, the per-game GRAVE/MAST settings). Run::
 
-    python benches/accuracy.py [--positions 200] [--budgets 100,1000,10000] [--agents uct,strong]
-                               [--seed 0] [--board TEXT ...] [--out FILE]
+    python experiments/accuracy/accuracy.py [--positions 200] [--budgets 100,1000,10000]
+        [--agents uct,strong] [--seed 0] [--board TEXT ...] [--out FILE]
 
 It prints a markdown table (and writes it with ``--out FILE``), shares with their 95 % Wilson
-intervals; the committed numbers are in ``docs/solved/accuracy.md``. ``--board TEXT`` (repeatable)
-runs only the boards whose label (``game key=value ...``) contains one of the texts; the rows of
-the other boards already in ``--out FILE`` are kept, in the order of ``BOARDS``. This is a
-benchmark, not a test: nothing here is asserted.
+intervals; the committed numbers are in ``experiments/accuracy/accuracy.md`` (the docs show
+them in docs/solved/accuracy.md). ``--board TEXT`` (repeatable) runs only the boards whose
+label (``game key=value ...``) contains one of the texts; the rows of the other boards already
+in ``--out FILE`` are kept, in the order of ``BOARDS``. This is a benchmark, not a test: nothing
+here is asserted.
 """
 
 from __future__ import annotations

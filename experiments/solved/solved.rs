@@ -1,11 +1,11 @@
-//! Solves the small boards of `docs/solved/` and writes the report:
+//! Solves the small boards of experiments/solved/ (shown in docs/solved/) and writes the report:
 //! `cargo run --release --example solved -- [--time SECONDS] [--threads N] [--table-mb MIB] [--no-symmetry] [--order ORDER] [--out FILE] [FILTER]`.
 //! Each board gets at most `--time` seconds (default 600); boards that do not finish are
 //! reported with how far they got. A FILTER keeps only the boards whose label contains it;
 //! their rows replace the rows of the same label in FILE and the other rows are kept.
 //! `--order` sets alpha-beta's move order (`solve::Order`; default `auto`, each game's own).
 
-#[path = "common/report.rs"]
+#[path = "report.rs"]
 mod report;
 
 use std::time::Duration;
@@ -108,7 +108,7 @@ fn main() {
     let mut table_mb: usize = 256;
     let mut threads = 1;
     let mut symmetry = true;
-    let mut out = "docs/solved/results.md".to_string();
+    let mut out = "experiments/solved/results.md".to_string();
     let mut filter = String::new();
     let mut order = solve::Order::Auto;
     let mut i = 0;

@@ -1,4 +1,4 @@
-//! The markdown tables the `solved` and `graphs` examples write to `docs/solved/`: one row a
+//! The markdown tables the `solved` and `graphs` experiments write to experiments/solved/: one row a
 //! board, found by its label (the first cell). A run of some boards replaces their rows and
 //! keeps the others, so one board can be rerun alone without losing the rest of the report.
 
