@@ -2,7 +2,7 @@
 and the time from the signal to the KeyboardInterrupt is printed (two runs each), as a markdown
 table. See docs/reliability.md.
 
-    python docs/ctrl_c_latency.py
+    python experiments/ctrl_c_latency/ctrl_c_latency.py
 """
 
 from __future__ import annotations

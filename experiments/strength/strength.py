@@ -1,29 +1,37 @@
 """The strength ladder: round-robin matches between search configurations, rated by Elo.
 
-Run: ``python benches/strength.py [--time S | --iterations N] [--games G] [--agents A,B,...]
-[--board KEY ...] [--out DIR] [--threads T]``. Every pair of agents plays ``G`` games (seats
-alternating) on each configuration chosen by ``--board`` (``default`` is each game's default
-options; ``large`` one larger board per game, listed in ``LARGE``). Agents search one thread each;
-``--threads`` games run at once (each agent thinks only on its own turn, so with one game per
-core the side not to move is idle). The Elo ratings are one Bradley-Terry fit over all games of a
-configuration (draws count half), anchored at UCT = 0, with 95 % intervals from the fit's
-curvature. The report goes to ``DIR/ladder-TAG.md`` (Markdown) and ``DIR/ladder-TAG.json``, TAG
-naming the budget (``time-0.1``, ``iterations-1000``) unless ``--tag`` names it; the files are
-rewritten after every board, so a stopped ladder keeps what it played. Without ``--out`` it is
-printed. The published ladders are in ``docs/strength/``.
+Run: ``python experiments/strength/strength.py [--time S | --iterations N] [--games G]
+[--agents A,B,...] [--board KEY ...] [--out DIR] [--threads T]``. Every pair of agents plays
+``G`` games (seats alternating) on each configuration chosen by ``--board`` (``default`` is each
+game's default options; ``large`` one larger board per game, listed in ``LARGE``). Agents search
+one thread each; ``--threads`` games run at once (each agent thinks only on its own turn, so
+with one game per core the side not to move is idle). The Elo ratings are one Bradley-Terry fit
+over all games of a configuration (:func:`stonefield.lab.metrics.bradley_terry`: draws count
+half, UCT = 0, 95 % intervals from the fit's curvature). The report goes to
+``DIR/ladder-TAG.md`` (Markdown) and ``DIR/ladder-TAG.json``, TAG naming the budget
+(``time-0.1``, ``iterations-1000``) unless ``--tag`` names it; the files are rewritten after
+every board, so a stopped ladder keeps what it played. Without ``--out`` it is printed. The
+committed ladders are in ``experiments/strength/`` (its README lists them).
 
 Long ladders (hours at 1 s a move) can be played in chunks: ``--chunk C`` plays each pairing as
-matches of ``C`` games and appends each finished one to ``DIR/ladder-TAG.chunks.jsonl``; the
-same command with ``--resume`` reads those back and plays only the rest, so a ladder can be
-stopped and taken up again (even over several sessions) without losing more than the chunk it
-was playing. The chunks are played in rounds (every pairing's chunk k before any pairing's chunk
-k + 1), so a stopped ladder has about as many games of every pairing, and ``--played`` (with the
-same arguments) reports it as it stands, playing nothing: the rounds every pairing has finished.
+matches of ``C`` games and appends each finished one to the lab's resumable results file
+``DIR/ladder-TAG.results.jsonl`` (:class:`stonefield.lab.results.ResultsFile`: locked while a
+run writes it, repaired after an interrupted write, each game held once); the same command with
+``--resume`` reads those back and plays only the rest, so a ladder can be stopped and taken up
+again (even over several sessions) without losing more than the chunk it was playing. The
+chunks are played in rounds (every pairing's chunk k before any pairing's chunk k + 1), so a
+stopped ladder has about as many games of every pairing, and ``--played`` (with the same
+arguments) reports it as it stands, playing nothing: the rounds every pairing has finished.
+
+Chunk k of a pairing is the match seeded ``seat_seed(seed, k, 0)`` (``stonefield._seeds``, the
+lab's derivation of a game's seed), each agent re-seeded per game and seat by the match, so a
+ladder in one chunk is the ladder without chunks, and a chunk is the same match whatever
+``--games`` is.
 
 ``--define NAME=SETTINGS`` (repeatable) adds an agent to the ones named in ``AGENTS`` for this
 run: SETTINGS are the search settings of an ``mcts:`` agent string without the budget
-(``--define strong-b3=selection=grave,c=0,playouts=knowledge,grave_bias=1e-3``); its chunks
-record the settings, so a name defined otherwise in another run is never read back for it.
+(``--define strong-b3=selection=grave,c=0,playouts=knowledge,grave_bias=1e-3``); the results
+file's header records them, so a file is never resumed with a name defined otherwise.
 
 Equal time per move is what users get; equal iterations (``--iterations``) shows the gain per
 iteration apart from the cost per iteration, which ``--speed`` measures (iterations per second of
@@ -40,11 +48,12 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
-
-import numpy as np
+from typing import Any, Callable, Optional
 
 import stonefield as sf
+from stonefield._seeds import seat_seed
+from stonefield.lab.metrics import bradley_terry
+from stonefield.lab.results import FORMAT, ResultsFile
 from stonefield.matches import wilson_interval
 
 #: The agents of the ladder, by name: MCTS settings (None: a uniformly random agent).
@@ -70,8 +79,12 @@ LARGE: dict[str, dict[str, Any]] = {
 #: Agent-string settings that ``--define`` leaves to the ladder.
 LADDER_SETTINGS = ("iterations", "time", "seed", "threads")
 
-#: The agents ``--define`` added in this run, by name: their settings.
-DEFINED: dict[str, dict[str, Any]] = {}
+#: The most games a pairing of a results file holds (the lab's file checks every chunk's span
+#: against a total; a ladder's is open-ended).
+MAX_GAMES = 1_000_000
+
+#: Settings of every agent a run knows: ``AGENTS`` and the ones ``--define`` adds.
+Settings = dict[str, Optional[dict[str, Any]]]
 
 
 def define(text: str) -> tuple[str, dict[str, Any]]:
@@ -98,59 +111,19 @@ def define(text: str) -> tuple[str, dict[str, Any]]:
     return name, {k: getattr(agent, k) for k in keys}
 
 
-def make_agent(name: str, budget: dict[str, Any], seed: int) -> Any:
-    settings = DEFINED[name] if name in DEFINED else AGENTS[name]
-    if settings is None:
-        return sf.RandomAgent(seed=seed)
-    return sf.MCTS(**budget, **settings, seed=seed)
+def make_agent(settings: Settings, name: str, budget: dict[str, Any]) -> Any:
+    """The agent ``name`` with ``budget`` (its seed is the match's to derive per game)."""
+    found = settings[name]
+    if found is None:
+        return sf.RandomAgent()
+    return sf.MCTS(**budget, **found)
 
 
-def bradley_terry(
-    agents: list[str], results: list[tuple[int, int, float, int]]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Elo ratings and their 95 % half-widths from ``(i, j, score of i, games)`` results.
-
-    Maximises the Bradley-Terry likelihood (scores as fractional wins) by Newton's method with
-    agent ``uct`` (or the first agent) fixed at 0; the half-widths come from the inverse of the
-    observed information. An agent that won or lost every game has an unbounded rating: its
-    estimate is capped at ±800 Elo from the anchor and its half-width is infinite.
-    """
-    k = len(agents)
-    anchor = agents.index("uct") if "uct" in agents else 0
-    free = [a for a in range(k) if a != anchor]
-    theta = np.zeros(k)
-    cap = 800 * math.log(10) / 400
-    for _ in range(100):
-        grad = np.zeros(k)
-        hess = np.zeros((k, k))
-        for i, j, s, n in results:
-            p = 1 / (1 + math.exp(theta[j] - theta[i]))
-            grad[i] += s - n * p
-            grad[j] -= s - n * p
-            w = n * p * (1 - p)
-            hess[i, i] += w
-            hess[j, j] += w
-            hess[i, j] -= w
-            hess[j, i] -= w
-        h = hess[np.ix_(free, free)] + 1e-9 * np.eye(len(free))
-        step = np.linalg.solve(h, grad[free])
-        theta[free] = np.clip(theta[free] + step, -cap, cap)
-        if np.max(np.abs(step)) < 1e-9:
-            break
-    cov = np.linalg.pinv(hess[np.ix_(free, free)])
-    half = np.zeros(k)
-    for f, a in enumerate(free):
-        saturated = abs(theta[a]) >= cap - 1e-6
-        half[a] = math.inf if saturated else 1.96 * math.sqrt(max(cov[f, f], 0.0))
-    scale = 400 / math.log(10)
-    return theta * scale, half * scale
-
-
-def speed(game: sf.Game, name: str, iterations: int) -> float:
-    settings = DEFINED[name] if name in DEFINED else AGENTS[name]
-    if settings is None:
+def speed(game: sf.Game, settings: Settings, name: str, iterations: int) -> float:
+    found = settings[name]
+    if found is None:
         return math.nan
-    agent = sf.MCTS(iterations=iterations, **settings)
+    agent = sf.MCTS(iterations=iterations, **found)
     state = game.new_state()
     best = math.inf
     for _ in range(3):
@@ -160,84 +133,133 @@ def speed(game: sf.Game, name: str, iterations: int) -> float:
     return iterations / best
 
 
-class Chunks:
-    """The games of a ladder in chunks, kept in ``DIR/ladder-TAG.chunks.jsonl`` as they finish.
+def chunk_seed(seed: int, k: int) -> int:
+    """The match seed of chunk ``k`` of every pairing of a ladder seeded ``seed``."""
+    return seat_seed(seed, k, 0)
 
-    A chunk is one ``sf.match`` of a pairing (``--chunk`` games, seats alternating); a line of
-    the file records what was asked (game, options, agents, budget, seed, chunk size and index)
-    and the first agent's points. With ``resume`` the chunks already in the file are read back
-    instead of played again, so a ladder stopped part-way (a session's end, Ctrl-C) goes on
-    where it stopped; without it the file is started afresh. A chunk is the same match
-    whatever ``--games`` is, so a ladder resumed with more games keeps the chunks it played.
+
+def boards() -> list[tuple[str, dict[str, Any]]]:
+    """Every board a ladder can play: each game's default board, then its larger one."""
+    return [(g, o) for g in sf.games() for o in ({}, LARGE[g])]
+
+
+def header(budget: dict[str, Any], seed: int, chunk: int, settings: Settings) -> dict[str, Any]:
+    """The results file's header: what makes its chunks the same matches. The agents and
+    boards played are not in it (a file holds any of them; a chunk's variant says which), so a
+    ladder can be taken up with more agents, boards or games."""
+    defined = {a: v for a, v in settings.items() if a not in AGENTS}
+    return {
+        "format": FORMAT,
+        "ladder": {
+            "budget": budget,
+            "seed": seed,
+            "chunk": chunk,
+            "seeds": "seat_seed(seed, k, 0)",
+            "agents": list(settings),
+            "defined": defined,
+        },
+    }
+
+
+def variant(settings: Settings, game: str, options: dict[str, Any], a: str, b: str) -> int:
+    """The results file's variant of pairing ``a`` – ``b`` (``a`` first) on a board: its index
+    among every ordered pair of the header's agents on every board of :func:`boards`."""
+    names = list(settings)
+    n = len(names)
+    return (boards().index((game, options)) * n + names.index(a)) * n + names.index(b)
+
+
+def variants(settings: Settings) -> int:
+    return len(boards()) * len(settings) ** 2
+
+
+class Chunks:
+    """The played chunks of a ladder: its results file open (or none, when nothing is kept).
+
+    Each finished chunk is one ``games`` entry of the lab's results file: its variant (the
+    pairing on its board), first game and count, the first agent's ``points``, the pairing in
+    words, the seconds it took, and per game the length and the first agent's score. With
+    ``resume`` the entries already in the file are read back instead of played again; without
+    it the file is begun afresh.
     """
 
-    def __init__(self, path: Path | None, resume: bool) -> None:
-        self.path = path
-        self.done: dict[str, dict[str, Any]] = {}
+    def __init__(
+        self, path: Path | None, resume: bool, head: dict[str, Any], settings: Settings
+    ) -> None:
+        self.file: ResultsFile | None = None
+        self.done: dict[tuple[int, int, int], dict[str, Any]] = {}
         self.reused = 0
+        self.settings = settings
         if path is None:
             return
-        if resume and path.exists():
-            text = path.read_text()
-            if text and not text.endswith("\n"):
-                # Chunks found from here on go on a line of their own.
-                with path.open("a") as f:
-                    f.write("\n")
-            for line in text.splitlines():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    # A line cut short by a stop in mid-write: that chunk is played again.
-                    continue
-                self.done[row["key"]] = row
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("")
+        if not resume and path.exists():
+            path.unlink()
+        self.file = ResultsFile(
+            str(path),
+            head,
+            variants=variants(settings),
+            totals={"games": MAX_GAMES},
+            columns=(),
+        )
+        for e in self.file.entries:
+            self.done[(e["variant"], e["first"], e["count"])] = e
 
-    @staticmethod
-    def key(what: dict[str, Any]) -> str:
-        """The line key of the chunk ``what``: its fields as canonical JSON."""
-        return json.dumps(what, sort_keys=True)
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
 
-    def holds(self, what: dict[str, Any]) -> bool:
-        """Whether the chunk ``what`` has been played (and can be read back)."""
-        return self.key(what) in self.done
+    def holds(self, what: tuple[int, int, int]) -> bool:
+        """Whether the chunk ``(variant, first, count)`` has been played."""
+        return what in self.done
 
-    def play(self, what: dict[str, Any], play: Callable[[], float]) -> float:
-        """The first agent's points for the chunk ``what``, from the file or from ``play()``."""
-        key = self.key(what)
-        if key in self.done:
+    def play(
+        self, what: tuple[int, int, int], pairing: dict[str, Any], play: Callable[[], sf.Match]
+    ) -> float:
+        """The first agent's points in the chunk ``what``, from the file or from ``play()``."""
+        if what in self.done:
             self.reused += 1
-            return float(self.done[key]["points"])
+            return float(self.done[what]["points"])
         t = time.perf_counter()
-        points = float(play())
-        row = {"key": key, "points": points, "seconds": round(time.perf_counter() - t, 1)}
-        self.done[key] = row
-        if self.path is not None:
-            with self.path.open("a") as f:
-                f.write(json.dumps(row) + "\n")
-        return points
+        m = play()
+        first = m.agent_returns[:, 0]
+        entry = {
+            "kind": "games",
+            "variant": what[0],
+            "first": what[1],
+            "count": what[2],
+            "pairing": pairing,
+            "points": float(((first + 1.0) / 2.0).sum()),
+            "seconds": round(time.perf_counter() - t, 1),
+            "stats": {
+                "length": [int(x) for x in m.lengths],
+                "score": [float(x) for x in (first + 1.0) / 2.0],
+            },
+        }
+        self.done[what] = entry
+        if self.file is not None:
+            self.file.append(entry)
+        return float(entry["points"])
 
 
-def _points(
+def _match(
     game: sf.Game,
+    settings: Settings,
     pair: tuple[str, str],
     budget: dict[str, Any],
     seed: int,
     k: int,
     n: int,
     threads: int | None,
-) -> float:
-    """The first agent's points in chunk ``k`` (``n`` games) of a pairing."""
+) -> sf.Match:
+    """Chunk ``k`` (``n`` games) of a pairing."""
     a, b = pair
-    m = sf.match(
+    return sf.match(
         game,
-        [make_agent(a, budget, seed + 2 * k), make_agent(b, budget, seed + 2 * k + 1)],
+        [make_agent(settings, a, budget), make_agent(settings, b, budget)],
         games=n,
-        seed=seed + 7919 * k,
+        seed=chunk_seed(seed, k),
         threads=threads,
     )
-    return float(m.score[0]) * n
 
 
 def ladder(
@@ -248,13 +270,12 @@ def ladder(
     games: int,
     threads: int | None,
     seed: int,
+    chunks: Chunks,
     chunk: int | None = None,
-    chunks: Chunks | None = None,
     played: bool = False,
 ) -> dict[str, Any]:
     """Every pair of ``agents`` plays ``games`` games, in matches of ``chunk`` games (one match
-    when ``chunk`` is None). Chunk k seeds its match with ``seed + 7919 k`` and its agents with
-    ``seed + 2 k`` and ``seed + 2 k + 1``, so a ladder in one chunk is the ladder without chunks.
+    when ``chunk`` is None); chunk k is seeded by :func:`chunk_seed`.
 
     The chunks are played in rounds: every pairing plays its chunk k before any plays chunk
     k + 1, so a ladder stopped part-way has about as many games of every pairing. With
@@ -262,35 +283,24 @@ def ladder(
     pairing (the games a pairing then has are in its ``games``).
     """
     game = sf.make(game_name, **options)
-    chunks = chunks or Chunks(None, resume=False)
     size = chunk or games
     pairings = list(itertools.combinations(enumerate(agents), 2))
     points = [0.0] * len(pairings)
     played_games = 0
     for k, first in enumerate(range(0, games, size)):
         n = min(size, games - first)
-        round_: list[tuple[dict[str, Any], Callable[[], float]]] = []
+        round_: list[tuple[tuple[int, int, int], dict[str, Any], Callable[[], sf.Match]]] = []
         for (_, a), (_, b) in pairings:
-            what = {
-                "game": game_name,
-                "options": options,
-                "agents": [a, b],
-                "budget": budget,
-                "seed": seed,
-                "chunk": size,
-                "index": k,
-                "games": n,
-            }
-            defined = {x: DEFINED[x] for x in (a, b) if x in DEFINED}
-            if defined:
-                what["defined"] = defined
-            round_.append(
-                (what, functools.partial(_points, game, (a, b), budget, seed, k, n, threads))
+            what = (variant(chunks.settings, game_name, options, a, b), first, n)
+            pairing = {"game": game_name, "options": options, "agents": [a, b]}
+            play = functools.partial(
+                _match, game, chunks.settings, (a, b), budget, seed, k, n, threads
             )
-        if played and not all(chunks.holds(what) for what, _ in round_):
+            round_.append((what, pairing, play))
+        if played and not all(chunks.holds(what) for what, _, _ in round_):
             break
-        for p, (what, play) in enumerate(round_):
-            points[p] += chunks.play(what, play)
+        for p, (what, pairing, play) in enumerate(round_):
+            points[p] += chunks.play(what, pairing, play)
         played_games += n
     if played_games == 0:
         raise LookupError(f"{game_name} {options}: no round of chunks played by every pairing")
@@ -374,7 +384,7 @@ def main(argv: list[str] | None = None) -> None:
         "--chunk",
         type=int,
         default=None,
-        help="games a match (each kept in DIR/ladder-TAG.chunks.jsonl as it finishes)",
+        help="games a match (each kept in DIR/ladder-TAG.results.jsonl as it finishes)",
     )
     p.add_argument(
         "--resume",
@@ -398,26 +408,34 @@ def main(argv: list[str] | None = None) -> None:
     if (args.time is None) == (args.iterations is None):
         p.error("give exactly one of --time and --iterations")
     budget = {"time": args.time} if args.time else {"iterations": args.iterations}
-    DEFINED.clear()
+    settings: Settings = dict(AGENTS)
     for text in args.define:
         try:
-            name, settings = define(text)
+            name, found = define(text)
         except ValueError as e:
             p.error(str(e))
-        DEFINED[name] = settings
+        settings[name] = found
     agents = args.agents.split(",")
-    unknown = [a for a in agents if a not in AGENTS and a not in DEFINED]
+    unknown = [a for a in agents if a not in settings]
     if unknown:
-        p.error(f"unknown agents {unknown}; agents are {', '.join([*AGENTS, *DEFINED])}")
+        p.error(f"unknown agents {unknown}; agents are {', '.join(settings)}")
     runs: list[dict[str, Any]] = []
     started = time.perf_counter()
     what = f"{args.time} s a move" if args.time else f"{args.iterations} iterations a move"
     tag = args.tag or (f"time-{args.time}" if args.time else f"iterations-{args.iterations}")
 
-    chunks = Chunks(
-        Path(args.out) / f"ladder-{tag}.chunks.jsonl" if args.out and args.chunk else None,
-        args.resume or args.played,
-    )
+    path = Path(args.out) / f"ladder-{tag}.results.jsonl" if args.out and args.chunk else None
+    if args.played and (path is None or not path.exists()):
+        p.error(f"no results file {path}: nothing to report")
+    try:
+        chunks = Chunks(
+            path,
+            args.resume or args.played,
+            header(budget, args.seed, args.chunk or args.games, settings),
+            settings,
+        )
+    except sf.StonefieldError as e:
+        p.error(str(e))
 
     def write(final: bool) -> str:
         wall = time.perf_counter() - started
@@ -436,11 +454,12 @@ def main(argv: list[str] | None = None) -> None:
             how += " the rounds every pairing has finished"
         else:
             how = f"{wall / 60:.0f} min of wall time{'' if final else ', still running'}{earlier}"
-        header = (
+        title = (
             f"## Ladder at {what}, {games}\n\n"
-            f"Command: `python benches/strength.py {' '.join(argv or sys.argv[1:])}` ({how})."
+            f"Command: `python experiments/strength/strength.py {' '.join(argv or sys.argv[1:])}`"
+            f" ({how})."
         )
-        text = report(runs, header)
+        text = report(runs, title)
         if args.out:
             # Written after every board, so a long ladder that is stopped keeps what it played.
             out = Path(args.out)
@@ -449,6 +468,24 @@ def main(argv: list[str] | None = None) -> None:
             (out / f"ladder-{tag}.json").write_text(json.dumps(runs, indent=1) + "\n")
         return text
 
+    try:
+        _play_all(args, agents, budget, chunks, runs, settings, write)
+    finally:
+        chunks.close()
+    if args.played and not runs:
+        p.error("no board has a round of chunks played by every pairing: nothing to report")
+    print(write(final=True))
+
+
+def _play_all(
+    args: argparse.Namespace,
+    agents: list[str],
+    budget: dict[str, Any],
+    chunks: Chunks,
+    runs: list[dict[str, Any]],
+    settings: Settings,
+    write: Callable[[bool], str],
+) -> None:
     for name in args.game or sf.games():
         for board in args.board or ["default"]:
             options = {} if board == "default" else LARGE[name]
@@ -461,8 +498,8 @@ def main(argv: list[str] | None = None) -> None:
                     args.games,
                     args.threads,
                     args.seed,
-                    args.chunk,
                     chunks,
+                    args.chunk,
                     played=args.played,
                 )
             except LookupError as e:
@@ -470,12 +507,9 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             if args.speed:
                 game = sf.make(name, **options)
-                r["speed"] = {a: speed(game, a, 20_000) for a in agents}
+                r["speed"] = {a: speed(game, settings, a, 20_000) for a in agents}
             runs.append(r)
-            write(final=False)
-    if args.played and not runs:
-        p.error("no board has a round of chunks played by every pairing: nothing to report")
-    print(write(final=True))
+            write(False)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Draws the learning curve of one or more training runs: the score against UCT per iteration
 (a moving mean over ``--window`` iterations, with the per-iteration scores faint behind it).
 
-    python docs/training/curve.py OUT.png LABEL=runs/a/results.json [LABEL=...] [--window 25]
+    python experiments/training/curve.py OUT.png LABEL=runs/a/results.json [LABEL=...] [--window 25]
 
 Needs matplotlib (the ``lab`` extra). Also prints the mean score of each block of ``--block``
 iterations, pooled over the block's games, with its 95 % Wilson interval, as a Markdown table.

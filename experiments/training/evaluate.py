@@ -1,7 +1,7 @@
 """Evaluates a trained checkpoint against UCT: PUCT with the network at 200 simulations against
 MCTS at 200 iterations, and against MCTS given the same time per move as PUCT took.
 
-    python docs/training/evaluate.py runs/wf3/latest.npz [--games 200] [--simulations 200]
+    python experiments/training/evaluate.py runs/wf3/latest.npz [--games 200] [--simulations 200]
         [--batch-size 8] [--stronger 1000 5000]
 
 PUCT's time per move is measured first, in whole games against UCT played one at a time (so
