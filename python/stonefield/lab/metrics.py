@@ -449,7 +449,7 @@ def bradley_terry(
 
     >>> elo, half = bradley_terry(["uct", "strong"], [(0, 1, 25.0, 100)])
     >>> round(float(elo[1])), round(float(half[1]))
-    191 79
+    (191, 79)
     """
     k = len(agents)
     fixed = list(agents).index(anchor) if anchor in agents else 0
