@@ -42,13 +42,15 @@ def _tables() -> Any:
 
 
 def include(path: str) -> str:
-    """The text of a file the experiments generated (a Markdown table), without its last
-    newline; PATH is relative to the repository's root and must stay inside experiments/."""
+    """The text of a file the experiments generated (a Markdown table or a run's report),
+    without its last newline and with its headings one level down (a report sits under a
+    heading of the page); PATH is relative to the repository's root, inside experiments/."""
     root = _HERE.parent
     target = (root / path).resolve()
     if not target.is_relative_to(root / "experiments"):
         raise ValueError(f"<!-- include: {path} -->: only files under experiments/ are included")
-    return target.read_text().rstrip("\n")
+    lines = target.read_text().rstrip("\n").splitlines()
+    return "\n".join("#" + line if line.startswith("#") else line for line in lines)
 
 
 def cli_reference() -> str:

@@ -326,6 +326,37 @@ def windflowers_duels() -> str:
     )
 
 
+def results_entries(tag: str) -> list[dict[str, Any]]:
+    """The chunks of ``experiments/strength/ladder-TAG.results.jsonl`` (read, never locked)."""
+    path = EXPERIMENTS / "strength" / f"ladder-{tag}.results.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def windflowers_joint_fit() -> str:
+    """One Bradley–Terry fit over every Windflowers game at 1 s a move: the round robin's, the
+    knowledge duels' and the ``grave_bias`` duels' first 120 games a pairing. Their
+    uct+mast – strong games were copied into the two duels' files, so they count from the
+    round robin only."""
+    from stonefield.lab.metrics import bradley_terry
+
+    games: dict[tuple[str, str], list[float]] = {}
+    for tag in ["round-robin-120", "knowledge", "grave-bias"]:
+        for e in results_entries(f"time-1-windflowers-{tag}"):
+            pair = (e["pairing"]["agents"][0], e["pairing"]["agents"][1])
+            if e["first"] < 120 and (tag == "round-robin-120" or pair != ("uct+mast", "strong")):
+                total = games.setdefault(pair, [0.0, 0.0])
+                total[0] += e["points"]
+                total[1] += e["count"]
+    agents = ["uct", "grave", "uct+mast", "strong", "uct+knowledge", "strong-b3"]
+    fit = [(agents.index(a), agents.index(b), s, int(n)) for (a, b), (s, n) in games.items()]
+    elo, half = bradley_terry(agents, fit)
+    ranked = sorted(zip(agents, elo, half), key=lambda r: -r[1])
+    return table(
+        ["agent (Windflowers, 1 s a move, one fit)", "Elo (95 %)"],
+        [[a, "0" if a == "uct" else f"{e:+.0f} ± {h:.0f}"] for a, e, h in ranked],
+    )
+
+
 def training() -> str:
     """PUCT with the committed Subsume size-4 network against UCT (400 games each)."""
     data = json.loads((EXPERIMENTS / "training" / "subsume4-30min" / "evaluation.json").read_text())
@@ -401,6 +432,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "strength/large-duels": large_duels,
     "strength/large-round-robin": large_round_robin,
     "strength/windflowers-duels": windflowers_duels,
+    "strength/windflowers-joint-fit": windflowers_joint_fit,
     "training/subsume4": training,
     "solved/values": solved_values,
     "solved/graphs": state_graphs,
