@@ -20,8 +20,9 @@ from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 _PICTURE = re.compile(r"<!-- picture: (\w+) -->")
-_TABLE = re.compile(r"<!-- table: ([\w./+-]+) -->")
-_INCLUDE = re.compile(r"<!-- include: ([\w./+-]+) -->")
+# A marker quoted in inline code (`<!-- table: NAME -->`) is left as it is.
+_TABLE = re.compile(r"(?<!`)<!-- table: ([\w./+-]+) -->")
+_INCLUDE = re.compile(r"(?<!`)<!-- include: ([\w./+-]+) -->")
 
 
 def _pictures() -> Any:
