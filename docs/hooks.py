@@ -3,7 +3,11 @@
 - ``<!-- cli-reference -->`` becomes every command's ``--help``, from the argparse parsers of
   :mod:`stonefield.cli`, so the reference cannot drift from the command line;
 - ``<!-- picture: GAME -->`` becomes a position of that game drawn by ``State.to_svg`` (the
-  positions of docs/pictures.py).
+  positions of docs/pictures.py);
+- ``<!-- table: NAME -->`` becomes a results table rendered from the experiments' data by
+  ``experiments/tables.py`` (``TABLES[NAME]``), and ``<!-- include: PATH -->`` the text of a
+  table an experiment generated (PATH from the repository's root), so every figure of a results
+  page is read from its run's file at build time.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 _PICTURE = re.compile(r"<!-- picture: (\w+) -->")
+# A marker quoted in inline code (`<!-- table: NAME -->`) is left as it is.
+_TABLE = re.compile(r"(?<!`)<!-- table: ([\w./+-]+) -->")
+_INCLUDE = re.compile(r"(?<!`)<!-- include: ([\w./+-]+) -->")
 
 
 def _pictures() -> Any:
@@ -24,6 +31,27 @@ def _pictures() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _tables() -> Any:
+    path = _HERE.parent / "experiments" / "tables.py"
+    spec = importlib.util.spec_from_file_location("experiments_tables", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def include(path: str) -> str:
+    """The text of a file the experiments generated (a Markdown table or a run's report),
+    without its last newline and with its headings one level down (a report sits under a
+    heading of the page); PATH is relative to the repository's root, inside experiments/."""
+    root = _HERE.parent
+    target = (root / path).resolve()
+    if not target.is_relative_to(root / "experiments"):
+        raise ValueError(f"<!-- include: {path} -->: only files under experiments/ are included")
+    lines = target.read_text().rstrip("\n").splitlines()
+    return "\n".join("#" + line if line.startswith("#") else line for line in lines)
 
 
 def cli_reference() -> str:
@@ -58,4 +86,8 @@ def picture(game: str) -> str:
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if "<!-- cli-reference -->" in markdown:
         markdown = markdown.replace("<!-- cli-reference -->", cli_reference())
-    return _PICTURE.sub(lambda m: picture(m.group(1)), markdown)
+    markdown = _PICTURE.sub(lambda m: picture(m.group(1)), markdown)
+    if _TABLE.search(markdown):
+        tables = _tables()
+        markdown = _TABLE.sub(lambda m: tables.render(m.group(1)), markdown)
+    return _INCLUDE.sub(lambda m: include(m.group(1)), markdown)

@@ -3,7 +3,7 @@
 //! comma-separated settings (`iterations=1000,selection=grave,c=0.4,grave_ref=50,
 //! grave_bias=1e-6,playouts=mast,reuse=true,time=0.1`, or `preset=strong,time=0.1`) and the trailing
 //! pairs are game options. Prints A's score with a 95 % interval. A quick tool for trying
-//! settings; the strength ladder (`benches/strength.py`) is the measurement.
+//! settings; the strength ladder (`experiments/strength/`) is the measurement.
 
 use stonefield::games::OptionValue;
 use stonefield::search::mcts::{Playouts, Preset, Selection};

@@ -508,3 +508,67 @@ def short(m: Metric) -> str:
     if math.isnan(m.value):
         return "-"
     return f"{m.value:.2f}" if abs(m.value) < 10 else f"{m.value:.1f}"
+
+
+#: The largest rating :func:`bradley_terry` gives an agent that won or lost every game (Elo).
+BT_CAP = 800.0
+
+
+def bradley_terry(
+    agents: Sequence[str],
+    results: Sequence[tuple[int, int, float, int]],
+    anchor: str = "uct",
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Elo ratings and their 95 % half-widths from pairwise results (a Bradley–Terry fit).
+
+    Each result ``(i, j, s, n)`` says that ``agents[i]`` scored ``s`` points in ``n`` games
+    against ``agents[j]`` (a draw counts half). The fit maximises the Bradley–Terry likelihood
+    with the scores as fractional wins, by Newton's method, with ``anchor`` (or the first agent
+    when none is named so) fixed at 0; the half-widths are 1.96 standard errors from the
+    inverse of the observed information. An agent that won or lost every game has an unbounded
+    rating: its estimate is capped at ±:data:`BT_CAP` Elo from the anchor and its half-width is
+    infinite. The strength ladder (``experiments/strength/``) rates its agents with it.
+
+    Args:
+        agents: The agents' names.
+        results: ``(i, j, points of i, games)`` per pairing, ``i`` and ``j`` indices of
+            ``agents``.
+        anchor: The agent rated 0.
+
+    Returns:
+        float64 arrays ``(elo, half)``, one entry per agent (``half`` is 0 for the anchor).
+
+    >>> elo, half = bradley_terry(["uct", "strong"], [(0, 1, 25.0, 100)])
+    >>> round(float(elo[1])), round(float(half[1]))
+    (191, 79)
+    """
+    k = len(agents)
+    fixed = list(agents).index(anchor) if anchor in agents else 0
+    free = [a for a in range(k) if a != fixed]
+    theta = np.zeros(k)
+    cap = BT_CAP * math.log(10) / 400
+    hess = np.zeros((k, k))
+    for _ in range(100):
+        grad = np.zeros(k)
+        hess = np.zeros((k, k))
+        for i, j, s, n in results:
+            p = 1 / (1 + math.exp(theta[j] - theta[i]))
+            grad[i] += s - n * p
+            grad[j] -= s - n * p
+            w = n * p * (1 - p)
+            hess[i, i] += w
+            hess[j, j] += w
+            hess[i, j] -= w
+            hess[j, i] -= w
+        h = hess[np.ix_(free, free)] + 1e-9 * np.eye(len(free))
+        step = np.linalg.solve(h, grad[free])
+        theta[free] = np.clip(theta[free] + step, -cap, cap)
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    cov = np.linalg.pinv(hess[np.ix_(free, free)])
+    half = np.zeros(k)
+    for f, a in enumerate(free):
+        saturated = abs(theta[a]) >= cap - 1e-6
+        half[a] = math.inf if saturated else 1.96 * math.sqrt(max(cov[f, f], 0.0))
+    scale = 400 / math.log(10)
+    return theta * scale, half * scale

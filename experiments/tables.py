@@ -1,0 +1,453 @@
+"""The tables the docs and the README show, rendered from the experiments' data.
+
+Each figure of a results page is read from the file its run wrote (``experiments/*/``), never
+typed: the docs' hook (``docs/hooks.py``) replaces ``<!-- table: NAME -->`` with
+``TABLES[NAME]()`` and ``<!-- include: PATH -->`` with the text of a generated Markdown table,
+and ``tests/test_readme_figures.py`` holds every table the README quotes to the same functions.
+A table names the run that answers its question; a new run that supersedes one changes the
+name here, and every page that shows the table follows.
+
+Run ``python experiments/tables.py [NAME ...]`` to print tables.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+#: The repository's root.
+ROOT = Path(__file__).resolve().parent.parent
+EXPERIMENTS = ROOT / "experiments"
+
+#: The agents of the ladder as the pages name them.
+AGENT_LABELS = {
+    "strong": "strong",
+    "grave": "GRAVE",
+    "uct+mast": "UCT+MAST",
+    "uct+knowledge": "UCT+knowledge",
+    "uct": "UCT",
+    "random": "random",
+}
+
+#: Each game's larger board of the ladder (``--board large``), as the pages name it.
+LARGE_LABELS = {
+    "smallholder": "smallholder hex5",
+    "windflowers": "windflowers size 6",
+    "faraday": "faraday order 8",
+    "subsume": "subsume size 8",
+}
+
+GAMES = ("smallholder", "windflowers", "faraday", "subsume")
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)  # noqa: UP033 (Python 3.9 has no functools.cache)
+def ladder(tag: str) -> list[dict[str, Any]]:
+    """The boards of the ladder report ``experiments/strength/ladder-TAG.json``."""
+    runs: list[dict[str, Any]] = json.loads(
+        (EXPERIMENTS / "strength" / f"ladder-{tag}.json").read_text()
+    )
+    return runs
+
+
+def board(tag: str, game: str, large: bool = False) -> dict[str, Any]:
+    """One board of a ladder: ``game`` on its default board, or on its larger one."""
+    for r in ladder(tag):
+        if r["game"] == game and bool(r["options"]) == large:
+            return r
+    raise LookupError(f"ladder-{tag}.json has no {'larger' if large else 'default'} {game} board")
+
+
+def elo(tag: str, game: str, agent: str, large: bool = False) -> str:
+    """An agent's rating in a ladder as the pages print it: ``+225 ± 39``, ``0`` for the
+    anchor, ``−800 (unbounded)`` for an agent that won or lost every game."""
+    e, h = board(tag, game, large)["elo"][agent]
+    if h == 0.0 and e == 0.0:
+        return "0"
+    sign = "+" if round(e) >= 0 else "−"
+    if math.isinf(h):
+        return f"{sign}{abs(e):.0f} (unbounded)"
+    return f"{sign}{abs(e):.0f} ± {h:.0f}"
+
+
+def pairing(tag: str, game: str, a: str, b: str, large: bool = False) -> dict[str, Any]:
+    """The pairing of ``a`` (the first) and ``b`` in a ladder's board."""
+    for p in board(tag, game, large)["pairs"]:
+        if (p["a"], p["b"]) == (a, b):
+            return dict(p)
+        if (p["a"], p["b"]) == (b, a):
+            return {
+                **p,
+                "a": a,
+                "b": b,
+                "score": 1 - p["score"],
+                "ci": [1 - p["ci"][1], 1 - p["ci"][0]],
+            }
+    raise LookupError(f"ladder-{tag}.json: no pairing {a} – {b} in {game}")
+
+
+def score(tag: str, game: str, a: str, b: str, large: bool = False) -> str:
+    """``a``'s score against ``b`` with its 95 % interval: ``0.617 (0.527–0.699)``."""
+    p = pairing(tag, game, a, b, large)
+    return f"{p['score']:.3f} ({p['ci'][0]:.3f}–{p['ci'][1]:.3f})"
+
+
+def games(tag: str, game: str, large: bool = False) -> int:
+    """Games a pairing in a ladder's board."""
+    return int(board(tag, game, large)["pairs"][0]["games"])
+
+
+def markdown_rows(path: str) -> dict[str, list[str]]:
+    """The rows of a generated Markdown table (``experiments/solved/results.md``, say) by the
+    first cell, each as its cells."""
+    rows: dict[str, list[str]] = {}
+    for line in (ROOT / path).read_text().splitlines()[2:]:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            rows[cells[0]] = cells
+    return rows
+
+
+# -- rendering ----------------------------------------------------------------------------
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def elo_table(
+    rows: Sequence[tuple[str, str, str, bool]], agents: Sequence[str], first: str = "game"
+) -> str:
+    """One row a (label, ladder tag, game, larger board), one column an agent's rating; an
+    agent that did not play in a ladder gets a dash."""
+
+    def cell(tag: str, game: str, large: bool, agent: str) -> str:
+        return elo(tag, game, agent, large) if agent in board(tag, game, large)["elo"] else "–"
+
+    return table(
+        [first, *(AGENT_LABELS[a] for a in agents)],
+        [[label, *(cell(tag, g, large, a) for a in agents)] for label, tag, g, large in rows],
+    )
+
+
+def pairing_table(rows: Sequence[tuple[str, str, str, str, str, bool]]) -> str:
+    """One row a (label, budget, ladder tag, game, first agent, second agent, larger board)."""
+    return table(
+        ["pairing", "budget", "games", "score of the first (95 %)"],
+        [
+            [f"{a} – {b}", budget, str(games(tag, g, large)), score(tag, g, a, b, large)]
+            for budget, tag, g, a, b, large in rows
+        ],
+    )
+
+
+# -- the tables ---------------------------------------------------------------------------
+
+#: The round robins of every agent on each default board, to about ±50 Elo.
+ROUND_ROBIN_01 = {g: f"time-0.1-{g}-round-robin-200" for g in GAMES}
+ROUND_ROBIN_1 = {
+    "smallholder": "time-1-smallholder-round-robin-160",
+    "windflowers": "time-1-windflowers-round-robin-120",
+    "faraday": "time-1-faraday-round-robin-120",
+    "subsume": "time-1-subsume-round-robin-120",
+}
+
+
+def strong_over_uct() -> str:
+    """The headline: the strong preset over UCT on each default board at 0.1 s and 1 s a move
+    (the round robins of every agent)."""
+    return table(
+        ["game", "strong over UCT, 0.1 s a move", "1 s a move", "games a pairing (0.1 s / 1 s)"],
+        [
+            [
+                g,
+                elo(ROUND_ROBIN_01[g], g, "strong"),
+                elo(ROUND_ROBIN_1[g], g, "strong"),
+                f"{games(ROUND_ROBIN_01[g], g)} / {games(ROUND_ROBIN_1[g], g)}",
+            ]
+            for g in GAMES
+        ],
+    )
+
+
+def round_robin_01() -> str:
+    return elo_table(
+        [(g, ROUND_ROBIN_01[g], g, False) for g in GAMES], ["strong", "grave", "uct+mast", "uct"]
+    )
+
+
+def round_robin_1() -> str:
+    return elo_table(
+        [(g, ROUND_ROBIN_1[g], g, False) for g in GAMES], ["strong", "grave", "uct+mast", "uct"]
+    )
+
+
+def iterations_1000() -> str:
+    return elo_table(
+        [(g, "iterations-1000", g, False) for g in GAMES], ["strong", "grave", "uct+mast", "uct"]
+    )
+
+
+def first_looks() -> str:
+    """The short round robins that came first: 20 games at 0.1 s, 16 at 1 s."""
+    rows = [(f"{g}, 0.1 s, 20 games", "time-0.1", g, False) for g in GAMES]
+    rows += [
+        ("smallholder, 1 s, 16 games", "time-1-smallholder-round-robin", "smallholder", False),
+        ("windflowers, 1 s, 16 games", "time-1-windflowers-round-robin", "windflowers", False),
+        ("subsume, 0.1 s, 60 games", "time-0.1-subsume-round-robin-60", "subsume", False),
+    ]
+    return elo_table(rows, ["strong", "grave", "uct+mast", "uct", "random"], first="run")
+
+
+#: The machine of the first duels: one game at a time beside other jobs, about half a core each.
+SHARED = "about half a core each"
+#: Windflowers' preset before it took knowledge playouts.
+WF_BEFORE = "windflowers (preset before knowledge playouts)"
+#: Subsume's preset before it took knowledge playouts.
+SU_BEFORE = "subsume (preset before knowledge playouts)"
+
+
+def duels() -> str:
+    """The strong preset against UCT alone: the two-agent runs."""
+    rows = [
+        ("smallholder", "0.1 s", "time-0.1-uct-strong", "smallholder", SHARED),
+        ("smallholder", "1 s", "time-1-uct-strong", "smallholder", SHARED),
+        (WF_BEFORE, "0.1 s", "time-0.1-uct-strong", "windflowers", SHARED),
+        (WF_BEFORE, "1 s", "time-1-uct-strong", "windflowers", SHARED),
+        (
+            "windflowers",
+            "0.1 s",
+            "time-0.1-uct-strong-windflowers-knowledge",
+            "windflowers",
+            "a core each",
+        ),
+        (
+            "windflowers",
+            "1 s",
+            "time-1-uct-strong-windflowers-knowledge",
+            "windflowers",
+            "a core each",
+        ),
+        ("faraday", "0.1 s", "time-0.1-uct-strong", "faraday", SHARED),
+        ("faraday", "0.1 s", "time-0.1-uct-strong-faraday-quiet", "faraday", "a core each"),
+        ("faraday", "1 s", "time-1-uct-strong", "faraday", SHARED),
+        (SU_BEFORE, "0.1 s", "time-0.1-uct-strong", "subsume", SHARED),
+        ("subsume", "0.1 s", "time-0.1-uct-strong-subsume-knowledge", "subsume", SHARED),
+        ("subsume", "1 s", "time-1-uct-strong-subsume-knowledge", "subsume", "about a core each"),
+    ]
+    return table(
+        ["game", "a move", "strong over UCT", "games", "machine"],
+        [[label, t, elo(tag, g, "strong"), str(games(tag, g)), m] for label, t, tag, g, m in rows],
+    )
+
+
+def large_duels() -> str:
+    """The strong preset against UCT on each larger board, at 0.1 s and 1 s a move."""
+    return table(
+        ["board", "strong over UCT, 0.1 s a move", "1 s a move", "games"],
+        [
+            [
+                LARGE_LABELS[g],
+                elo("time-0.1-large-uct-strong", g, "strong", True),
+                elo("time-1-large-uct-strong", g, "strong", True),
+                str(games("time-1-large-uct-strong", g, True)),
+            ]
+            for g in GAMES
+        ],
+    )
+
+
+def large_round_robin() -> str:
+    return elo_table(
+        [(LARGE_LABELS[g], "time-0.1-large-round-robin", g, True) for g in GAMES],
+        ["strong", "grave", "uct+mast", "uct"],
+        first="board (0.1 s a move, 120 games a pairing)",
+    )
+
+
+def windflowers_duels() -> str:
+    """The Windflowers duels that decided its preset."""
+    return pairing_table(
+        [
+            (
+                "1 s",
+                "time-1-windflowers-round-robin-120",
+                "windflowers",
+                "uct+mast",
+                "strong",
+                False,
+            ),
+            (
+                "1 s",
+                "time-1-windflowers-knowledge",
+                "windflowers",
+                "uct+mast",
+                "uct+knowledge",
+                False,
+            ),
+            (
+                "1 s",
+                "time-1-windflowers-knowledge",
+                "windflowers",
+                "strong",
+                "uct+knowledge",
+                False,
+            ),
+            ("1 s", "time-1-windflowers-grave-bias", "windflowers", "uct+mast", "strong-b3", False),
+            ("1 s", "time-1-windflowers-grave-bias", "windflowers", "strong", "strong-b3", False),
+            ("0.1 s", "time-0.1-windflowers-knowledge", "windflowers", "uct", "strong", False),
+            (
+                "0.1 s",
+                "time-0.1-windflowers-knowledge",
+                "windflowers",
+                "uct",
+                "uct+knowledge",
+                False,
+            ),
+            (
+                "0.1 s",
+                "time-0.1-windflowers-knowledge",
+                "windflowers",
+                "strong",
+                "uct+knowledge",
+                False,
+            ),
+        ]
+    )
+
+
+def results_entries(tag: str) -> list[dict[str, Any]]:
+    """The chunks of ``experiments/strength/ladder-TAG.results.jsonl`` (read, never locked)."""
+    path = EXPERIMENTS / "strength" / f"ladder-{tag}.results.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def windflowers_joint_fit() -> str:
+    """One Bradley–Terry fit over every Windflowers game at 1 s a move: the round robin's, the
+    knowledge duels' and the ``grave_bias`` duels' first 120 games a pairing. Their
+    uct+mast – strong games were copied into the two duels' files, so they count from the
+    round robin only."""
+    from stonefield.lab.metrics import bradley_terry
+
+    games: dict[tuple[str, str], list[float]] = {}
+    for tag in ["round-robin-120", "knowledge", "grave-bias"]:
+        for e in results_entries(f"time-1-windflowers-{tag}"):
+            pair = (e["pairing"]["agents"][0], e["pairing"]["agents"][1])
+            if e["first"] < 120 and (tag == "round-robin-120" or pair != ("uct+mast", "strong")):
+                total = games.setdefault(pair, [0.0, 0.0])
+                total[0] += e["points"]
+                total[1] += e["count"]
+    agents = ["uct", "grave", "uct+mast", "strong", "uct+knowledge", "strong-b3"]
+    fit = [(agents.index(a), agents.index(b), s, int(n)) for (a, b), (s, n) in games.items()]
+    elo, half = bradley_terry(agents, fit)
+    ranked = sorted(zip(agents, elo, half), key=lambda r: -r[1])
+    return table(
+        ["agent (Windflowers, 1 s a move, one fit)", "Elo (95 %)"],
+        [[a, "0" if a == "uct" else f"{e:+.0f} ± {h:.0f}"] for a, e, h in ranked],
+    )
+
+
+def training() -> str:
+    """PUCT with the committed Subsume size-4 network against UCT (400 games each)."""
+    data = json.loads((EXPERIMENTS / "training" / "subsume4-30min" / "evaluation.json").read_text())
+    return table(
+        ["against", "PUCT's score", "95 % interval", "games"],
+        [
+            [
+                r["against"],
+                f"{r['score']:.3f}",
+                f"[{r['ci'][0]:.3f}, {r['ci'][1]:.3f}]",
+                str(r["games"]),
+            ]
+            for r in data["rows"]
+        ],
+    )
+
+
+#: The boards the README's solver table shows, by their label in experiments/solved/results.md.
+SOLVED_README = (
+    "smallholder board=hex232323 ruleset=nibbler",
+    "smallholder board=hex232323 ruleset=stymie",
+    "smallholder board=hex3 ruleset=hull_setbacks",
+    "subsume size=3",
+    "windflowers grid=trisquare size=3 scoring=stones tiebreak=underdog"
+    " last_placer_breaks_ties=true",
+    "windflowers grid=hex size=3 scoring=stones tiebreak=underdog last_placer_breaks_ties=false",
+    "faraday grid=hex order=3 surplus_charge=false",
+)
+
+
+def solved_values() -> str:
+    """A few boards' perfect-play values (player 0's) and best first moves."""
+    rows = markdown_rows("experiments/solved/results.md")
+    words = {"+1": "win", "-1": "loss", "+0": "draw"}
+    return table(
+        ["board (empty)", "first player", "best first moves"],
+        [
+            [label, words[rows[label][1]], "–" if rows[label][1] == "-1" else rows[label][2]]
+            for label in SOLVED_README
+        ],
+    )
+
+
+#: The state graphs the README's table shows, by their label in experiments/solved/graphs.md.
+GRAPHS_README = (
+    "windflowers grid=trisquare size=3 players=2",
+    "windflowers grid=hex size=3 players=2",
+    "windflowers grid=trisquare size=3 players=3",
+    "smallholder board=hex3 ruleset=stymie",
+)
+
+
+def state_graphs() -> str:
+    """Whole state graphs: positions, longest game, cycle."""
+    rows = markdown_rows("experiments/solved/graphs.md")
+    return table(
+        ["board", "positions", "longest game", "cycle"],
+        [
+            [label, f"{int(rows[label][1]):,}", rows[label][3], rows[label][4]]
+            for label in GRAPHS_README
+        ],
+    )
+
+
+#: Every table by the name the markers use.
+TABLES: dict[str, Callable[[], str]] = {
+    "strength/strong-over-uct": strong_over_uct,
+    "strength/round-robin-0.1": round_robin_01,
+    "strength/round-robin-1": round_robin_1,
+    "strength/iterations-1000": iterations_1000,
+    "strength/first-looks": first_looks,
+    "strength/duels": duels,
+    "strength/large-duels": large_duels,
+    "strength/large-round-robin": large_round_robin,
+    "strength/windflowers-duels": windflowers_duels,
+    "strength/windflowers-joint-fit": windflowers_joint_fit,
+    "training/subsume4": training,
+    "solved/values": solved_values,
+    "solved/graphs": state_graphs,
+}
+
+
+def render(name: str) -> str:
+    """The table ``name`` (a key of :data:`TABLES`) as Markdown."""
+    try:
+        make = TABLES[name]
+    except KeyError:
+        raise KeyError(f"no table {name!r}; tables are {', '.join(TABLES)}") from None
+    return make()
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or TABLES:
+        print(f"{name}:\n\n{render(name)}\n")
