@@ -23,7 +23,7 @@ from ..selfplay import SelfPlayData, selfplay
 from .network import Network
 from .symmetry import game_symmetries
 
-__all__ = ["TrainConfig", "finished_rounds", "train"]
+__all__ = ["TrainConfig", "finished_rounds", "run_header", "train"]
 
 
 @dataclass(frozen=True)
@@ -107,8 +107,8 @@ def train(
     done = finished_rounds(out)
     if done is not None and not resume and not overwrite:
         raise _core.InvalidOptionError(
-            f"{out} already holds a training run ({done} rounds); resume it"
-            " (resume=True, --resume) or start it again (overwrite=True, --overwrite)"
+            f"{out} already holds a training run ({done} rounds finished); continue it with"
+            " --resume (resume=True) or start it again with --overwrite (overwrite=True)"
         )
     if resume and done is None:
         raise _core.InvalidOptionError(f"{out} holds no training run to resume")
@@ -186,7 +186,7 @@ def train(
         # then the files derived from it.
         data.save(os.path.join(out, RESUME_DIR, f"selfplay-{it + 1:03d}.npz"))
         net.save(os.path.join(out, f"checkpoint-{it + 1:03d}.npz"))
-        _save_state(out, game, config, net, rows)
+        _save_state(out, game, config, net, rows, iterations)
         net.save(os.path.join(out, "latest.npz"))
         _write_results(out, game, config, rows, symmetries)
         stale = os.path.join(out, RESUME_DIR, f"selfplay-{it + 1 - config.window:03d}.npz")
@@ -195,6 +195,27 @@ def train(
         if progress is not None:
             progress(row)
     return rows
+
+
+def run_header(out: str | os.PathLike[str]) -> dict[str, Any]:
+    """What the resume state of the run in ``out`` says of it: ``game``, ``options``,
+    ``config`` (the settings), ``iteration`` (rounds finished) and ``iterations`` (rounds
+    asked for).
+
+    Raises:
+        InvalidOptionError: ``out`` holds no run with a resume state.
+        RecordError: the state is damaged.
+    """
+    path = os.path.join(os.fspath(out), RESUME_DIR, "state.npz")
+    if not os.path.exists(path):
+        raise _core.InvalidOptionError(f"{os.fspath(out)} holds no training run to resume")
+    try:
+        meta, _ = read_npz(path, lambda meta: None, "a resume state")
+    except (OSError, TypeError, *DAMAGED) as e:
+        raise _core.RecordError(f"{path}: not a resume state ({type(e).__name__}: {e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != STATE_FORMAT:
+        raise _core.RecordError(f"{path}: not a resume state")
+    return meta
 
 
 def finished_rounds(out: str | os.PathLike[str]) -> int | None:
@@ -231,7 +252,12 @@ def _settings(config: TrainConfig) -> dict[str, Any]:
 
 
 def _save_state(
-    out: str, game: Game, config: TrainConfig, net: Network, rows: list[dict[str, Any]]
+    out: str,
+    game: Game,
+    config: TrainConfig,
+    net: Network,
+    rows: list[dict[str, Any]],
+    iterations: int,
 ) -> None:
     header = json.dumps(
         {
@@ -241,6 +267,7 @@ def _save_state(
             "options": dict(game.options),
             "config": config.__dict__,
             "iteration": len(rows),
+            "iterations": iterations,
             "rows": rows,
         }
     )
@@ -261,6 +288,7 @@ def _load_state(
             f"{out} holds a training run without a resume state (made before resumes"
             " existed); start it again with overwrite"
         )
+
     def template_of(meta: Any) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
         if not isinstance(meta, dict) or meta.get("format") != STATE_FORMAT:
             raise _core.RecordError(f"not a resume state (format {STATE_FORMAT!r})")
@@ -287,9 +315,7 @@ def _load_state(
             )
         # The shapes of the optimiser's state, from a network of the run's settings.
         net = Network.create(game, hidden=config.hidden, layers=config.layers)
-        return {
-            f"opt_{i}": (a.dtype, a.shape) for i, a in enumerate(net.optimiser_state())
-        }
+        return {f"opt_{i}": (a.dtype, a.shape) for i, a in enumerate(net.optimiser_state())}
 
     try:
         meta, arrays = read_npz(path, template_of, "a resume state")

@@ -4,10 +4,12 @@ UCT, ``.npz`` checkpoints). Needs the optional extra ``stonefield[jax]``."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from .. import _core
+from .._checkpoint import MAX_HIDDEN, MAX_LAYERS
 from ._common import (
     GAME_HELP,
     MAX_SEED,
@@ -19,6 +21,25 @@ from ._common import (
     positive_number,
 )
 
+#: The settings of TrainConfig the command sets, by flag destination.
+_SETTINGS = (
+    "games",
+    "simulations",
+    "batch_size",
+    "temperature_moves",
+    "epochs",
+    "window",
+    "hidden",
+    "layers",
+    "learning_rate",
+    "eval_games",
+    "eval_simulations",
+    "uct_iterations",
+    "seed",
+    "augment",
+    "minutes",
+)
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
@@ -26,114 +47,145 @@ def add_parser(sub: Any) -> None:
         help="train a policy-value network by AlphaZero self-play (needs stonefield[jax])",
         description="Runs ITERATIONS rounds of PUCT self-play with the current network, training"
         " on the visit policies and outcomes, and a match against UCT; writes"
-        " checkpoint-NNN.npz, latest.npz, results.json and results.md to --out. Needs the"
+        " checkpoint-NNN.npz, latest.npz, results.json and results.md to --out, and what a"
+        " resume needs to --out/resume. A folder that holds a run is refused unless --resume"
+        " (continue it, with its settings) or --overwrite (start again) is given. Needs the"
         " optional extra: pip install 'stonefield[jax]'.",
     )
-    p.add_argument("game", type=game_id, metavar="GAME", help=GAME_HELP)
+    p.add_argument(
+        "game", type=game_id, metavar="GAME", nargs="?", help=GAME_HELP + " (not with --resume)"
+    )
     add_option_flag(p, "a game option (repeatable), e.g. --option size=4")
     p.add_argument(
         "--iterations",
         type=int_in(1, None, "iterations"),
-        required=True,
-        help="rounds of self-play, training and evaluation (required)",
+        help="rounds of the whole run (required, but with --resume: default the run's own)",
     )
-    p.add_argument("--out", required=True, metavar="DIR", help="folder for checkpoints (required)")
-    d = " (default: %(default)s)"
     p.add_argument(
-        "--games", type=int_in(1, None, "games"), default=64, help="self-play games a round" + d
+        "--out", metavar="DIR", help="folder for checkpoints (required, but with --resume)"
+    )
+    p.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="continue the run in DIR after its last finished round, with its settings"
+        " (the network, the optimiser's state, the replay window and the round number)",
+    )
+    p.add_argument(
+        "--overwrite", action="store_true", help="start again in an --out that holds a run"
+    )
+    # No argparse defaults: a resumed run keeps its own settings; TrainConfig's are the rest.
+    p.add_argument(
+        "--games", type=int_in(1, None, "games"), help="self-play games a round (default: 64)"
     )
     p.add_argument(
         "--simulations",
         type=int_in(1, None, "simulations"),
-        default=64,
-        help="PUCT simulations a self-play move" + d,
+        help="PUCT simulations a self-play move (default: 64)",
     )
     p.add_argument(
         "--batch-size",
         type=int_in(1, 65536, "batch-size"),
-        default=8,
-        help="positions the network evaluates at once during search" + d,
+        help="positions the network evaluates at once during search (default: 8)",
     )
     p.add_argument(
         "--temperature-moves",
         type=int_in(0, None, "temperature-moves"),
-        default=4,
-        help="opening moves drawn in proportion to the visits, not the most visited" + d,
+        help="opening moves drawn in proportion to the visits, not the most visited (default: 4)",
     )
     p.add_argument(
-        "--epochs", type=int_in(1, None, "epochs"), default=4, help="passes over the window" + d
+        "--epochs", type=int_in(1, None, "epochs"), help="passes over the window (default: 4)"
     )
     p.add_argument(
         "--window",
         type=int_in(1, None, "window"),
-        default=4,
-        help="rounds of self-play positions trained on" + d,
+        help="rounds of self-play positions trained on (default: 4)",
     )
-    p.add_argument("--hidden", type=int_in(1, None, "hidden"), default=128, help="layer width" + d)
-    p.add_argument("--layers", type=int_in(1, None, "layers"), default=2, help="hidden layers" + d)
+    p.add_argument(
+        "--hidden", type=int_in(1, MAX_HIDDEN, "hidden"), help="layer width (default: 128)"
+    )
+    p.add_argument(
+        "--layers", type=int_in(1, MAX_LAYERS, "layers"), help="hidden layers (default: 2)"
+    )
     p.add_argument(
         "--learning-rate",
         type=positive_number("learning-rate"),
-        default=1e-3,
-        help="AdamW's learning rate" + d,
+        help="AdamW's learning rate (default: 0.001)",
     )
     p.add_argument(
         "--eval-games",
         type=int_in(0, None, "eval-games"),
-        default=40,
-        help="games against UCT after each round (0: none)" + d,
+        help="games against UCT after each round, 0 for none (default: 40)",
     )
     p.add_argument(
         "--eval-simulations",
         type=int_in(1, None, "eval-simulations"),
-        default=200,
-        help="PUCT simulations a move in those games" + d,
+        help="PUCT simulations a move in those games (default: 200)",
     )
     p.add_argument(
         "--uct-iterations",
         type=int_in(1, None, "uct-iterations"),
-        default=200,
-        help="UCT's iterations a move in those games" + d,
+        help="UCT's iterations a move in those games (default: 200)",
     )
-    p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), default=0, help="the run's seed" + d)
+    p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), help="the run's seed (default: 0)")
     p.add_argument(
         "--no-augment",
         dest="augment",
-        action="store_false",
+        action="store_const",
+        const=False,
         help="train on the positions as played, not moved by the board's symmetries",
     )
     p.add_argument(
         "--minutes",
         type=positive_number("minutes"),
         default=None,
-        help="time budget: no iteration starts that would end past it (default: none)",
+        help="time budget of this sitting: no iteration starts that would end past it"
+        " (default: none)",
     )
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    game = make_game(args.game, dict(args.options))
+def _plan(args: argparse.Namespace, loop: Any) -> tuple[_core.Game, str, int, dict[str, Any]]:
+    """The game, folder, rounds and settings of the run to start or resume."""
+    given = {k: getattr(args, k) for k in _SETTINGS if getattr(args, k) is not None}
+    if args.resume is None:
+        if args.game is None or args.iterations is None or args.out is None:
+            fail("give GAME, --iterations and --out (or --resume DIR to continue a run)")
+        game = make_game(args.game, dict(args.options))
+        return game, args.out, args.iterations, {**loop.TrainConfig().__dict__, **given}
+    if args.overwrite:
+        fail("give --resume or --overwrite, not both")
+    if args.out is not None and os.path.abspath(args.out) != os.path.abspath(args.resume):
+        fail(f"--resume {args.resume} and --out {args.out} name different folders")
     try:
-        from ..alphazero import TrainConfig, train
+        header = loop.run_header(args.resume)
+        saved = make_game(header["game"], dict(header["options"]))
+        settings = {**dict(header["config"]), **given}
+        iterations = args.iterations or int(header.get("iterations") or header["iteration"])
+    except (_core.StonefieldError, KeyError, TypeError, ValueError) as e:
+        fail(f"--resume: {e}")
+    game = saved if args.game is None else make_game(args.game, dict(args.options))
+    return game, args.resume, iterations, settings
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from ..alphazero import loop
     except ImportError as e:
         fail(str(e))
-    config = TrainConfig(
-        games=args.games,
-        simulations=args.simulations,
-        batch_size=args.batch_size,
-        temperature_moves=args.temperature_moves,
-        epochs=args.epochs,
-        window=args.window,
-        hidden=args.hidden,
-        layers=args.layers,
-        learning_rate=args.learning_rate,
-        eval_games=args.eval_games,
-        eval_simulations=args.eval_simulations,
-        uct_iterations=args.uct_iterations,
-        seed=args.seed,
-        minutes=args.minutes,
-        augment=args.augment,
-    )
+    game, out, iterations, settings = _plan(args, loop)
+    try:
+        config = loop.TrainConfig(**settings)
+    except TypeError as e:
+        fail(f"--resume: the run's settings cannot be read ({e})")
+    if args.resume is None:
+        if os.path.exists(out) and not os.path.isdir(out):
+            fail(f"--out: {out} is a file, not a folder")
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as e:
+            fail(f"--out: cannot make the folder {out} ({e.strerror or e})")
+        if not os.access(out, os.W_OK):
+            fail(f"--out: cannot write in {out}")
 
     def show(row: dict[str, Any]) -> None:
         score = row.get("score_vs_uct")
@@ -148,8 +200,18 @@ def run(args: argparse.Namespace) -> int:
         )
 
     try:
-        train(game, args.iterations, args.out, config, progress=show)
+        loop.train(
+            game,
+            iterations,
+            out,
+            config,
+            progress=show,
+            resume=args.resume is not None,
+            overwrite=args.overwrite,
+        )
     except _core.StonefieldError as e:
         fail(str(e))
-    print(f"{args.out}/results.md")
+    except OSError as e:
+        fail(f"cannot write the run in {out} ({e})")
+    print(f"{out}/results.md")
     return 0
