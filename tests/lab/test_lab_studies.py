@@ -14,8 +14,7 @@ import pytest
 import stonefield as sf
 from stonefield.cli import main
 from stonefield.lab import metrics as M
-from stonefield.lab.study import perfect_play, results_path
-from stonefield.lab.study import change, seat_findings
+from stonefield.lab.study import change, perfect_play, results_path, seat_findings
 
 SMALL = {"grid": "square", "size": 3}
 

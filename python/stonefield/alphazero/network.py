@@ -31,6 +31,7 @@ except ImportError as e:  # pragma: no cover - the extra is installed in CI
         "stonefield.alphazero needs the optional extra: pip install 'stonefield[jax]'"
     ) from e
 
+
 class SelfPlayArrays(Protocol):
     """What :func:`batches` reads of self-play data (a :class:`stonefield.SelfPlayData`)."""
 
@@ -205,8 +206,7 @@ class Network:
         self._ensure_optimiser()
         leaves, treedef = jax.tree_util.tree_flatten(self._opt_state)
         if len(arrays) != len(leaves) or any(
-            a.shape != np.shape(b) or a.dtype != np.asarray(b).dtype
-            for a, b in zip(arrays, leaves)
+            a.shape != np.shape(b) or a.dtype != np.asarray(b).dtype for a, b in zip(arrays, leaves)
         ):
             raise _core.RecordError("the optimiser state does not fit the network")
         self._opt_state = jax.tree_util.tree_unflatten(treedef, [jnp.asarray(a) for a in arrays])
@@ -253,9 +253,7 @@ class Network:
         pickles; see :mod:`stonefield._checkpoint`), through a temporary file that then
         replaces ``path``; :meth:`load` reads it back to the same outputs."""
         leaves = jax.tree_util.tree_leaves(eqx.filter(self.model, eqx.is_array))
-        write_checkpoint(
-            path, self.game, self.hidden, self.layers, [np.asarray(x) for x in leaves]
-        )
+        write_checkpoint(path, self.game, self.hidden, self.layers, [np.asarray(x) for x in leaves])
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], game: Game | None = None) -> Network:

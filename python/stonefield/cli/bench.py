@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         f"playouts/s is the median of {REPEATS} repeats, spread their range; CPU s counts every"
         " thread (CPU s / wall s: how many cores the run kept busy)"
     )
-    slower = sorted(
+    slower_games = sorted(
         {
             a["game"]
             for a, b in zip(rows, rows[1:])
@@ -122,9 +122,9 @@ def run(args: argparse.Namespace) -> int:
             and b["playouts_per_second"] < a["playouts_per_second"]
         }
     )
-    if slower:
+    if slower_games:
         print(
-            f"note: more threads were slower than one for {', '.join(slower)}: the threads"
+            f"note: more threads were slower than one for {', '.join(slower_games)}: the threads"
             " waited for cores that other programs held (see the load below)"
         )
     for line in machine_lines(all_threads, load_before):
