@@ -3,7 +3,7 @@
 Each figure of a results page is read from the file its run wrote (``experiments/*/``), never
 typed: the docs' hook (``docs/hooks.py``) replaces ``<!-- table: NAME -->`` with
 ``TABLES[NAME]()`` and ``<!-- include: PATH -->`` with the text of a generated Markdown table,
-and ``tests/test_readme_figures.py`` holds every table the README quotes to the same functions.
+and ``tests/core/test_readme_figures.py`` holds every table the README quotes to the same functions.
 A table names the run that answers its question; a new run that supersedes one changes the
 name here, and every page that shows the table follows.
 

@@ -127,11 +127,11 @@ class SelfPlayData:
             out.append(to_record(state))
         return out
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: str | os.PathLike[str] | BinaryIO) -> None:
         """Writes the data to one ``.npz`` file (uncompressed; ``.npz`` is added to a path
-        without it). The game and its options are stored with it as JSON text. The file is
-        written to a temporary file that then replaces ``path``, so a full disk or a kill
-        leaves any earlier file whole."""
+        without it). The game and its options are stored with it as JSON text. A path is
+        written to a temporary file that then replaces it, so a full disk or a kill leaves
+        any earlier file whole; a binary file object open for writing is written directly."""
         header = json.dumps(
             {
                 "format": FORMAT,
@@ -141,6 +141,9 @@ class SelfPlayData:
             }
         )
         arrays = {k: getattr(self, k) for k in _ARRAYS}
+        if not isinstance(path, (str, os.PathLike)):
+            np.savez(path, header=np.array(header), **arrays)
+            return
         target = os.fspath(path)
         if not target.endswith(".npz"):
             target += ".npz"

@@ -531,7 +531,8 @@ def test_outputs_and_report(tmp_path: Any) -> None:
         "board_1.svg",
     } <= files
     html = (tmp_path / "rep" / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 4 and html.count("<svg") == 2
+    assert html.count("data:image/png;base64,") == 4
+    assert html.count("data:image/svg+xml;base64,") == 2
     assert 'src="http' not in html and "seat_scores.png" not in html.replace(
         'alt="seat_scores.png"', ""
     )

@@ -496,7 +496,9 @@ def test_heat_map_snapshot_folds_faraday_offer_colours() -> None:
 
 # ---- Every agent string that `stonefield match` reads is a seat ------------------------------
 
-CHECKPOINT = str(Path(__file__).resolve().parent.parent / "docs/training/subsume4-30min/latest.npz")
+CHECKPOINT = str(
+    Path(__file__).resolve().parents[2] / "experiments/training/subsume4-30min/latest.npz"
+)
 
 AGENT_STRINGS = [
     "random",

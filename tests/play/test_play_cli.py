@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -114,6 +115,12 @@ def test_play_seats_the_human_and_the_default_opponent(monkeypatch: pytest.Monke
     )
 
 
+#: The trained network the repository keeps (a path that holds from any working folder).
+CHECKPOINT = str(
+    Path(__file__).resolve().parents[2] / "experiments/training/subsume4-30min/latest.npz"
+)
+
+
 @pytest.mark.parametrize(
     "opponent",
     [
@@ -121,7 +128,7 @@ def test_play_seats_the_human_and_the_default_opponent(monkeypatch: pytest.Monke
         "mcts:iterations=300,c=0.5",
         "mcts:preset=strong",
         "puct:simulations=50",
-        "puct:simulations=50,checkpoint=docs/training/subsume4-30min/latest.npz",
+        "puct:simulations=50,checkpoint=" + CHECKPOINT,
     ],
 )
 def test_play_seats_every_agent_string_match_reads(

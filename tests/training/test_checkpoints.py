@@ -24,7 +24,7 @@ from stonefield._checkpoint import CheckpointNetwork, mlp_shapes, read_checkpoin
 from stonefield.agents import agent_string, parse_agent
 
 GAME = sf.make("subsume", size=3)
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 from stonefield.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _python_block(path: Path, heading: str) -> str:
