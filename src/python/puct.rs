@@ -63,7 +63,9 @@ impl<'a> PyEvaluator<'a> {
         let (na, np_) = (batch.num_actions, batch.players);
         // Made by numpy.empty rather than `to_pyarray`, so that a failed allocation is a
         // MemoryError (to_pyarray panics on one).
-        let empty = py.import(intern!(py, "numpy"))?.getattr(intern!(py, "empty"))?;
+        let empty = py
+            .import(intern!(py, "numpy"))?
+            .getattr(intern!(py, "empty"))?;
         let obs = empty.call1(((b, self.planes, self.sites), intern!(py, "float32")))?;
         obs.cast::<PyArray3<f32>>()?
             .try_readwrite()
@@ -121,7 +123,11 @@ impl<'a> PyEvaluator<'a> {
             };
             let dtype: String = arr.getattr("dtype")?.getattr("name")?.extract()?;
             let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
-            if !arr.getattr("dtype")?.getattr("isnative")?.extract::<bool>()? {
+            if !arr
+                .getattr("dtype")?
+                .getattr("isnative")?
+                .extract::<bool>()?
+            {
                 let code: String = arr.getattr("dtype")?.getattr("str")?.extract()?;
                 return Ok(Err(format!(
                     "the evaluator's {name} must be a float32 array in the machine's byte \
@@ -290,7 +296,9 @@ impl PyPuct {
         let evaluator = match opt(&checkpoint) {
             None => evaluator,
             Some(_) if opt(&evaluator).is_some() => {
-                return Err(bad("give PUCT an evaluator or a checkpoint, not both".into()))
+                return Err(bad(
+                    "give PUCT an evaluator or a checkpoint, not both".into()
+                ))
             }
             Some(path) => Some(
                 py.import(intern!(py, "stonefield._checkpoint"))?
