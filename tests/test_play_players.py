@@ -500,3 +500,34 @@ def test_the_strong_search_is_the_default_opponent(server: Server, browser: WebD
     browser.get(browser.current_url)
     wait_idle(browser)
     assert served(browser)["players"] == players
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("windflowers", {"grid": "hex", "size": 3}),
+        ("windflowers", {"grid": "square", "size": 3}),
+        ("windflowers", {"grid": "trisquare", "size": 3}),
+    ],
+)
+def test_the_board_edge_shows_the_coordinates(
+    server: Server, browser: WebDriver, game: str, options: dict[str, Any]
+) -> None:
+    """The file letters and rank numbers that moves are named by sit beside the board, and the
+    "coordinates" box hides and shows them."""
+    browser.get(play_url(server.base, game, options, ["human", "human"]))
+    wait_idle(browser)
+    names = sf.make(game, **options).site_names
+    files = len({n.rstrip("0123456789") for n in names})
+    ranks = len({n.lstrip("abcdefghijklmnopqrstuvwxyz") for n in names})
+    labels = browser.find_elements(By.CSS_SELECTOR, "#board .coordinate")
+    texts = [e.text for e in labels]
+    assert texts[:files] == [chr(ord("a") + k) for k in range(files)]
+    assert texts[files:] == [str(r + 1) for r in range(ranks)]
+    assert all(e.is_displayed() for e in labels)
+    browser.save_screenshot(f"/tmp/coords_{options['grid']}.png")
+    box = browser.find_element(By.ID, "coordinates")
+    box.click()
+    assert not any(e.is_displayed() for e in labels)
+    box.click()
+    assert all(e.is_displayed() for e in labels)
