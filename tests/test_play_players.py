@@ -525,7 +525,6 @@ def test_the_board_edge_shows_the_coordinates(
     assert texts[:files] == [chr(ord("a") + k) for k in range(files)]
     assert texts[files:] == [str(r + 1) for r in range(ranks)]
     assert all(e.is_displayed() for e in labels)
-    browser.save_screenshot(f"/tmp/coords_{options['grid']}.png")
     box = browser.find_element(By.ID, "coordinates")
     box.click()
     assert not any(e.is_displayed() for e in labels)
