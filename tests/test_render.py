@@ -316,6 +316,11 @@ def test_cli_render(tmp_path: Any, capsys: Any) -> None:
     assert svg == to_svg(state, numbers=True, highlight="legal", size=480)
     assert main(["render", str(record)]) == 0
     assert capsys.readouterr().out == to_svg(state, size=480)
+    assert main(["render", str(record), "--coordinates"]) == 0
+    svg = capsys.readouterr().out
+    assert svg == to_svg(state, size=480, coordinates=True)
+    # Hex 3's alternating hexagon: files a to e, ranks 1 to 5.
+    assert svg.count('class="coordinate"') == 10 and ">e</text>" in svg
 
     record.write_text('{"format": "stonefield-record"', encoding="utf-8")
     assert main(["render", str(record), "-o", str(out)]) == 2
