@@ -131,7 +131,12 @@ def explore(
         explore(child, sigma, depth - 1, rng, counts)
 
 
-@pytest.mark.parametrize(("grid", "size"), COVERED)
+#: Every size the ``size`` option accepts.
+SIZES = range(3, 16)
+
+
+@pytest.mark.parametrize("grid", ["square", "trisquare"])
+@pytest.mark.parametrize("size", SIZES)
 def test_the_covered_boards_have_a_centre_free_point_symmetry(grid: str, size: int) -> None:
     game = sf.make("windflowers", grid=grid, size=size)
     sigma = reflection(game)
@@ -144,7 +149,7 @@ def test_the_covered_boards_have_a_centre_free_point_symmetry(grid: str, size: i
     assert sigma in game.board_symmetries.tolist()
 
 
-@pytest.mark.parametrize("size", [3, 4, 5])
+@pytest.mark.parametrize("size", SIZES)
 def test_the_hex_boards_are_not_covered(size: int) -> None:
     # The alternating hexagon (N − 1, N + 1) turned half round puts its long sides where the
     # short ones were: no point reflection maps it onto itself.
