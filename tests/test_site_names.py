@@ -91,3 +91,35 @@ def test_names_the_board_lacks_say_what_is_allowed(text: str) -> None:
     message = str(info.value)
     assert "a site name such as a1 or d4 (files a to d, ranks 1 to 4" in message
     assert "a site number 0 to 15" in message and "pass" in message
+
+
+def _every_accepted_board() -> list[tuple[str, dict[str, Any]]]:
+    boards: list[tuple[str, dict[str, Any]]] = []
+    for grid in ("hex", "trisquare", "square"):
+        boards += [("windflowers", {"grid": grid, "size": s}) for s in range(3, 16)]
+    for o in sf.option_spec("faraday"):
+        if o["name"] == "grid":
+            for v in o["values"]:
+                boards += [("faraday", {"grid": v["name"], "order": n}) for n in range(3, 26)]
+    boards += [("subsume", {"size": s}) for s in range(3, 31)]
+    for o in sf.option_spec("smallholder"):
+        if o["name"] == "board":
+            boards += [("smallholder", {"board": v["name"]}) for v in o["values"]]
+    return boards
+
+
+def test_every_accepted_board_names_each_site_once() -> None:
+    """Every board the options accept, up to the largest sizes, has one name per site, and each
+    name reads back as its site."""
+    checked = 0
+    for game, options in _every_accepted_board():
+        try:
+            g = sf.make(game, **options)
+        except sf.InvalidOptionError:
+            continue  # a combination the game refuses (too large for its bit sets)
+        names = g.site_names
+        assert len(set(names)) == g.num_sites, (game, options)
+        for site, name in enumerate(names):
+            assert g.action_site(g.parse_action(name)) == site, (game, options, name)
+        checked += 1
+    assert checked > 150
