@@ -81,6 +81,9 @@ def test_moves_by_name(client: TestClient) -> None:
     # A name the board does not have says which names there are.
     bad = client.post(f"/api/sessions/{black['id']}/move", json={"move": "z9"})
     assert bad.status_code == 400 and "files a to" in bad.json()["error"]
+    # A colour goes with a site only.
+    bad = client.post(f"/api/sessions/{black['id']}/move", json={"move": "white pass"})
+    assert bad.status_code == 400
     for text in ("White 5", "white c2"):
         view = start(client, "faraday")
         r = client.post(f"/api/sessions/{view['id']}/move", json={"move": text})

@@ -136,9 +136,11 @@ class Session:
             if action_label(game, state, a).lower() == wanted:
                 return a
         colour, _, site = wanted.partition(" ")
-        if getattr(state, "phase", None) == "offer" and colour in PLAYER_NAMES[:2] and site:
+        if getattr(state, "phase", None) == "offer" and colour in PLAYER_NAMES[:2]:
             # An offer stone by colour and any name of its site (``white 12``, ``white c4``).
-            wanted = site if colour == PLAYER_NAMES[0] else f"second {site}"
+            names = [game.action_name(s) for s in range(game.num_sites)]
+            if site.isdigit() or site in names:
+                wanted = site if colour == PLAYER_NAMES[0] else f"second {site}"
         try:
             action = parse_action(game, wanted)
         except _core.StonefieldError as e:
