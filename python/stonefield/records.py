@@ -10,7 +10,7 @@ A record is a JSON object (format version 1)::
       "rules_version": 1,
       "stonefield_version": "0.1.0",
       "actions": [17, 4, 36, ...],
-      "notation": ["17", "4", "36", ...],
+      "notation": ["d3", "e1", "d6", ...],
       "result": {"terminal": true, "truncated": false,
                  "ranks": [1.0, 2.0], "returns": [1.0, -1.0], "scores": [19.0, 17.0]}
     }
@@ -25,8 +25,10 @@ since its actions could mean something else now. ``stonefield_version`` is the v
 wrote the record, for information only.
 ``actions`` are the game's action ids from the start, in order; sites are numbered as in Ludii.
 ``notation`` (optional) names the same actions in the game's own words
-(:meth:`stonefield.Game.action_name`: a site's number, ``pass``, Faraday's ``second 12``,
-``accept``, ``swap``), for people reading the file; a reader checks it against ``actions``.
+(:meth:`stonefield.Game.action_name`: a site's name such as ``c4``, ``pass``, Faraday's
+``second c4``, ``accept``, ``swap``), for people reading the file; a reader checks it against
+``actions``, and accepts any name :meth:`stonefield.Game.parse_action` reads as the same action
+(records written before sites had names give their numbers: ``"12"``, ``"second 12"``).
 ``result`` describes the position reached: whether it is terminal or truncated, and ``ranks``,
 ``returns`` and ``scores`` as :class:`stonefield.State` reports them (``null`` while the game
 runs, ``scores`` ``null`` for games without scores). Records of unfinished games are fine.
@@ -188,11 +190,22 @@ def _check_notation(notation: list[Any], state: State) -> None:
         raise RecordError(f'field "notation": {len(notation)} names for {len(history)} actions')
     for index, (name, action) in enumerate(zip(notation, history)):
         want = state.game.action_name(int(action))
-        if name != want:
+        if name != want and not _names(state.game, name, int(action)):
             raise RecordError(
                 f'field "notation": action {action} (index {index}) is named {want!r},'
                 f" the record says {_show(name)}"
             )
+
+
+def _names(game: Any, name: Any, action: int) -> bool:
+    """Whether ``name`` is another name of ``action`` (such as the site number that records
+    written before sites had names give)."""
+    if not isinstance(name, str):
+        return False
+    try:
+        return int(game.parse_action(name)) == action
+    except StonefieldError:
+        return False
 
 
 def save(state: State, path: str | os.PathLike[str]) -> None:

@@ -4,10 +4,13 @@
 pointy-top hexagons; lattice, square and triangle-square points as the graph of their orthogonal
 relation, with the square faces of the triangle-square tiling lightly filled. Stones take one of
 four colours (black, white, red, blue for players 0 to 3), the last move is ringed, and site
-numbers, highlighted sites (for example the legal moves) and the game's own overlays can be shown.
+numbers, the sites' names along the board's edge (``coordinates=True``: file letters and rank
+numbers, as ``Game.site_names`` names the sites), highlighted sites (for example the legal moves)
+and the game's own overlays can be shown.
 
 Every drawn element has a class, so pictures can be styled and tested: ``site`` (one per site),
 ``edge``, ``square-face``, ``stone p0`` .. ``stone p3``, ``last-move``, ``highlight``, ``number``,
+``coordinate`` (a file letter or rank number beside the board),
 ``territory p0`` .. (Smallholder), ``blocked`` (Smallholder), ``surrounded`` and ``enclosed``
 (Subsume: the stones kept inside a settled loop with ``remove_surrounded=False``, drawn faded),
 ``caption`` and ``phase`` (Faraday). Every element drawn for one site (the site itself, its
@@ -73,6 +76,7 @@ def to_svg(
     overlays: bool = True,
     last_move: bool = True,
     caption: bool = True,
+    coordinates: bool = False,
 ) -> str:
     """Draws a state (or the empty board of a game) as an SVG document.
 
@@ -88,6 +92,11 @@ def to_svg(
         last_move: ring the stone(s) placed by the last action.
         caption: a line below the board with the game, the number of actions and who is to move
             (or the result).
+        coordinates: write the file letters and rank numbers of the sites' names
+            (``Game.site_names``, the names moves are written in) beside the board: on hexagonal
+            boards the row numbers on the left and the letters of the lines slanting up to the
+            left below them; on square points as on a chessboard; on triangle-square points the
+            letters along the lower right edge and the numbers along the lower left.
 
     Returns:
         The SVG document as a string (no XML declaration; it can be embedded in HTML).
@@ -102,11 +111,20 @@ def to_svg(
     >>> svg = to_svg(sf.make("windflowers", grid="square", size=3))
     >>> svg.count('class="site"'), svg.count('class="edge"')
     (16, 24)
+    >>> svg = to_svg(sf.make("windflowers", grid="square", size=3), coordinates=True)
+    >>> svg.count('class="coordinate"')
+    8
     """
     picture_size = _check_size(size)
     game, state, is_game = _layout.as_state(state_or_game)
     kind = _layout.board_kind(game)
-    frame = _Frame.fit(np.asarray(game.coords, dtype=float), kind, picture_size)
+    labels = list(game.coordinate_labels) if coordinates else []
+    frame = _Frame.fit(
+        np.asarray(game.coords, dtype=float),
+        kind,
+        picture_size,
+        np.asarray([[x, y] for _, x, y in labels], dtype=float).reshape(-1, 2),
+    )
     board = state.board
     total_height = frame.height + (_CAPTION_HEIGHT if caption else 0)
     width, height = _num(frame.width), _num(total_height)
@@ -120,6 +138,7 @@ def to_svg(
     ]
     ov = _overlays(game, state) if overlays and not is_game else {}
     out += _board_layer(frame, game, kind)
+    out += _coordinates(frame, labels)
     out += _marks_under(frame, ov)
     out += _stones(frame, board, ov)
     if numbers and not frame.cells:
@@ -150,13 +169,20 @@ class _Frame:
     height: float
 
     @staticmethod
-    def fit(coords: np.ndarray, kind: str, picture_size: float) -> _Frame:
+    def fit(
+        coords: np.ndarray, kind: str, picture_size: float, labels: np.ndarray | None = None
+    ) -> _Frame:
         cells = kind == _layout.HEX_CELLS
         # Board units: hex cells have circumradius 1 (centres √3 apart); points are 1 apart.
         stone_r = 0.8 if cells else 0.4
         pad = 1.15 if cells else 0.7
         xmin, ymin = coords.min(axis=0) - pad
         xmax, ymax = coords.max(axis=0) + pad
+        if labels is not None and len(labels):
+            # Room for the coordinate labels: about one letter around each.
+            room = 0.6 if cells else 0.35
+            xmin, ymin = np.minimum([xmin, ymin], labels.min(axis=0) - room)
+            xmax, ymax = np.maximum([xmax, ymax], labels.max(axis=0) + room)
         scale = picture_size / max(xmax - xmin, ymax - ymin)
         return _Frame(
             coords, cells, stone_r, xmin, ymax, scale, (xmax - xmin) * scale, (ymax - ymin) * scale
@@ -199,6 +225,19 @@ def _board_layer(f: _Frame, game: Game, kind: str) -> list[str]:
             f'<circle class="site" data-site="{s}" '
             f'cx="{_num(x)}" cy="{_num(y)}" r="{f.unit(0.07)}" '
             f'fill="{_LINE}"/>'
+        )
+    return out
+
+
+def _coordinates(f: _Frame, labels: list[tuple[str, float, float]]) -> list[str]:
+    """The file letters and rank numbers beside the board."""
+    font = 0.6 if f.cells else 0.32
+    out = []
+    for text, x, y in labels:
+        px, py = (x - f.xmin) * f.scale, (f.ymax - y) * f.scale
+        out.append(
+            f'<text class="coordinate" x="{_num(px)}" y="{_num(py)}" font-size="{f.unit(font)}" '
+            f'text-anchor="middle" dominant-baseline="central" fill="{_TEXT}">{escape(text)}</text>'
         )
     return out
 

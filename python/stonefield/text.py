@@ -1,24 +1,25 @@
 """Text pictures of positions for terminals: ``str(state)`` is :func:`board_text`.
 
-Rows run from the top of the board down, each line starting with the number of its leftmost
-site (sites are numbered row by row from the bottom, left to right, so the others follow). Hex
+Rows run from the top of the board down, each line starting with the name of its leftmost
+site (``Game.site_names``: a file letter and a rank number, the names moves are written in). Hex
 rows are offset by half a cell, as on the board. Empty sites are ``.``; the stones of players 0
 to 3 are ``X``, ``O``, ``A`` and ``B``. Smallholder territory on empty sites shows as the owner's
 letter in lower case, Subsume's surrounded empty cells as ``-`` and its stones kept inside a
 settled loop (``remove_surrounded=False``) as their owner's letter in lower case. The last line
-says who is to move (or the result), the scores, the number of actions and the last move.
+says who is to move (or the result), the scores, the number of actions and the last move, by
+its name (``Game.action_name``).
 
 >>> import stonefield as sf
 >>> state = sf.make("windflowers", grid="hex", size=3).new_state()
 >>> for action in (4, 8, 18):
 ...     state.apply(action)
 >>> print(board_text(state))
-16    . .
-13   . . .
- 9  . . . .
- 4 X . . . O
- 0  . . . .
-O to move · scores X 1, O 1 · 3 actions, last: action 18
+d5    . .
+c4   . . .
+b3  . . . .
+a2 X . . . O
+a1  . . . .
+O to move · scores X 1, O 1 · 3 actions, last: pass
 """
 
 from __future__ import annotations
@@ -49,10 +50,10 @@ def board_text(state_or_game: State | Game) -> str:
 
     >>> import stonefield as sf
     >>> print(board_text(sf.make("windflowers", grid="square", size=3)))
-    12 . . . .
-     8 . . . .
-     4 . . . .
-     0 . . . .
+    a4 . . . .
+    a3 . . . .
+    a2 . . . .
+    a1 . . . .
     windflowers: square points 4x4
     """
     game, state, is_game = _layout.as_state(state_or_game)
@@ -66,7 +67,8 @@ def board_text(state_or_game: State | Game) -> str:
     step = math.sqrt(3) / 2 if kind == _layout.HEX_CELLS else 0.5
     xmin = coords[:, 0].min()
     rows = _layout.rows(coords)[::-1]
-    width = len(str(len(coords) - 1))
+    names = game.site_names
+    width = max(len(names[row[0]]) for row in rows)
     lines = []
     for row in rows:
         line: list[str] = []
@@ -74,7 +76,7 @@ def board_text(state_or_game: State | Game) -> str:
             col = round((coords[s, 0] - xmin) / step)
             line.extend(" " * (col - len(line) + 1))
             line[col] = chars[s]
-        lines.append(f"{row[0]:>{width}} " + "".join(line).rstrip())
+        lines.append(f"{names[row[0]]:>{width}} " + "".join(line).rstrip())
     lines.append(_legend(game, state, is_game))
     return "\n".join(lines)
 
@@ -108,7 +110,5 @@ def _legend(game: Game, state: State, is_game: bool) -> str:
         parts.append(f"{phase} phase")
     history = state.history
     if history:
-        sites = _layout.last_move_sites(state)
-        last = ", ".join(map(str, sites)) if sites else f"action {history[-1]}"
-        parts.append(f"{len(history)} actions, last: {last}")
+        parts.append(f"{len(history)} actions, last: {game.action_name(history[-1])}")
     return " · ".join(parts)

@@ -181,3 +181,28 @@ pub(super) fn build(a: usize, b: usize, cells: bool) -> Board {
         Some(lookup),
     )
 }
+
+/// Names of a hexagonal region's sites, as `[file, rank]` before shifting to start at 0: the
+/// rank is the row (cube z); the file is the line that slants up to the left, on which cube y is
+/// fixed, counted from the left (−y grows to the right).
+///
+/// ```text
+///          c4  d4              the (2, 3) hexagon above, named: file c is c1 c2 c3 c4
+///        b3  c3  d3            (up to the left from c1), file a is a1 a2
+///      a2  b2  c2  d2
+///        a1  b1  c1
+/// ```
+pub(super) fn grid(cube: &[[i32; 3]]) -> Vec<[i32; 2]> {
+    cube.iter().map(|c| [-c[1], c[2]]).collect()
+}
+
+/// The steps in board coordinates to the next file (along a row) and to the next rank (up to
+/// the left along a file), for cells (centres √3 apart) or points (1 apart).
+pub(super) fn name_steps(kind: super::BoardKind) -> [[f64; 2]; 2] {
+    let root3 = 3f64.sqrt();
+    if kind == super::BoardKind::HexCells {
+        [[root3, 0.0], [-root3 / 2.0, 1.5]]
+    } else {
+        [[1.0, 0.0], [-0.5, root3 / 2.0]]
+    }
+}

@@ -17,10 +17,12 @@
 //! * **triangle-square** points (the 3.3.4.3.4 snub square tiling), a diamond of order `d`.
 
 mod hex;
+mod names;
 mod square;
 mod trisquare;
 
 pub use hex::HexRegion;
+pub use names::file_letters;
 
 use std::fmt;
 
@@ -178,6 +180,10 @@ pub struct Board {
     lines: Option<Lines>,
     /// Dense lookup from cube (x, z) to site, for hexagonal regions.
     cube_lookup: Option<hex::CubeLookup>,
+    /// Every site's name (file and rank), see [`Board::site_name`].
+    names: names::SiteNames,
+    /// Board coordinates of the step to the next file and to the next rank.
+    name_steps: [[f64; 2]; 2],
 }
 
 /// Largest board the engine accepts (site ids are stored as `u16`).
@@ -187,12 +193,23 @@ impl Board {
     /// Builds a board of the given shape. Sizes must be at least 1 (2 for hexagonal regions);
     /// callers that take sizes from users check ranges first and report the allowed values.
     pub fn new(shape: Shape) -> Board {
-        match shape {
+        let mut board = match shape {
             Shape::HexCells { a, b } => hex::build(a, b, true),
             Shape::HexPoints { a, b } => hex::build(a, b, false),
             Shape::Square { width, height } => square::build(width, height),
             Shape::TriSquare { d } => trisquare::build(d),
-        }
+        };
+        // Each kind names its sites by its own function, from the coordinates just built.
+        let (grid, steps) = match shape {
+            Shape::HexCells { .. } | Shape::HexPoints { .. } => {
+                (hex::grid(&board.cube), hex::name_steps(shape.kind()))
+            }
+            Shape::Square { .. } => (square::grid(&board.coords), square::NAME_STEPS),
+            Shape::TriSquare { .. } => (trisquare::grid(&board.coords), trisquare::name_steps()),
+        };
+        board.names = names::SiteNames::new(&grid);
+        board.name_steps = steps;
+        board
     }
 
     /// Regular hexagon of hex cells with side `n`.
@@ -242,6 +259,8 @@ impl Board {
             perimeter_sites,
             lines,
             cube_lookup,
+            names: names::SiteNames::default(),
+            name_steps: [[0.0; 2]; 2],
         }
     }
 
@@ -391,6 +410,113 @@ impl Board {
             return None;
         }
         self.cube_lookup.as_ref()?.get(c[0], c[2])
+    }
+
+    /// The name players read for `site`: a file letter and a rank number, such as `c4` (see
+    /// [`Board::file_rank`] for how each board kind lays them out).
+    pub fn site_name(&self, site: usize) -> String {
+        names::name(self.names.grid(site))
+    }
+
+    /// The site a player's text names: a site name as [`Board::site_name`] writes it, or a site
+    /// number (`0` to `N − 1`, as records and earlier versions write sites). Case and surrounding
+    /// space are ignored.
+    pub fn parse_site(&self, text: &str) -> Option<usize> {
+        let text = text.trim();
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            let site: usize = text.parse().ok()?;
+            return (site < self.num_sites() && site.to_string() == text).then_some(site);
+        }
+        self.names.site(text)
+    }
+
+    /// The `[file, rank]` of `site`, both counted from 0 (file 0 is `a`, rank 0 is `1`).
+    ///
+    /// * Hexagonal regions: the rank is the row from the bottom; the file is the line that
+    ///   slants up to the left, counted from the left. On the regular hexagon of side 3:
+    ///
+    /// ```text
+    ///               c5  d5  e5                 rank 5
+    ///             b4  c4  d4  e4               rank 4
+    ///           a3  b3  c3  d3  e3             rank 3     files a..e slant up to the left:
+    ///             a2  b2  c2  d2               rank 2     a1 a2 a3, b1 b2 b3 b4, c1 .. c5,
+    ///               a1  b1  c1                 rank 1     d2 .. d5, e3 e4 e5
+    /// ```
+    ///
+    ///   The corners of side n are a1, an, and so on round the board (Little Golem's Havannah
+    ///   board names its corners the same way).
+    /// * Square points: files from the left, ranks from the bottom, as on a chessboard.
+    /// * Triangle-square points: the tiling is a square grid of 2d + 2 by 2d + 2 points (less
+    ///   its top and bottom corner) whose squares are partly cut into two triangles; files run
+    ///   up to the left (file a is the lower left edge) and ranks up to the right (rank 1 is the
+    ///   lower right edge), a chessboard turned by 45° with a1 at the missing bottom corner.
+    ///   Order d = 1:
+    ///
+    /// ```text
+    ///                  c4    d3
+    ///           b4                   d2
+    ///                      c3
+    ///      a4       b3           c2       d1
+    ///                      b2
+    ///           a3                   c1
+    ///                  a2    b1
+    /// ```
+    pub fn file_rank(&self, site: usize) -> [usize; 2] {
+        self.names.grid(site).map(usize::from)
+    }
+
+    /// `[files, ranks]`: how many files and ranks the board's names use.
+    pub fn name_extent(&self) -> [usize; 2] {
+        self.names.extent()
+    }
+
+    /// Where a picture writes the file letters and rank numbers: one label per file beyond
+    /// its lower end, and one per rank beyond its left (trisquare: lower left) end, in board
+    /// coordinates, files first.
+    pub fn coordinate_labels(&self) -> Vec<(String, [f64; 2])> {
+        let n = self.num_sites();
+        if n == 0 {
+            return Vec::new();
+        }
+        let [u, v] = self.name_steps;
+        let at = |f: f64, r: f64, c0: [f64; 2]| {
+            [c0[0] + f * u[0] + r * v[0], c0[1] + f * u[1] + r * v[1]]
+        };
+        // The grid's origin: the mean of each site less its file and rank steps (exact on the
+        // lattices, the best straight fit on the triangle-square tiling).
+        let mut c0 = [0.0; 2];
+        for s in 0..n {
+            let [f, r] = self.file_rank(s).map(|k| k as f64);
+            let p = at(-f, -r, self.coords[s]);
+            c0 = [c0[0] + p[0] / n as f64, c0[1] + p[1] / n as f64];
+        }
+        let [files, ranks] = self.name_extent();
+        // Hexagonal regions label each line beyond its own end; the other boards are full
+        // grids (less two corners), labelled along a straight edge.
+        let mut low = [vec![0usize; files], vec![0usize; ranks]];
+        if self.is_hex_region() {
+            low = [vec![usize::MAX; files], vec![usize::MAX; ranks]];
+            for s in 0..n {
+                let [f, r] = self.file_rank(s);
+                low[0][f] = low[0][f].min(r);
+                low[1][r] = low[1][r].min(f);
+            }
+        }
+        // How far beyond the line's end, in steps: less where the sites are denser or the edge
+        // zigzags about the straight fit.
+        let gap = match self.shape.kind() {
+            BoardKind::HexCells | BoardKind::LatticePoints => 0.9,
+            BoardKind::SquarePoints => 0.8,
+            BoardKind::TriSquarePoints => 0.7,
+        };
+        let mut out = Vec::with_capacity(files + ranks);
+        for (f, &r) in low[0].iter().enumerate() {
+            out.push((file_letters(f), at(f as f64, r as f64 - gap, c0)));
+        }
+        for (r, &f) in low[1].iter().enumerate() {
+            out.push(((r + 1).to_string(), at(f as f64 - gap, r as f64, c0)));
+        }
+        out
     }
 
     /// The line families of a hexagonal region. Axis `k` holds the lines along which cube

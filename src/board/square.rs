@@ -43,3 +43,22 @@ pub(super) fn build(width: usize, height: usize) -> Board {
         None,
     )
 }
+
+/// Names of square points, as on a chessboard: the file is x (a on the left), the rank y
+/// (1 at the bottom).
+///
+/// ```text
+///   3   a3 b3 c3 d3
+///   2   a2 b2 c2 d2
+///   1   a1 b1 c1 d1
+///        a  b  c  d
+/// ```
+pub(super) fn grid(coords: &[[f64; 2]]) -> Vec<[i32; 2]> {
+    coords
+        .iter()
+        .map(|c| [c[0].round() as i32, c[1].round() as i32])
+        .collect()
+}
+
+/// The steps to the next file and to the next rank, in board coordinates.
+pub(super) const NAME_STEPS: [[f64; 2]; 2] = [[1.0, 0.0], [0.0, 1.0]];

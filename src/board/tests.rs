@@ -392,3 +392,158 @@ fn symmetries_of_the_small_boards() {
     // The triangle-square board has some symmetry beyond the identity.
     assert!(Board::new(Shape::TriSquare { d: 1 }).symmetries().len() > 1);
 }
+
+fn names_of(shape: Shape) -> Vec<String> {
+    let b = Board::new(shape);
+    (0..b.num_sites()).map(|s| b.site_name(s)).collect()
+}
+
+#[test]
+fn site_names_of_small_boards_by_hand() {
+    assert_eq!(
+        names_of(hexhex(2)),
+        ["a1", "b1", "a2", "b2", "c2", "b3", "c3"]
+    );
+    let alternating = [
+        "a1", "b1", "c1", "a2", "b2", "c2", "d2", "b3", "c3", "d3", "c4", "d4",
+    ];
+    assert_eq!(names_of(Shape::HexCells { a: 2, b: 3 }), alternating);
+    assert_eq!(names_of(Shape::HexPoints { a: 2, b: 3 }), alternating);
+    assert_eq!(
+        names_of(Shape::Square {
+            width: 3,
+            height: 2
+        }),
+        ["a1", "b1", "c1", "a2", "b2", "c2"]
+    );
+    assert_eq!(
+        names_of(Shape::TriSquare { d: 1 }),
+        ["a2", "b1", "a3", "c1", "b2", "a4", "b3", "c2", "d1", "c3", "b4", "d2", "c4", "d3"]
+    );
+    // Havannah's corners of side 10: a1, a10, j19, s19, s10, j1.
+    let b = Board::new(hexhex(10));
+    let corners: Vec<String> = (0..b.num_sites())
+        .filter(|&s| b.orth(s).len() == 3)
+        .map(|s| b.site_name(s))
+        .collect();
+    assert_eq!(corners, ["a1", "j1", "a10", "s10", "j19", "s19"]);
+    assert_eq!(b.name_extent(), [19, 19]);
+}
+
+fn every_named_board() -> Vec<Shape> {
+    let mut shapes = Vec::new();
+    for n in 2..=8 {
+        shapes.push(hexhex(n));
+        shapes.push(Shape::HexPoints { a: n, b: n });
+        shapes.push(Shape::HexCells { a: n, b: n + 2 });
+        shapes.push(Shape::HexPoints { a: n, b: n + 1 });
+        shapes.push(Shape::Square {
+            width: n,
+            height: n + 1,
+        });
+    }
+    shapes.extend((1..=9).map(|d| Shape::TriSquare { d }));
+    shapes.push(hexhex(15)); // more than 26 files: aa, ab, ...
+    shapes
+}
+
+#[test]
+fn site_names_are_distinct_and_read_back() {
+    for shape in every_named_board() {
+        let b = Board::new(shape);
+        let mut seen = std::collections::HashSet::new();
+        for s in 0..b.num_sites() {
+            let name = b.site_name(s);
+            assert!(seen.insert(name.clone()), "{shape}: {name} twice");
+            assert_eq!(b.parse_site(&name), Some(s), "{shape}: {name}");
+            assert_eq!(b.parse_site(&format!(" {} ", name.to_uppercase())), Some(s));
+            assert_eq!(b.parse_site(&s.to_string()), Some(s), "{shape}: site {s}");
+        }
+        let n = b.num_sites();
+        for bad in [
+            n.to_string(),
+            format!("0{n}"),
+            "zz99".into(),
+            "pass".into(),
+            "".into(),
+        ] {
+            assert_eq!(b.parse_site(&bad), None, "{shape}: {bad:?}");
+        }
+    }
+}
+
+/// Files and ranks against each board's own structure: on hexagonal regions a rank is a row
+/// and a file a line of fixed cube y, on square points they are x and y, and on the
+/// triangle-square tiling every edge joins grid neighbours or grid diagonal neighbours, every
+/// grid edge is an edge, and the grid is full but for its bottom and top corner.
+#[test]
+fn files_and_ranks_follow_each_board() {
+    for shape in every_named_board() {
+        let b = Board::new(shape);
+        let n = b.num_sites();
+        let fr: Vec<[i64; 2]> = (0..n).map(|s| b.file_rank(s).map(|k| k as i64)).collect();
+        for s in 0..n {
+            for t in 0..n {
+                let same_row = (b.coords()[s][1] - b.coords()[t][1]).abs() < 1e-6;
+                match shape {
+                    Shape::HexCells { .. } | Shape::HexPoints { .. } => {
+                        assert_eq!(fr[s][1] == fr[t][1], same_row, "{shape}");
+                        assert_eq!(fr[s][0] == fr[t][0], b.cube(s)[1] == b.cube(t)[1]);
+                    }
+                    Shape::Square { width, .. } => {
+                        assert_eq!(fr[s], [(s % width) as i64, (s / width) as i64]);
+                    }
+                    Shape::TriSquare { .. } => {}
+                }
+            }
+        }
+        if let Shape::TriSquare { d } = shape {
+            let m = 2 * d + 2;
+            assert_eq!(b.name_extent(), [m, m]);
+            let named: std::collections::HashSet<[i64; 2]> = fr.iter().copied().collect();
+            assert!(!named.contains(&[0, 0]) && !named.contains(&[m as i64 - 1, m as i64 - 1]));
+            let mut grid_edges = 0;
+            for s in 0..n {
+                for &t in b.orth(s) {
+                    let (df, dr) = (fr[s][0] - fr[t as usize][0], fr[s][1] - fr[t as usize][1]);
+                    assert!(df.abs() <= 1 && dr.abs() <= 1 && (df, dr) != (0, 0));
+                    grid_edges += usize::from(df.abs() + dr.abs() == 1);
+                }
+                for &t in b.diag(s) {
+                    let (df, dr) = (fr[s][0] - fr[t as usize][0], fr[s][1] - fr[t as usize][1]);
+                    assert!(df.abs() == 1 && dr.abs() == 1);
+                }
+            }
+            // An m × m grid has 2m(m − 1) edges; each missing corner takes two.
+            assert_eq!(grid_edges / 2, 2 * m * (m - 1) - 4, "{shape}");
+        }
+    }
+}
+
+#[test]
+fn coordinate_labels_sit_beside_the_board() {
+    for shape in every_named_board() {
+        let b = Board::new(shape);
+        let [files, ranks] = b.name_extent();
+        let labels = b.coordinate_labels();
+        assert_eq!(labels.len(), files + ranks, "{shape}");
+        assert_eq!(labels[0].0, "a");
+        assert_eq!(labels[files].0, "1");
+        // Each label keeps half a lattice step at least from every site.
+        let step = match shape.kind() {
+            BoardKind::HexCells => 3f64.sqrt(),
+            _ => 1.0,
+        };
+        for (text, p) in &labels {
+            let nearest = b
+                .coords()
+                .iter()
+                .map(|c| (c[0] - p[0]).hypot(c[1] - p[1]))
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                nearest > 0.5 * step,
+                "{shape}: {text} at {p:?} is {nearest} from a site"
+            );
+        }
+    }
+}

@@ -82,3 +82,39 @@ pub(super) fn build(d: usize) -> Board {
         None,
     )
 }
+
+/// Names of triangle-square points. The snub square tiling is a square grid in disguise: every
+/// tile's 2 × 2 block of grid points sits on the tile's origin, turned by 45°, and cutting
+/// some of the grid's squares into two triangles gives the tiling's edges. Measured in tile
+/// halves h along the two diagonals, (x + y) / h and (y − x) / h of a point lie within 0.37 of
+/// a half-integer, so their floors are the point's file and rank: a diamond of 2d + 2 by
+/// 2d + 2 grid points less its bottom corner (a1) and its top corner.
+///
+/// ```text
+///                  c4    d3             order d = 1 (14 points); file a climbs the lower
+///           b4                   d2     left edge, rank 1 the lower right edge
+///                      c3
+///      a4       b3           c2       d1
+///                      b2
+///           a3                   c1
+///                  a2    b1
+/// ```
+pub(super) fn grid(coords: &[[f64; 2]]) -> Vec<[i32; 2]> {
+    let h = (1.0 + 3f64.sqrt()) / 2.0;
+    coords
+        .iter()
+        .map(|c| {
+            [
+                ((c[0] + c[1]) / h).floor() as i32,
+                ((c[1] - c[0]) / h).floor() as i32,
+            ]
+        })
+        .collect()
+}
+
+/// The steps to the next file (up to the right) and to the next rank (up to the left), in
+/// board coordinates: half a tile along each diagonal.
+pub(super) fn name_steps() -> [[f64; 2]; 2] {
+    let h = (1.0 + 3f64.sqrt()) / 2.0;
+    [[h / 2.0, h / 2.0], [-h / 2.0, h / 2.0]]
+}

@@ -295,18 +295,31 @@ impl GameConfig for Config {
     fn max_game_length(&self) -> usize {
         self.board.num_sites() + 4
     }
-    /// Sites by number (a stone of the first colour while offering, else the mover's), then
+    /// Sites by name (`c4`: a stone of the first colour while offering, else the mover's), then
     /// `second <site>` (an offer stone of the second colour), `pass` (ending the offer),
     /// `accept` and `swap`.
     fn action_name(&self, action: usize) -> Option<String> {
         let n = self.board.num_sites();
         match action {
-            a if a < n => Some(a.to_string()),
-            a if a < 2 * n => Some(format!("second {}", a - n)),
+            a if a < n => Some(self.board.site_name(a)),
+            a if a < 2 * n => Some(format!("second {}", self.board.site_name(a - n))),
             a if a == 2 * n => Some("pass".into()),
             a if a == 2 * n + 1 => Some("accept".into()),
             a if a == 2 * n + 2 => Some("swap".into()),
             _ => None,
+        }
+    }
+    /// As named, or a site's number where its name goes (`12`, `second 12`: earlier versions'
+    /// names).
+    fn parse_action(&self, text: &str) -> Option<usize> {
+        let text = text.trim().to_ascii_lowercase();
+        let n = self.board.num_sites();
+        match text.strip_prefix("second ") {
+            Some(site) => self.board.parse_site(site).map(|s| n + s),
+            None => self.board.parse_site(&text).or_else(|| {
+                (2 * n..self.num_actions())
+                    .find(|&a| self.action_name(a).as_deref() == Some(text.as_str()))
+            }),
         }
     }
     fn action_site(&self, action: usize) -> Option<usize> {

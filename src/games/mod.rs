@@ -420,15 +420,19 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
     fn has_scores(&self) -> bool;
     /// An upper bound on the number of actions of any game.
     fn max_game_length(&self) -> usize;
-    /// The action's name: short, stable, human-readable (a site's number for an action that
-    /// places on a site; words such as `pass`, `accept`, `swap` for the others); `None` out of
-    /// range. [`GameConfig::parse_action`] is its inverse.
+    /// The action's name: short, stable, human-readable (the site's name, [`Board::site_name`],
+    /// for an action that places on a site; words such as `pass`, `accept`, `swap` for the
+    /// others); `None` out of range. [`GameConfig::parse_action`] is its inverse.
     fn action_name(&self, action: usize) -> Option<String>;
-    /// The action named `text` (as [`GameConfig::action_name`] names it; surrounding space and
-    /// case ignored), or `None`.
+    /// The action named `text` (as [`GameConfig::action_name`] names it, or by its site's number
+    /// as earlier versions named it; surrounding space and case ignored), or `None`.
     fn parse_action(&self, text: &str) -> Option<usize> {
         let text = text.trim().to_ascii_lowercase();
-        (0..self.num_actions()).find(|&a| self.action_name(a).as_deref() == Some(text.as_str()))
+        let site = self.board().parse_site(&text);
+        (0..self.num_actions()).find(|&a| match site {
+            Some(s) => self.action_site(a) == Some(s),
+            None => self.action_name(a).as_deref() == Some(text.as_str()),
+        })
     }
     /// The site an action puts a stone on or marks, if any (for highlighting and for pictures
     /// of a policy over the board): by default the action itself when it is below the number
@@ -651,15 +655,21 @@ impl Game {
             let mut forms: Vec<String> = (0..n)
                 .filter_map(|a| {
                     let name = each_config!(self, c => c.action_name(a))?;
-                    (!name.chars().all(|ch| ch.is_ascii_digit())).then_some(name)
+                    (each_config!(self, c => c.action_site(a)).is_none()).then_some(name)
                 })
                 .take(4)
                 .collect();
+            let board = self.board();
+            let last = board.num_sites().saturating_sub(1);
+            let [files, ranks] = board.name_extent();
             forms.insert(
                 0,
                 format!(
-                    "a site number 0 to {}",
-                    self.board().num_sites().saturating_sub(1)
+                    "a site name such as {} or {} (files a to {}, ranks 1 to {ranks}, as the \
+                     board's edge shows them) or a site number 0 to {last}",
+                    board.site_name(0),
+                    board.site_name(last),
+                    crate::board::file_letters(files.saturating_sub(1)),
                 ),
             );
             IllegalMove::Unnamed {
@@ -819,6 +829,9 @@ mod tests {
                 Error::IllegalMove(IllegalMove::Unnamed { .. })
             ));
             assert!(err.to_string().contains("a site number"), "{err}");
+            assert!(err.to_string().contains("a site name such as"), "{err}");
+            // A name the board does not have fails the same way.
+            assert!(g.parse_action("zz99").is_err() && g.parse_action("a0").is_err());
             assert!(g.max_game_length() >= g.board().num_sites());
         }
         let f = Game::make("faraday", &[]).unwrap();
@@ -827,7 +840,21 @@ mod tests {
             .map(|a| f.action_name(a as i64).unwrap())
             .collect();
         assert_eq!(names, ["pass", "accept", "swap"]);
-        assert_eq!(f.action_name(n as i64 + 2).unwrap(), "second 2");
+        let c1 = f.board().site_name(2);
+        assert_eq!(f.action_name(n as i64 + 2).unwrap(), format!("second {c1}"));
+        // Earlier versions named sites by number: those names still read.
+        assert_eq!(f.parse_action("2").unwrap(), 2);
+        assert_eq!(f.parse_action(" Second 2").unwrap(), n + 2);
+        assert_eq!(f.parse_action(&format!("second {c1}")).unwrap(), n + 2);
+        for name in GAME_NAMES {
+            let g = Game::make(name, &[]).unwrap();
+            for s in 0..g.board().num_sites() {
+                assert_eq!(g.parse_action(&s.to_string()).unwrap(), s, "{name}");
+            }
+            let n = g.board().num_sites();
+            assert!(g.parse_action(&n.to_string()).is_err());
+            assert!(g.parse_action("00").is_err());
+        }
         assert_eq!(f.action_site(n + 2), Some(2));
         assert_eq!(f.action_site(2 * n), None);
         let w = Game::make("windflowers", &[]).unwrap();

@@ -206,9 +206,9 @@ impl GameConfig for Config {
     fn max_game_length(&self) -> usize {
         self.board.num_sites()
     }
-    /// Action `a` places on cell `a`, named by its number.
+    /// Action `a` places on cell `a`, named by the cell's name (`c4`).
     fn action_name(&self, action: usize) -> Option<String> {
-        (action < self.board.num_sites()).then(|| action.to_string())
+        (action < self.board.num_sites()).then(|| self.board.site_name(action))
     }
     /// Every symmetry of the board: the rules use only its neighbour relations and perimeter,
     /// and every action is a site (or the pass).

@@ -225,11 +225,11 @@ impl GameConfig for Config {
     fn max_game_length(&self) -> usize {
         self.max_moves
     }
-    /// Sites by number, then `pass`.
+    /// Sites by name (`c4`), then `pass`.
     fn action_name(&self, action: usize) -> Option<String> {
         let n = self.board.num_sites();
         match action {
-            a if a < n => Some(a.to_string()),
+            a if a < n => Some(self.board.site_name(a)),
             a if a == n => Some("pass".into()),
             _ => None,
         }

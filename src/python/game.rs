@@ -142,12 +142,14 @@ impl PyGame {
         self.game.max_game_length()
     }
 
-    /// The action's name: a site's number, or words (`pass`, `accept`, `swap`, `second 12`).
+    /// The action's name: its site's name (`c4`, see `site_names`), or words (`pass`, `accept`,
+    /// `swap`, `second c4`).
     fn action_name(&self, action: i64) -> PyResult<String> {
         self.game.action_name(action).map_err(to_py)
     }
 
-    /// The action named `text` (the inverse of `action_name`).
+    /// The action named `text` (the inverse of `action_name`); a site's number (`12`,
+    /// `second 12`) is read where its name goes, as earlier versions named sites.
     fn parse_action(&self, text: &str) -> PyResult<usize> {
         self.game.parse_action(text).map_err(to_py)
     }
@@ -228,6 +230,28 @@ impl PyGame {
             .map(|&t| i64::from(t))
             .collect();
         PyArray1::from_vec(py, v)
+    }
+
+    /// Every site's name, a file letter and a rank number (`a1`, `c4`), by site number: on
+    /// hexagonal boards the rank is the row from the bottom and the file the line that slants
+    /// up to the left; square points are named as a chessboard; triangle-square points as a
+    /// chessboard turned by 45° (file a along the lower left edge, rank 1 the lower right).
+    #[getter]
+    fn site_names(&self) -> Vec<String> {
+        let b = self.game.board();
+        (0..b.num_sites()).map(|s| b.site_name(s)).collect()
+    }
+
+    /// Where pictures write the file letters and rank numbers beside the board: a list of
+    /// `(text, x, y)` in the board's coordinates (`coords`), files first.
+    #[getter]
+    fn coordinate_labels(&self) -> Vec<(String, f64, f64)> {
+        self.game
+            .board()
+            .coordinate_labels()
+            .into_iter()
+            .map(|(t, p)| (t, p[0], p[1]))
+            .collect()
     }
 
     /// A short description of the board.

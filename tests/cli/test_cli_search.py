@@ -131,7 +131,8 @@ def test_analyse_the_start(capsys: pytest.CaptureFixture[str]) -> None:
     for word in ("best action", "value", "pv", "iterations   500", "nodes", "visits"):
         assert word in out
     expected = sf.MCTS(iterations=500).analyse(sf.make("subsume", size=3).new_state())
-    assert f"best action  {expected.best}" in out
+    name = sf.make("subsume", size=3).action_name(expected.best)
+    assert f"best action  {expected.best} ({name})" in out
     table = out.split("share   value")[1].strip().splitlines()
     assert len(table) == 4 and table[-1].endswith("more actions)")
 

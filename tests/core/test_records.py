@@ -310,3 +310,43 @@ def test_records_carry_notation_checked_against_the_actions() -> None:
     ):
         with pytest.raises(sf.RecordError, match=match):
             sf.State.from_record(bad)
+
+
+#: Records as stonefield 0.1.0 wrote them before sites had names: the notation gives site
+#: numbers (``"14"``, ``"second 8"``).
+NUMBERED_RECORDS = [
+    '{"format": "stonefield-record", "format_version": 1, "game": "faraday", "options": '
+    '{"grid": "hex", "order": 3, "scoring": "simple_orthogonal", "surplus_charge": false, '
+    '"min_offer_stones": 0}, "rules_version": 1, "stonefield_version": "0.1.0", "actions": '
+    '[14, 27, 19, 39, 18, 10, 1], "notation": ["14", "second 8", "second 0", "accept", "18", '
+    '"10", "1"], "result": {"terminal": false, "truncated": false, "ranks": null, "returns": '
+    'null, "scores": [1.0, 1.0]}}',
+    '{"format": "stonefield-record", "format_version": 1, "game": "windflowers", "options": '
+    '{"players": 2, "grid": "hex", "size": 3, "scoring": "stones", "tiebreak": "underdog", '
+    '"last_placer_breaks_ties": false, "max_moves": 180}, "rules_version": 1, '
+    '"stonefield_version": "0.1.0", "actions": [7, 13, 9, 1, 17, 16, 0], "notation": ["7", '
+    '"13", "9", "1", "17", "16", "0"], "result": {"terminal": false, "truncated": false, '
+    '"ranks": null, "returns": null, "scores": [4.0, 3.0]}}',
+]
+
+
+@pytest.mark.parametrize("text", NUMBERED_RECORDS)
+def test_records_with_numbered_notation_still_load(text: str) -> None:
+    old = json.loads(text)
+    state = sf.State.from_record(text)
+    assert state.history == old["actions"]
+    # Written again, the notation names the sites, and that reads back too.
+    new = state.to_record()
+    assert new["actions"] == old["actions"] and new["notation"] != old["notation"]
+    names = state.game.site_names
+    for action, number, name in zip(new["actions"], old["notation"], new["notation"]):
+        site = state.game.action_site(action)
+        if site is None:
+            assert name == number  # accept, pass, swap
+        else:
+            assert name == number.replace(str(site), names[site])
+    assert sf.State.from_record(new).history == old["actions"]
+    # A number or a name of another action is still refused.
+    wrong = {**old, "notation": [old["notation"][1]] + old["notation"][1:]}
+    with pytest.raises(sf.RecordError, match=r"index 0\) is named"):
+        sf.State.from_record(wrong)

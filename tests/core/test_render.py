@@ -250,7 +250,7 @@ def test_faraday_phase() -> None:
 def site_chars(text: str) -> str:
     """The site characters of a text board (row labels and the legend line removed)."""
     rows = text.splitlines()[:-1]
-    return "".join(re.sub(r"^\s*\d+ ", "", row) for row in rows).replace(" ", "")
+    return "".join(re.sub(r"^\s*[a-z]+\d+ ", "", row) for row in rows).replace(" ", "")
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -286,20 +286,20 @@ def test_text_every_board_kind(kind: str) -> None:
     lines = text.splitlines()
     assert len(lines) == len(_layout.rows(game.coords)) + 1
     assert len(site_chars(text)) == game.num_sites
-    # The top line holds the highest-numbered row; its label is its first site.
+    # The top line holds the highest-numbered row; its label is its first site's name.
     top = _layout.rows(game.coords)[-1]
-    assert lines[0].split()[0] == str(top[0])
+    assert lines[0].split()[0] == game.site_names[top[0]]
     assert board_text(game).splitlines()[-1].startswith(game.name)
 
 
 def test_text_rows_are_offset_like_the_board() -> None:
     text = board_text(sf.make("windflowers", grid="hex", size=3))
     assert text.splitlines()[:5] == [
-        "16    . .",
-        "13   . . .",
-        " 9  . . . .",
-        " 4 . . . . .",
-        " 0  . . . .",
+        "d5    . .",
+        "c4   . . .",
+        "b3  . . . .",
+        "a2 . . . . .",
+        "a1  . . . .",
     ]
 
 
@@ -316,6 +316,11 @@ def test_cli_render(tmp_path: Any, capsys: Any) -> None:
     assert svg == to_svg(state, numbers=True, highlight="legal", size=480)
     assert main(["render", str(record)]) == 0
     assert capsys.readouterr().out == to_svg(state, size=480)
+    assert main(["render", str(record), "--coordinates"]) == 0
+    svg = capsys.readouterr().out
+    assert svg == to_svg(state, size=480, coordinates=True)
+    # Hex 3's alternating hexagon: files a to e, ranks 1 to 5.
+    assert svg.count('class="coordinate"') == 10 and ">e</text>" in svg
 
     record.write_text('{"format": "stonefield-record"', encoding="utf-8")
     assert main(["render", str(record), "-o", str(out)]) == 2

@@ -233,7 +233,7 @@ def test_moves_follow_the_engine_and_illegal_moves_change_nothing(client: TestCl
     assert r.status_code == 200
     view = r.json()
     assert view["board"][5] == 1 and view["line"] == [5] and view["current_player"] == 1
-    assert view["moves"] == [{"step": 1, "player": 0, "action": 5, "label": "5", "name": "5"}]
+    assert view["moves"] == [{"step": 1, "player": 0, "action": 5, "label": "b2", "name": "b2"}]
     state = engine(view)
     for bad in (5, 17, -1, 10**12):
         r = client.post(f"/api/sessions/{sid}/move", json={"action": bad})

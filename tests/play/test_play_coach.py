@@ -66,16 +66,28 @@ def test_diagrams_show_what_they_say() -> None:
 def test_moves_by_name(client: TestClient) -> None:
     view = start(client, "faraday")
     sid = view["id"]
-    for text, action in (("3", 3), ("second 5", 19 + 5), ("  PASS ", 38), ("swap", 40)):
+    # Site numbers, as earlier versions named sites, and site names both read.
+    for text, action in (("3", 3), ("second c2", 19 + 5), ("  PASS ", 38), ("swap", 40)):
         r = client.post(f"/api/sessions/{sid}/move", json={"move": text})
         assert r.status_code == 200, r.text
         assert r.json()["line"][-1] == action
     names = [m["name"] for m in r.json()["moves"]]
-    assert names == ["3", "second 5", "pass", "swap"]
-    # The move list's own labels are accepted too ("white 5" in the offer).
-    view = start(client, "faraday")
-    r = client.post(f"/api/sessions/{view['id']}/move", json={"move": "white 5"})
-    assert r.json()["line"] == [24]
+    assert names == ["a2", "second c2", "pass", "swap"]
+    # The move list's own labels are accepted too ("white c2" in the offer), by site name or
+    # number.
+    black = start(client, "faraday")
+    r = client.post(f"/api/sessions/{black['id']}/move", json={"move": "black B1"})
+    assert r.json()["line"] == [int(sf.make("faraday").parse_action("b1"))]
+    # A name the board does not have says which names there are.
+    bad = client.post(f"/api/sessions/{black['id']}/move", json={"move": "z9"})
+    assert bad.status_code == 400 and "files a to" in bad.json()["error"]
+    # A colour goes with a site only.
+    bad = client.post(f"/api/sessions/{black['id']}/move", json={"move": "white pass"})
+    assert bad.status_code == 400
+    for text in ("White 5", "white c2"):
+        view = start(client, "faraday")
+        r = client.post(f"/api/sessions/{view['id']}/move", json={"move": text})
+        assert r.json()["line"] == [24]
     bad = client.post(f"/api/sessions/{view['id']}/move", json={"move": "accept"})
     assert bad.status_code == 400 and "not a legal move" in bad.json()["error"]
     bad = client.post(f"/api/sessions/{view['id']}/move", json={"move": 5})
@@ -119,7 +131,8 @@ def test_hint_matches_the_strong_search(client: TestClient) -> None:
     state = sf.make("subsume", **SMALL["subsume"]).new_state()
     result = sf.MCTS(iterations=500, seed=h["seed"], preset="strong").analyse(state)
     assert h["action"] == int(result.best) and h["value"] == pytest.approx(float(result.value))
-    assert h["site"] == h["action"] and h["name"] == str(h["action"]) and h["player"] == 0
+    assert h["site"] == h["action"] and h["player"] == 0
+    assert h["name"] == state.game.site_names[h["site"]]
     assert client.post(f"/api/sessions/{sid}/hint", json={}).json()["iterations"] == (
         _coach.HINT_ITERATIONS
     )

@@ -130,7 +130,8 @@ def test_resign_ends_the_game_and_undo_takes_it_back(
     assert page["legal"] == [] and not browser.find_element(By.ID, "hint").is_enabled()
     record = api(browser, f"/api/sessions/{page['session']}/record")
     assert record["resigned"] == {"player": 0, "reason": "resigned"}
-    assert record["moves"] == [str(a) for a in record["actions"]]
+    names = sf.make("subsume", size=4).site_names
+    assert record["moves"] == [names[a] for a in record["actions"]]
     # Undo takes the resignation back: Black is to move again, the moves unchanged.
     before = page["version"]
     browser.find_element(By.ID, "undo").click()
@@ -195,7 +196,7 @@ def test_the_hint_is_the_strong_agents_choice(server: Server, browser: WebDriver
     result = sf.MCTS(iterations=iterations, seed=seed, preset="strong").analyse(state)
     assert action == int(result.best)
     value = f"{float(result.value):+.2f}"
-    assert f"Hint: {action}, value {value} for Black" in text.text
+    assert f"Hint: {state.game.site_names[action]}, value {value} for Black" in text.text
     marks = browser.find_elements(By.CSS_SELECTOR, "#board .hint-mark")
     assert [m.get_attribute("data-site") for m in marks] == [str(action)]
     # Playing a move clears the hint.
@@ -447,12 +448,13 @@ def test_the_record_carries_the_notation(server: Server, browser: WebDriver) -> 
     options = {"order": 3}
     browser.get(play_url(server.base, "faraday", options, ["human", "human"]))
     wait_idle(browser)
-    for text in ("4", "second 7", "pass", "swap"):
+    # A site number, as earlier versions named sites, or a site's name.
+    for text in ("4", "second a3", "pass", "swap"):
         before = read(browser)["version"]
         type_move(browser, text)
         wait_idle(browser, changed_from=before)
     record = api(browser, f"/api/sessions/{read(browser)['session']}/record")
-    assert record["moves"] == ["4", "second 7", "pass", "swap"]
+    assert record["moves"] == ["b2", "second a3", "pass", "swap"]
     assert record["actions"] == [4, 19 + 7, 38, 40]
     # The record reads back as any other (the notation is an extra key readers ignore).
     assert sf.from_record(json.dumps(record)).history == record["actions"]
@@ -498,3 +500,33 @@ def test_the_strong_search_is_the_default_opponent(server: Server, browser: WebD
     browser.get(browser.current_url)
     wait_idle(browser)
     assert served(browser)["players"] == players
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("windflowers", {"grid": "hex", "size": 3}),
+        ("windflowers", {"grid": "square", "size": 3}),
+        ("windflowers", {"grid": "trisquare", "size": 3}),
+    ],
+)
+def test_the_board_edge_shows_the_coordinates(
+    server: Server, browser: WebDriver, game: str, options: dict[str, Any]
+) -> None:
+    """The file letters and rank numbers that moves are named by sit beside the board, and the
+    "coordinates" box hides and shows them."""
+    browser.get(play_url(server.base, game, options, ["human", "human"]))
+    wait_idle(browser)
+    names = sf.make(game, **options).site_names
+    files = len({n.rstrip("0123456789") for n in names})
+    ranks = len({n.lstrip("abcdefghijklmnopqrstuvwxyz") for n in names})
+    labels = browser.find_elements(By.CSS_SELECTOR, "#board .coordinate")
+    texts = [e.text for e in labels]
+    assert texts[:files] == [chr(ord("a") + k) for k in range(files)]
+    assert texts[files:] == [str(r + 1) for r in range(ranks)]
+    assert all(e.is_displayed() for e in labels)
+    box = browser.find_element(By.ID, "coordinates")
+    box.click()
+    assert not any(e.is_displayed() for e in labels)
+    box.click()
+    assert all(e.is_displayed() for e in labels)

@@ -90,21 +90,22 @@ def run(args: argparse.Namespace) -> int:
         f"after {state.move_count} actions, player {state.current_player} to move;"
         f" agent {agent_string(agent)}",
         "",
-        f"best action  {res.best}",
+        f"best action  {res.best} ({game.action_name(res.best)})",
         f"value        {res.value:+.3f} (mean return for player {state.current_player})",
         f"proven       {proven}",
-        f"pv           {' '.join(str(a) for a in res.pv)}",
+        f"pv           {' '.join(game.action_name(int(a)) for a in res.pv)}",
         f"iterations   {res.iterations:,} in {res.seconds:.3f} s ({rate:,.0f}/s),"
         f" stopped by {res.stopped_by}",
         f"nodes        {res.nodes:,}",
         "",
-        f"{'action':>7} {'visits':>9} {'share':>7} {'value':>7}",
+        f"{'action':>7} {'name':>9} {'visits':>9} {'share':>7} {'value':>7}",
     ]
     total = max(int(res.visits.sum()), 1)
     order = sorted(range(len(res.actions)), key=lambda i: (-int(res.visits[i]), i))
     for i in order[: args.top]:
         lines.append(
-            f"{int(res.actions[i]):>7} {int(res.visits[i]):>9,} {res.visits[i] / total:>7.1%}"
+            f"{int(res.actions[i]):>7} {game.action_name(int(res.actions[i])):>9}"
+            f" {int(res.visits[i]):>9,} {res.visits[i] / total:>7.1%}"
             f" {res.values[i]:>+7.3f}"
         )
     if len(order) > args.top:

@@ -21,6 +21,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--numbers", action="store_true", help="write the site numbers")
     p.add_argument("--legal", action="store_true", help="mark the legal placements")
     p.add_argument(
+        "--coordinates",
+        action="store_true",
+        help="write the file letters and rank numbers of the sites' names (c4) beside the board",
+    )
+    p.add_argument(
         "--size",
         type=int_in(1, MAX_SIZE, "size"),
         default=480,
@@ -40,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
             size=args.size,
             numbers=args.numbers,
             highlight="legal" if args.legal else None,
+            coordinates=args.coordinates,
         )
     except (OSError, _core.StonefieldError) as e:
         raise UsageError(str(e)) from e

@@ -235,7 +235,7 @@ def create_app(
                 "num_players": game.num_players,
                 "num_sites": game.num_sites,
                 "board_shape": game.board_shape,
-                "svg": to_svg(game, size=520),
+                "svg": to_svg(game, size=520, coordinates=True),
             }
         )
 

@@ -130,11 +130,17 @@ class Session:
         state, game = self.state, self.game
         wanted = " ".join(text.strip().lower().split())
         if not wanted:
-            raise SessionError("type a move, such as a site number")
+            raise SessionError(f"type a move, such as a site's name ({game.site_names[0]})")
         legal = [int(a) for a in state.legal_actions()]
         for a in legal:
             if action_label(game, state, a).lower() == wanted:
                 return a
+        colour, _, site = wanted.partition(" ")
+        if getattr(state, "phase", None) == "offer" and colour in PLAYER_NAMES[:2]:
+            # An offer stone by colour and any name of its site (``white 12``, ``white c4``).
+            names = [game.action_name(s) for s in range(game.num_sites)]
+            if site.isdigit() or site in names:
+                wanted = site if colour == PLAYER_NAMES[0] else f"second {site}"
         try:
             action = parse_action(game, wanted)
         except _core.StonefieldError as e:
@@ -261,7 +267,14 @@ class Session:
         offer = phase == "offer"
         marked = {a: game.action_site(a) for a in legal}
         sites = sorted({s for s in marked.values() if s is not None})
-        svg = to_svg(state, highlight=sites if human else None, numbers=numbers, size=520)
+        # The coordinates are always drawn; the page's "coordinates" box shows or hides them.
+        svg = to_svg(
+            state,
+            highlight=sites if human else None,
+            numbers=numbers,
+            size=520,
+            coordinates=True,
+        )
         ranks = state.ranks()
         scores = state.scores()
         returns = state.returns()
@@ -328,14 +341,14 @@ def action_label(game: _core.Game, state: _core.State, action: int) -> str:
     >>> import stonefield as sf
     >>> g = sf.make("windflowers", grid="square", size=3)
     >>> action_label(g, g.new_state(), 16), action_label(g, g.new_state(), 5)
-    ('pass', '5')
+    ('pass', 'b2')
     """
     name = game.action_name(action)
     if getattr(state, "phase", None) == "offer":
         # An offer stone's colour is the page's, not the mover's.
         site = game.action_site(action)
         if site is not None:
-            return f"{PLAYER_NAMES[0 if action == site else 1]} {site}"
+            return f"{PLAYER_NAMES[0 if action == site else 1]} {game.action_name(site)}"
         if name == "pass":
             return "offer pass"
     return name
@@ -354,7 +367,7 @@ def action_name(game: _core.Game, action: int) -> str:
     >>> import stonefield as sf
     >>> g = sf.make("faraday", order=3)
     >>> action_name(g, 19 + 5), action_name(g, 40)
-    ('second 5', 'swap')
+    ('second c2', 'swap')
     """
     return str(game.action_name(action))
 

@@ -309,6 +309,7 @@ function show(v) {
   $("board").innerHTML = v.svg;
   const svg = $("board").querySelector("svg");
   addHitTargets(svg, new Set(v.human_to_move ? v.legal_sites : []));
+  $("board").classList.toggle("no-coordinates", !$("coordinates").checked);
   if ($("edges").checked) addEdgeNumbers(svg);
   if (!previous || previous.game !== v.game || JSON.stringify(previous.options) !== JSON.stringify(v.options)) {
     showRules(v.game, v.options);
@@ -1196,6 +1197,7 @@ async function init() {
   });
   $("numbers").addEventListener("change", () => view && change("/goto", { step: view.step }));
   $("edges").addEventListener("change", () => view && show(view));
+  $("coordinates").addEventListener("change", () => $("board").classList.toggle("no-coordinates", !$("coordinates").checked));
   $("load").addEventListener("change", loadRecord);
   $("pause").addEventListener("click", () => {
     paused = true;
