@@ -4,19 +4,31 @@
 //! games' position key ([`crate::games::Rules::key`]).
 //!
 //! This layer sits on the games, beside the search: it plays no random games and needs no
-//! agents.
+//! agents. Its files import in one direction only (`tests/layering.rs` holds them to it):
+//!
+//! ```text
+//! memory --> table ----------------+---------------+
+//!   |                              v               v
+//!   |        common --> alphabeta --> root --> mod (the public names)
+//!   |           \                  ^
+//!   |            +----> pns -------+
+//!   +----------------------------------------> graph (the state graph, on the games alone)
+//! ```
 
 pub mod alphabeta;
+pub mod common;
 pub mod graph;
 mod memory;
 pub mod pns;
+pub mod root;
 pub mod table;
 
-pub use alphabeta::{solve, Budget, Method, Order, SolveOptions, SolveResult, StoppedBy};
+pub use common::{Budget, Method, Order, SolveOptions, StoppedBy, Symmetry};
 pub use graph::{
     enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,
     StateGraph, TableKind,
 };
+pub use root::{check_solvable, solve, SolveResult};
 
 use crate::games::Game;
 

@@ -1,5 +1,5 @@
 //! Depth-first proof-number search (df-pn, Nagai 2002): the second way to the exact value of a
-//! two-player position, beside [`super::alphabeta`], for the root's actions one at a time.
+//! two-player position, beside alpha-beta ([`super::alphabeta`]), for the root's actions one at a time.
 //!
 //! * **What it proves.** One question at a time: does the *attacker* (the root's mover) reach an
 //!   outcome of at least `target` (+1: a win; 0: at least a draw) from a position? A position's
@@ -27,7 +27,7 @@
 //!   path) stops making progress and ends by its budget or Ctrl-C with those actions unproven,
 //!   never with a wrong value.
 
-use super::alphabeta::{outcome, Budget, Symmetry};
+use super::common::{outcome, Budget, Exact, Symmetry};
 use crate::games::zobrist::mix64;
 use crate::games::Rules;
 
@@ -294,6 +294,15 @@ impl<'a, R: Rules> Prover<'a, R> {
         let (pn, dn) = result?;
         self.table.store(key, pn, dn);
         Some((pn, dn))
+    }
+}
+
+impl<R: Rules> Exact<R> for Prover<'_, R> {
+    fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
+        Prover::exact(self, child, mover)
+    }
+    fn flush(&mut self) {
+        Prover::flush(self)
     }
 }
 
