@@ -73,15 +73,26 @@ class Solver:
         self.last: _core.SolveResult | None = None
 
     def act(self, state: _core.State) -> int:
-        """A best action for the player to move (state is not changed)."""
-        res = _core.solve(
-            state,
-            max_nodes=self.max_nodes,
-            time=self.time,
-            threads=self.threads,
-            table_mb=self.table_mb,
-            method=self.method,
-        )
+        """A best action for the player to move (state is not changed).
+
+        Raises:
+            SolveInterrupted: Ctrl-C stopped the solve (a KeyboardInterrupt, so that a match
+                with this agent stops: ``sf.match`` raises ``MatchInterrupted``); ``last`` holds
+                the partial result.
+        """
+        try:
+            res = _core.solve(
+                state,
+                max_nodes=self.max_nodes,
+                time=self.time,
+                threads=self.threads,
+                table_mb=self.table_mb,
+                method=self.method,
+            )
+        except _core.SolveInterrupted as e:
+            if isinstance(e.result, _core.SolveResult):
+                self.last = e.result
+            raise
         self.last = res
         if res.best:
             return int(min(res.best))

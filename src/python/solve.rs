@@ -187,6 +187,26 @@ impl PySolveResult {
     }
 }
 
+/// A size in MiB (`table_mb`, `max_mb`): a whole number from 1 to the memory this process may
+/// still take ([`crate::memory::room`]: available memory, the control group's limit, `ulimit`),
+/// refused with an InvalidOptionError naming that range and the limit behind it. Where no limit
+/// can be read, up to `fallback_max` MiB.
+fn mb_arg(who: &str, name: &str, v: &Bound<'_, PyAny>, fallback_max: u64) -> PyResult<usize> {
+    let room = crate::memory::room();
+    let most = room.map_or(fallback_max, |r| (r.bytes >> 20).max(1));
+    let mb = setting_arg(v, name, 1, u64::MAX)?;
+    if mb > most {
+        return Err(bad(format!(
+            "{who}: {name} must be a whole number of MiB from 1 to {most} ({}), got {mb}",
+            room.map_or("the most allowed".to_string(), |r| format!("the room here: {r}"))
+        )));
+    }
+    usize::try_from(mb)
+        .ok()
+        .and_then(|mb| mb.checked_mul(1 << 20))
+        .ok_or_else(|| bad(format!("{who}: {name} of {mb} MiB cannot be addressed here")))
+}
+
 /// A budget argument: a count ≥ 1, or None.
 fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     v.map(|v| setting_arg(v, "max_nodes", 1, u64::MAX))
@@ -208,8 +228,10 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///     threads: search threads (the root's actions are shared out; the result is the same for
 ///         any count), default 1.
 ///     margin: also find the best final score difference (games with scores).
-///     table_mb: the table's size in MiB (≥ 1); default an eighth of the available memory
-///         (16 MiB to 1 GiB). Entries are 16 bytes; the newest result replaces the slot's.
+///     table_mb: the table's size in MiB, from 1 to the memory this process may still take
+///         (`available_memory()`: free memory, the container's limit, `ulimit`); default an
+///         eighth of that (16 MiB to 1 GiB). Entries are 16 bytes; the newest result replaces
+///         the slot's.
 ///     method: "alphabeta" (default) or "pns", a depth-first proof-number search that proves
 ///         each root action's outcome (one or two yes-or-no questions: a win? at least a
 ///         draw?) with a table per thread. Same results; which finishes first depends on the
@@ -255,14 +277,15 @@ pub fn solve(
     let time = opt(&time)
         .map(|v| real_arg("time", v, 0.0, true))
         .transpose()?
-        .map(Duration::from_secs_f64);
+        // A budget too long for the clock (about 9.2e18 s or more) is no limit.
+        .and_then(|t| Duration::try_from_secs_f64(t).ok());
     let threads = threads_arg(opt(&threads))?.unwrap_or(1);
     let margin = opt(&margin)
         .map(|v| bool_arg("margin", v))
         .transpose()?
         .unwrap_or(false);
     let table_bytes = match opt(&table_mb) {
-        Some(v) => setting_arg(v, "table_mb", 1, 1 << 20)? as usize * (1 << 20),
+        Some(v) => mb_arg("solve", "table_mb", v, 1 << 20)?,
         None => core::default_table_bytes(),
     };
     let method = match opt(&method) {
@@ -460,8 +483,14 @@ impl PyStateGraph {
 ///     game: a Game.
 ///     max_positions: stop (with a partial result, stopped_by "max_positions") after this many
 ///         positions (≥ 1), or None.
-///     max_mb: the most memory the position table may take, in MiB (≥ 1); default half the
-///         available memory. Reaching it stops with stopped_by "memory".
+///     max_mb: the most memory the position table may take, in MiB, from 1 to the memory
+///         this process may still take (`available_memory()`); default half of that.
+///         Reaching it stops with stopped_by "memory".
+///
+/// Raises:
+///     SolveInterrupted: Ctrl-C (or cancel_native_calls) stopped it; its `result` is the
+///         partial StateGraph.
+///     InvalidOptionError: a bad setting, or a max_mb above the memory available.
 ///
 /// >>> import stonefield as sf
 /// >>> g = sf.state_graph(sf.make("windflowers", size=3), max_positions=1000)
@@ -486,7 +515,7 @@ pub fn state_graph(
         .map(|v| setting_arg(v, "max_positions", 1, u64::MAX))
         .transpose()?;
     let max_bytes = match opt(&max_mb) {
-        Some(v) => setting_arg(v, "max_mb", 1, 1 << 30)? as usize * (1 << 20),
+        Some(v) => mb_arg("state_graph", "max_mb", v, 1 << 30)?,
         None => core::available_memory() / 2,
     };
     let (r, stop) = interruptible(py, |stop| {

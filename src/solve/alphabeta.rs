@@ -119,7 +119,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
     /// when strictly inside (alpha, beta), else a bound on the failing side.
     fn search(&mut self, s: &R, mut alpha: i32, beta: i32, ply: usize) -> Option<(i32, Reach)> {
         self.pending += 1;
-        if self.pending >= 1024 {
+        if self.budget.due(self.pending) {
             let n = std::mem::take(&mut self.pending);
             if !self.budget.charge(n) {
                 return None;

@@ -42,18 +42,11 @@ pub fn max_moves(game: &Game) -> Option<usize> {
         })
 }
 
-/// Memory the system reports available (`MemAvailable` of `/proc/meminfo`), or 2 GiB where it
-/// cannot be read.
+/// Bytes this process may still take, by the crate's one probe ([`crate::memory`]: available
+/// memory, the control group's limit, `ulimit`), or 2 GiB where nothing can be read.
 pub fn available_memory() -> usize {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<usize>().ok())
-        })
-        .map_or(2 << 30, |kb| kb * 1024)
+    crate::memory::available_memory()
+        .map_or(2 << 30, |b| usize::try_from(b).unwrap_or(usize::MAX))
 }
 
 /// The default table size: an eighth of the available memory, between 16 MiB and 1 GiB.

@@ -28,6 +28,7 @@
 //!   never with a wrong value.
 
 use super::common::{outcome, Budget, Exact, Symmetry};
+use crate::error::{Error, Result};
 use crate::games::zobrist::mix64;
 use crate::games::Rules;
 
@@ -56,17 +57,25 @@ struct ProofTable {
 }
 
 impl ProofTable {
-    fn new(bytes: usize) -> ProofTable {
+    /// Room for the largest power of two of slots that fits in `bytes` (at least 1024); an
+    /// error, not an abort, when the memory cannot be had.
+    fn new(bytes: usize) -> Result<ProofTable> {
         let want = (bytes / std::mem::size_of::<Slot>()).max(1 << 10);
         let len = if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
         };
-        ProofTable {
-            slots: vec![Slot::default(); len],
-            filled: 0,
-        }
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len).map_err(|_| {
+            Error::InvalidOption(format!(
+                "solve: a proof-number table of {} MiB cannot be had here; ask for a smaller \
+                 table",
+                (len * std::mem::size_of::<Slot>()) >> 20
+            ))
+        })?;
+        slots.resize(len, Slot::default());
+        Ok(ProofTable { slots, filled: 0 })
     }
 
     #[inline]
@@ -138,9 +147,9 @@ impl<'a, R: Rules> Prover<'a, R> {
         table_bytes: usize,
         budget: &'a Budget<'a>,
         symmetry: Option<&'a Symmetry>,
-    ) -> Self {
-        Prover {
-            table: ProofTable::new(table_bytes),
+    ) -> Result<Self> {
+        Ok(Prover {
+            table: ProofTable::new(table_bytes)?,
             budget,
             symmetry,
             attacker: 0,
@@ -150,7 +159,7 @@ impl<'a, R: Rules> Prover<'a, R> {
             actions: Vec::new(),
             order: Vec::new(),
             pending: 0,
-        }
+        })
     }
 
     pub(super) fn table_entries(&self) -> usize {
@@ -212,7 +221,7 @@ impl<'a, R: Rules> Prover<'a, R> {
     /// settled), and returns both; `None` once the budget stopped the search.
     fn mid(&mut self, s: &R, key: u64, th_pn: u32, th_dn: u32, ply: usize) -> Option<(u32, u32)> {
         self.pending += 1;
-        if self.pending >= 1024 {
+        if self.budget.due(self.pending) {
             let n = std::mem::take(&mut self.pending);
             if !self.budget.charge(n) {
                 return None;

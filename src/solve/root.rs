@@ -135,10 +135,21 @@ pub fn solve<R: Rules>(
     };
     let searcher =
         || Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions(), order);
-    let prover = || Prover::<R>::new(proof_bytes, &budget, symmetry);
+    // Every thread's prover is made before any search starts, so a table that cannot be had
+    // is an error up front.
+    let provers: Vec<Prover<R>> = if pns {
+        (0..threads)
+            .map(|_| Prover::<R>::new(proof_bytes, &budget, symmetry))
+            .collect::<Result<_>>()?
+    } else {
+        Vec::new()
+    };
+    let provers = Mutex::new(provers);
     let work = |_: usize| {
         if pns {
-            let mut p = prover();
+            let Some(mut p) = provers.lock().unwrap_or_else(|e| e.into_inner()).pop() else {
+                return;
+            };
             run(&mut p);
             let mut t = proof_tables.lock().unwrap_or_else(|e| e.into_inner());
             t.0 += p.table_entries();
@@ -190,10 +201,10 @@ pub fn solve<R: Rules>(
     let mut pv = Vec::new();
     if all {
         if pns {
-            let kept = kept.lock().unwrap_or_else(|e| e.into_inner()).take();
-            let mut p = kept.unwrap_or_else(prover);
-            pv = principal_line(&mut p, root, value.unwrap_or(0));
-            p.flush();
+            if let Some(mut p) = kept.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                pv = principal_line(&mut p, root, value.unwrap_or(0));
+                p.flush();
+            }
         } else {
             let mut s = searcher();
             pv = principal_line(&mut s, root, value.unwrap_or(0));

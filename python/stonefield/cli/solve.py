@@ -64,8 +64,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         game = _core.make(args.game, **dict(args.options))
     except _core.StonefieldError as e:
         parser.error(str(e))
+    interrupted = False
     if args.graph:
-        g = _core.state_graph(game, max_positions=args.max_positions)
+        try:
+            g = _core.state_graph(game, max_positions=args.max_positions)
+        except _core.SolveInterrupted as e:
+            assert isinstance(e.result, _core.StateGraph)
+            g, interrupted = e.result, True  # printed below, then exit 130
         out: dict[str, Any] = {
             "positions": g.positions,
             "edges": g.edges,
@@ -81,7 +86,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         else:
             for k, v in out.items():
                 print(f"{k:11} {'none' if v is None else v}")
-        return 130 if g.stopped_by == "interrupted" else 0
+        if interrupted:
+            print("stonefield: interrupted", file=sys.stderr)
+            return 130
+        return 0
     if args.record:
         from ..records import load
 
@@ -102,6 +110,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             margin=args.margin,
             method=args.method,
         )
+    except _core.SolveInterrupted as e:
+        assert isinstance(e.result, _core.SolveResult)
+        res, interrupted = e.result, True  # printed below, then exit 130
     except _core.StonefieldError as e:
         parser.error(str(e))
     outcomes = [None if o == _core.SolveResult.NOT_PROVEN else int(o) for o in res.outcomes]
@@ -132,7 +143,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         rate = res.nodes / max(res.seconds, 1e-9)
         print(f"nodes       {res.nodes} in {res.seconds:.2f} s ({rate / 1e6:.2f} M/s)")
         print(f"stopped by  {res.stopped_by}")
-    if res.stopped_by == "interrupted":
+    if interrupted:
         print("stonefield: interrupted", file=sys.stderr)
         return 130
     return 0
