@@ -15,7 +15,7 @@ use pyo3::types::PyTuple;
 
 use super::game::{PyGame, PyState};
 use super::search::{bad, bool_arg, describe, opt, real_arg};
-use super::{setting_arg, threads_arg, to_py};
+use super::{as_invalid_option, setting_arg, threads_arg, to_py};
 use crate::games::{each_state, Rules};
 use crate::solve::{self as core, GraphStop, Method, SolveOptions, StoppedBy};
 
@@ -279,7 +279,9 @@ pub fn solve(
         .transpose()?
         // A budget too long for the clock (about 9.2e18 s or more) is no limit.
         .and_then(|t| Duration::try_from_secs_f64(t).ok());
-    let threads = threads_arg(opt(&threads))?.unwrap_or(1);
+    let threads = threads_arg(opt(&threads))
+        .map_err(|e| as_invalid_option(py, e))?
+        .unwrap_or(1);
     let margin = opt(&margin)
         .map(|v| bool_arg("margin", v))
         .transpose()?

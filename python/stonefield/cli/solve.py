@@ -47,12 +47,25 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="alpha-beta (default) or proof-number search",
     )
+    p.add_argument(
+        "--table-mb",
+        type=int_in(1, None, "table-mb"),
+        default=None,
+        help="the solver's table in MiB (default an eighth of the memory available, 16 to 1024)",
+    )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
         "--max-positions",
         type=int_in(1, None, "max-positions"),
         default=None,
         help="--graph: stop after these",
+    )
+    p.add_argument(
+        "--max-mb",
+        type=int_in(1, None, "max-mb"),
+        default=None,
+        help="--graph: the most memory the position table may take, in MiB (default half the "
+        "memory available); reaching it stops the graph",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_cmd_solve, parser=p, threads_default=None)
@@ -65,12 +78,36 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     except _core.StonefieldError as e:
         parser.error(str(e))
     interrupted = False
+    # Flags of the other mode are refused, not silently ignored.
+    solve_only = {
+        "--record": args.record is not None,
+        "--nodes": args.nodes is not None,
+        "--time": args.time is not None,
+        "--threads": args.threads is not None,
+        "--margin": args.margin,
+        "--method": args.method is not None,
+        "--table-mb": args.table_mb is not None,
+    }
+    graph_only = {
+        "--max-positions": args.max_positions is not None,
+        "--max-mb": args.max_mb is not None,
+    }
+    if args.graph:
+        given = [flag for flag, on in solve_only.items() if on]
+        if given:
+            parser.error(f"{', '.join(given)}: not used with --graph (they set the solver)")
+    else:
+        given = [flag for flag, on in graph_only.items() if on]
+        if given:
+            parser.error(f"{', '.join(given)}: only used with --graph")
     if args.graph:
         try:
-            g = _core.state_graph(game, max_positions=args.max_positions)
+            g = _core.state_graph(game, max_positions=args.max_positions, max_mb=args.max_mb)
         except _core.SolveInterrupted as e:
             assert isinstance(e.result, _core.StateGraph)
             g, interrupted = e.result, True  # printed below, then exit 130
+        except _core.StonefieldError as e:
+            parser.error(str(e))
         out: dict[str, Any] = {
             "positions": g.positions,
             "edges": g.edges,
@@ -108,6 +145,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             time=args.time,
             threads=args.threads,
             margin=args.margin,
+            table_mb=args.table_mb,
             method=args.method,
         )
     except _core.SolveInterrupted as e:
