@@ -198,13 +198,19 @@ fn mb_arg(who: &str, name: &str, v: &Bound<'_, PyAny>, fallback_max: u64) -> PyR
     if mb > most {
         return Err(bad(format!(
             "{who}: {name} must be a whole number of MiB from 1 to {most} ({}), got {mb}",
-            room.map_or("the most allowed".to_string(), |r| format!("the room here: {r}"))
+            room.map_or("the most allowed".to_string(), |r| format!(
+                "the room here: {r}"
+            ))
         )));
     }
     usize::try_from(mb)
         .ok()
         .and_then(|mb| mb.checked_mul(1 << 20))
-        .ok_or_else(|| bad(format!("{who}: {name} of {mb} MiB cannot be addressed here")))
+        .ok_or_else(|| {
+            bad(format!(
+                "{who}: {name} of {mb} MiB cannot be addressed here"
+            ))
+        })
 }
 
 /// A budget argument: a count ≥ 1, or None.

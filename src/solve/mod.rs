@@ -45,8 +45,7 @@ pub fn max_moves(game: &Game) -> Option<usize> {
 /// Bytes this process may still take, by the crate's one probe ([`crate::memory`]: available
 /// memory, the control group's limit, `ulimit`), or 2 GiB where nothing can be read.
 pub fn available_memory() -> usize {
-    crate::memory::available_memory()
-        .map_or(2 << 30, |b| usize::try_from(b).unwrap_or(usize::MAX))
+    crate::memory::available_memory().map_or(2 << 30, |b| usize::try_from(b).unwrap_or(usize::MAX))
 }
 
 /// The default table size: an eighth of the available memory, between 16 MiB and 1 GiB.
