@@ -405,3 +405,41 @@ pub(super) trait Exact<R: Rules> {
 
 /// The action's bits of an ordering key (`solve` refuses games of more than 2²³ actions).
 pub(super) const ACTION_BITS: u64 = (1 << 23) - 1;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A time too long for the clock is no limit (it used to panic adding it to now).
+    #[test]
+    fn a_budget_beyond_the_clock_is_no_limit() {
+        let b = Budget::new(None, Some(Duration::MAX), None);
+        assert!(b.charge(1) && !b.stopped());
+        assert_eq!(b.why(), StoppedBy::Solved);
+    }
+
+    /// The look interval starts at every node, doubles while looks come quickly, up to 1,024,
+    /// and halves when they come slowly; a raised flag is seen at the next look.
+    #[test]
+    fn looks_come_every_node_where_nodes_are_slow() {
+        let stop = AtomicBool::new(false);
+        let b = Budget::new(None, None, Some(&stop));
+        assert!(b.due(1));
+        // Quick looks (a stall of the machine may halve it on the way, so a few more).
+        for _ in 0..200 {
+            if !b.due(MAX_INTERVAL - 1) {
+                break;
+            }
+            b.charge(1);
+        }
+        assert!(!b.due(MAX_INTERVAL - 1) && b.due(MAX_INTERVAL));
+        for _ in 0..3 {
+            std::thread::sleep(Duration::from_nanos(SLOW_GAP * 2));
+            b.charge(1);
+        }
+        assert!(b.due(MAX_INTERVAL / 8) && !b.due(MAX_INTERVAL / 8 - 1));
+        stop.store(true, Ordering::Relaxed);
+        assert!(!b.charge(1));
+        assert_eq!(b.why(), StoppedBy::Interrupted);
+    }
+}
