@@ -1,9 +1,9 @@
-//! The crate's layers only look down: `error`, `rng` and `memory` < `board` < `algo` < `games` < `sim` <
-//! `search` < `lab` < `python`, with `solve` beside `sim`, `search` and `lab`: it stands on the
-//! games, and only `python` uses it. This test reads every source file and fails when a module
-//! names a module of a higher layer (`crate::sim` inside `games`, say), in code or in a comment,
-//! when a layer below the lab speaks of the lab, or when anything outside `src/python` names pyo3
-//! or numpy.
+//! The crate's layers only look down: `error`, `rng` and `memory` < `board` < `algo` < `games` <
+//! `sim` < `search` < `lab` < `python`, with `solve` beside `sim`, `search` and `lab`: it stands on
+//! the games, and only `python` uses it. This test reads every source file and fails when a
+//! module names a module of a higher layer (`crate::sim` inside `games`, say), in code or in a
+//! comment, when a layer below the lab speaks of the lab, or when anything outside `src/python`
+//! names pyo3 or numpy; and inside `solve`, when its files import one another in a circle.
 
 use std::fs;
 use std::path::{Path, PathBuf};

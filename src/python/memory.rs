@@ -1,7 +1,7 @@
 //! The extension's memory checks, over the crate's one probe ([`crate::memory`]): the refusal
-//! of a request that would not fit, and the search tree's cap. `simulate`, `VectorEnv` and the search tree
-//! (`MCTS`, and the searches of native matches, self-play and the lab) all size themselves by
-//! it, so a request too big for the machine is a MemoryError or a search stopped at its node
+//! of a request that would not fit, and the search tree's cap. `simulate`, `VectorEnv` and the
+//! search tree (`MCTS`, and the searches of native matches, self-play and the lab) all size
+//! themselves by it, so a request too big for the machine is a MemoryError or a search stopped at its node
 //! cap, never an abort or the kernel's out-of-memory killer.
 
 use pyo3::exceptions::PyMemoryError;

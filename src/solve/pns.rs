@@ -1,5 +1,6 @@
 //! Depth-first proof-number search (df-pn, Nagai 2002): the second way to the exact value of a
-//! two-player position, beside alpha-beta ([`super::alphabeta`]), for the root's actions one at a time.
+//! two-player position, beside alpha-beta ([`super::alphabeta`]), for the root's actions one at
+//! a time.
 //!
 //! * **What it proves.** One question at a time: does the *attacker* (the root's mover) reach an
 //!   outcome of at least `target` (+1: a win; 0: at least a draw) from a position? A position's
