@@ -6,6 +6,7 @@ with typed errors before anything runs."""
 from __future__ import annotations
 
 import _thread
+import doctest
 import subprocess
 import sys
 import textwrap
@@ -159,6 +160,12 @@ def test_the_memory_probe_reports_room() -> None:
     assert room is None or room > 0
     if sys.platform.startswith("linux"):
         assert room is not None
+    tests = doctest.DocTestFinder(recurse=False).find(_core.available_memory, "available_memory")
+    assert tests and tests[0].examples
+    runner = doctest.DocTestRunner()
+    for t in tests:
+        runner.run(t)
+    assert runner.summarize(verbose=False).failed == 0
 
 
 def test_a_table_beyond_the_memory_probe_is_refused_naming_the_range() -> None:
