@@ -323,3 +323,21 @@ def test_the_command_line_takes_a_table_size(capsys: pytest.CaptureFixture[str])
         capsys, "solve", "smallholder", "--option", "board=hex232323", "--table-mb", "8"
     )
     assert code == 0 and "stopped by  solved" in out
+
+
+@pytest.mark.parametrize("value", ["nan", "-5", "inf", "x"])
+def test_the_labs_solve_time_is_checked_before_any_game(
+    capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    code, _, err = _cli(
+        capsys,
+        "lab",
+        "study",
+        "smallholder-rulesets",
+        "--strengths",
+        "1,2",
+        "--solve-time",
+        value,
+    )
+    assert code == 2 and "solve-time must be" in err, err
+    assert "Traceback" not in err
