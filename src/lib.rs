@@ -9,6 +9,8 @@
 //!   `games/<game>/measure.rs`.
 //! * [`rng`]: the seedable random number generator with independent streams; it sits below
 //!   the games, so the rules never depend on how they are driven.
+//! * [`memory`]: the one probe of the memory this process may still take (available memory,
+//!   container and `ulimit` limits), which sizes every large table.
 //! * [`sim`]: random playouts, single- and multi-threaded, and vectorised environments.
 //! * [`search`]: UCT Monte Carlo tree search with MCTS-Solver, GRAVE and MAST, whole games
 //!   between native agents over threads, and self-play data.
@@ -19,8 +21,8 @@
 //!
 //! Layers only look down: `board` < `algo` < `games` < `sim` < `search` < `lab` < `python`, with
 //! `solve` beside `sim`, `search` and `lab` (it stands on the games, and only `python` uses it),
-//! and `rng` and `error` below them all. `tests/layering.rs` fails when a module imports from a
-//! layer above it.
+//! and `rng`, `memory` and `error` below them all. `tests/layering.rs` fails when a module
+//! imports from a layer above it, or when two files of `solve` import each other.
 //!
 //! The `python` feature adds the Python extension module (`stonefield._core`); nothing else in
 //! the crate depends on Python.
@@ -34,6 +36,7 @@ pub mod board;
 pub mod error;
 pub mod games;
 pub mod lab;
+pub mod memory;
 pub mod rng;
 pub mod search;
 pub mod sim;

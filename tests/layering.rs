@@ -1,16 +1,16 @@
-//! The crate's layers only look down: `error` and `rng` < `board` < `algo` < `games` < `sim` <
-//! `search` < `lab` < `python`, with `solve` beside `sim`, `search` and `lab`: it stands on the
-//! games, and only `python` uses it. This test reads every source file and fails when a module
-//! names a module of a higher layer (`crate::sim` inside `games`, say), in code or in a comment,
-//! when a layer below the lab speaks of the lab, or when anything outside `src/python` names pyo3
-//! or numpy.
+//! The crate's layers only look down: `error`, `rng` and `memory` < `board` < `algo` < `games` <
+//! `sim` < `search` < `lab` < `python`, with `solve` beside `sim`, `search` and `lab`: it stands on
+//! the games, and only `python` uses it. This test reads every source file and fails when a
+//! module names a module of a higher layer (`crate::sim` inside `games`, say), in code or in a
+//! comment, when a layer below the lab speaks of the lab, or when anything outside `src/python`
+//! names pyo3 or numpy; and inside `solve`, when its files import one another in a circle.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first; a module may use its own layer and those before it.
 const LAYERS: &[&[&str]] = &[
-    &["error", "rng"],
+    &["error", "rng", "memory"],
     &["board"],
     &["algo"],
     &["games"],
@@ -193,4 +193,176 @@ fn the_checker_sees_a_violation() {
     assert_eq!(beside_allows("solve", "search"), Some(false));
     assert_eq!(beside_allows("search", "solve"), Some(false));
     assert_eq!(beside_allows("python", "solve"), Some(true));
+}
+
+/// The files of `src/solve` as modules (`src/solve/root.rs` and `src/solve/root/tests.rs` →
+/// `root`), each with the sibling modules its code names (`super::common`, `super::{pns,
+/// table}`, `crate::solve::graph`). `mod.rs`, the front that re-exports the public names, is
+/// left out: every file is its child.
+fn solve_imports(dir: &Path) -> Vec<(String, Vec<String>)> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    let mut modules: Vec<(String, Vec<String>)> = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(dir).expect("under src/solve");
+        let depth = rel.components().count();
+        let first = rel.components().next().expect("a file");
+        let first = first.as_os_str().to_str().expect("a UTF-8 name");
+        let name = first.strip_suffix(".rs").unwrap_or(first).to_string();
+        if name == "mod" {
+            continue;
+        }
+        // `super::x` names a sibling from `src/solve/<file>.rs`; one level deeper it is
+        // `super::super::x`.
+        let sibling = "super::".repeat(depth);
+        let text = fs::read_to_string(file).expect("source is readable");
+        let mut used = Vec::new();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            used.extend(names_after(code, "crate::solve::"));
+            used.extend(names_after(code, &sibling));
+        }
+        match modules.iter_mut().find(|m| m.0 == name) {
+            Some(m) => m.1.extend(used),
+            None => modules.push((name, used)),
+        }
+    }
+    let names: Vec<String> = modules.iter().map(|m| m.0.clone()).collect();
+    for (name, used) in &mut modules {
+        used.retain(|u| u != name && names.contains(u));
+        used.sort();
+        used.dedup();
+    }
+    modules
+}
+
+/// The first name after each `prefix` in `code`, and every first name of a braced group
+/// (`prefix{a, b::c}` → `a`, `b`) on the same line.
+fn names_after(code: &str, prefix: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(i) = code[from..].find(prefix) {
+        let at = from + i;
+        let after = &code[at + prefix.len()..];
+        from = at + prefix.len();
+        // `super::super::x` seen from a `super::` prefix is not a sibling.
+        if code[..at].ends_with("::") || after.starts_with("super::") {
+            continue;
+        }
+        if let Some(group) = after.strip_prefix('{') {
+            let group = group.split('}').next().unwrap_or("");
+            found.extend(group.split(',').map(ident).filter(|n| !n.is_empty()));
+        } else {
+            let n = ident(after);
+            if !n.is_empty() && n != "super" {
+                found.push(n);
+            }
+        }
+    }
+    found
+}
+
+/// A circle in the import graph, as the modules along it (the first again at the end); `None`
+/// when there is none.
+fn find_circle(modules: &[(String, Vec<String>)]) -> Option<Vec<String>> {
+    fn visit(
+        at: &str,
+        modules: &[(String, Vec<String>)],
+        path: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == at) {
+            let mut circle = path[i..].to_vec();
+            circle.push(at.to_string());
+            return Some(circle);
+        }
+        if done.iter().any(|d| d == at) {
+            return None;
+        }
+        path.push(at.to_string());
+        let used = modules.iter().find(|m| m.0 == at).map(|m| &m.1);
+        for next in used.into_iter().flatten() {
+            if let Some(c) = visit(next, modules, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.push(at.to_string());
+        None
+    }
+    let mut done = Vec::new();
+    modules
+        .iter()
+        .find_map(|m| visit(&m.0, modules, &mut Vec::new(), &mut done))
+}
+
+/// Inside `solve`, the files import in one direction: the shared pieces (`common`, `table`,
+/// `memory`) below both methods (`alphabeta`, `pns`), and the front door (`root`) above them,
+/// so no two files import each other, directly or round a longer circle.
+#[test]
+fn the_solvers_files_import_in_one_direction() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/solve");
+    let modules = solve_imports(&dir);
+    let uses = |m: &str, u: &str| {
+        modules
+            .iter()
+            .any(|(n, used)| n == m && used.iter().any(|x| x == u))
+    };
+    // The checker reads the imports it must judge.
+    assert!(
+        uses("root", "alphabeta") && uses("root", "pns"),
+        "{modules:?}"
+    );
+    assert!(
+        uses("alphabeta", "common") && uses("pns", "common"),
+        "{modules:?}"
+    );
+    if let Some(circle) = find_circle(&modules) {
+        panic!(
+            "the files of solve import in a circle: {}",
+            circle.join(" -> ")
+        );
+    }
+    for method in ["alphabeta", "pns"] {
+        for above in ["root", "alphabeta", "pns"] {
+            assert!(
+                method == above || !uses(method, above),
+                "`{method}` imports `{above}`: the methods stand on the shared pieces only"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_circle_finder_sees_a_circle() {
+    let m = |n: &str, u: &[&str]| (n.to_string(), u.iter().map(|s| s.to_string()).collect());
+    assert_eq!(
+        names_after("use super::{pns, table::Table}; super::super::x", "super::"),
+        ["pns", "table"]
+    );
+    assert_eq!(
+        names_after("use super::super::common::Budget;", "super::super::"),
+        ["common"]
+    );
+    let line = vec![
+        m("root", &["alphabeta", "pns"]),
+        m("alphabeta", &["common"]),
+        m("pns", &["common"]),
+    ];
+    assert_eq!(find_circle(&line), None);
+    let circle = vec![
+        m("root", &["alphabeta"]),
+        m("alphabeta", &["pns"]),
+        m("pns", &["alphabeta"]),
+    ];
+    assert_eq!(
+        find_circle(&circle).expect("a circle"),
+        ["alphabeta", "pns", "alphabeta"]
+    );
 }

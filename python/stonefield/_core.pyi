@@ -23,6 +23,7 @@ __all__ = [
     "State",
     "StonefieldError",
     "__version__",
+    "available_memory",
     "cancel_native_calls",
     "games",
     "lab_play",
@@ -39,6 +40,7 @@ __all__ = [
     "selfplay_games",
     "simulate_raw",
     "solve",
+    "SolveInterrupted",
     "SolveResult",
     "state_graph",
     "StateGraph",
@@ -54,6 +56,10 @@ class GameOverError(StonefieldError): ...
 class RecordError(StonefieldError): ...
 class EvaluatorError(StonefieldError): ...
 
+class SolveInterrupted(KeyboardInterrupt):
+    #: What the interrupted solve or state graph had: stopped_by "interrupted".
+    result: SolveResult | StateGraph
+
 #: A PUCT evaluator: (observations float32 (B, planes, sites), legal_mask bool (B, num_actions))
 #: -> (priors float32 (B, num_actions), values float32 (B, players)).
 _Evaluator = Callable[
@@ -61,6 +67,7 @@ _Evaluator = Callable[
     tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
 ]
 
+def available_memory() -> int | None: ...
 def cancel_native_calls() -> None: ...
 def games() -> list[str]: ...
 def lab_play(

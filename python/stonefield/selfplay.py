@@ -306,7 +306,7 @@ def _read_members(path: str | os.PathLike[str] | BinaryIO) -> dict[str, np.ndarr
             headers[name] = (shape, size)
         _check_shapes_early(headers)
         total = sum(size for _, size in headers.values())
-        avail = _available_memory()
+        avail = _core.available_memory()
         if avail is not None and total > avail:
             raise RecordError(
                 f"the arrays need {total / 2**30:.1f} GiB once read and"
@@ -329,18 +329,6 @@ def _check_shapes_early(headers: dict[str, tuple[tuple[int, ...], int]]) -> None
                 f'entry "{key}": expected shape ({positions}, ...), one row per position, got'
                 f" {headers[key][0]}"
             )
-
-
-def _available_memory() -> int | None:
-    """Bytes of memory available (Linux's MemAvailable), or None where it cannot be read."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def _replayed_masks(game: Game, data: dict[str, np.ndarray]) -> npt.NDArray[np.bool_]:

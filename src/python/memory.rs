@@ -1,7 +1,7 @@
-//! The one memory check of the extension: how much memory this process may still take, and
-//! the refusal of a request that would not fit. `simulate`, `VectorEnv` and the search tree
-//! (`MCTS`, and the searches of native matches, self-play and the lab) all size themselves by
-//! it, so a request too big for the machine is a MemoryError or a search stopped at its node
+//! The extension's memory checks, over the crate's one probe ([`crate::memory`]): the refusal
+//! of a request that would not fit, and the search tree's cap. `simulate`, `VectorEnv` and the
+//! search tree (`MCTS`, and the searches of native matches, self-play and the lab) all size
+//! themselves by it, so a request too big for the machine is a MemoryError or a search stopped at its node
 //! cap, never an abort or the kernel's out-of-memory killer.
 
 use pyo3::exceptions::PyMemoryError;
@@ -9,49 +9,22 @@ use pyo3::prelude::*;
 
 use crate::search::mcts::{AMAF_BYTES, MIN_NODES_PER_THREAD, NODE_BYTES};
 
-/// Bytes of memory this process may still allocate, as far as the system says: the smallest of
-/// the kernel's estimate of available memory (`MemAvailable` in /proc/meminfo), the room left
-/// under a cgroup (v2) memory limit, and the room left under the address-space limit (`ulimit
-/// -v`, from /proc/self/limits and the process's `VmSize`). `None` where none of these can be
-/// read (systems other than Linux): there only a failed allocation (a MemoryError) refuses.
-pub(crate) fn available_memory() -> Option<u64> {
-    fn read(path: &str) -> Option<String> {
-        std::fs::read_to_string(path).ok()
-    }
-    fn kib_field(text: &str, key: &str) -> Option<u64> {
-        let line = text.lines().find(|l| l.starts_with(key))?;
-        let kib: u64 = line[key.len()..].split_whitespace().next()?.parse().ok()?;
-        Some(kib * 1024)
-    }
-    let mut limits = Vec::new();
-    if let Some(meminfo) = read("/proc/meminfo") {
-        limits.extend(kib_field(&meminfo, "MemAvailable:"));
-    }
-    if let (Some(max), Some(current)) = (
-        read("/sys/fs/cgroup/memory.max"),
-        read("/sys/fs/cgroup/memory.current"),
-    ) {
-        if let (Ok(max), Ok(current)) = (max.trim().parse::<u64>(), current.trim().parse::<u64>()) {
-            limits.push(max.saturating_sub(current));
-        }
-    }
-    if let (Some(proc_limits), Some(status)) =
-        (read("/proc/self/limits"), read("/proc/self/status"))
-    {
-        let soft = proc_limits
-            .lines()
-            .find(|l| l.starts_with("Max address space"))
-            .and_then(|l| l["Max address space".len()..].split_whitespace().next())
-            .and_then(|v| v.parse::<u64>().ok());
-        if let (Some(soft), Some(used)) = (soft, kib_field(&status, "VmSize:")) {
-            limits.push(soft.saturating_sub(used));
-        }
-    }
-    limits.into_iter().min()
+/// Bytes of memory this process may still take: the smallest of the memory available
+/// (MemAvailable), the room under the control group's memory limit and the room under
+/// `ulimit -v` and `ulimit -d`; None where none of these can be read. Every table of the
+/// extension (the solver's, the state graph's, the search tree) is sized by it.
+///
+/// >>> import stonefield._core as c
+/// >>> m = c.available_memory()
+/// >>> m is None or m > 0
+/// True
+#[pyfunction]
+pub fn available_memory() -> Option<u64> {
+    crate::memory::available_memory()
 }
 
 /// Refuses, with a MemoryError naming the numbers, a request for `count` items of `bytes_each`
-/// bytes that does not fit in the memory available (see [`available_memory`]). What passes is
+/// bytes that does not fit in the memory available (see [`crate::memory`]). What passes is
 /// then allocated with `try_reserve`, so a refusal the estimate missed is a MemoryError too,
 /// never an abort.
 pub(crate) fn check_memory(what: &str, count: usize, bytes_each: usize) -> PyResult<()> {

@@ -290,6 +290,8 @@ mod _core {
     #[pymodule_export]
     use super::lab::{lab_play, lab_schema, lab_stats, lab_summary, PyFacts};
     #[pymodule_export]
+    use super::memory::available_memory;
+    #[pymodule_export]
     use super::puct::{puct_play_games, puct_selfplay_games, PyPuct};
     #[pymodule_export]
     use super::search::{
@@ -298,7 +300,7 @@ mod _core {
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
     #[pymodule_export]
-    use super::solve::{solve, state_graph, PySolveResult, PyStateGraph};
+    use super::solve::{solve, state_graph, PySolveResult, PyStateGraph, SolveInterrupted};
     #[pymodule_export]
     use super::{
         EvaluatorError, GameOverError, IllegalMoveError, InvalidOptionError, RecordError,

@@ -1,31 +1,59 @@
 //! `solve`, `SolveResult`, `state_graph` and `StateGraph`: the exact-analysis layer for Python.
 //!
 //! Long calls go through the extension's one interruptible runner ([`interruptible`]); on
-//! Ctrl-C the work is told to stop and returns what it has, marked "interrupted".
+//! Ctrl-C the work is told to stop and returns what it has, marked "interrupted", and the call
+//! raises [`SolveInterrupted`] (a KeyboardInterrupt) carrying that result.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use numpy::PyArray1;
+use pyo3::create_exception;
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::game::{PyGame, PyState};
 use super::search::{bad, bool_arg, describe, opt, real_arg};
-use super::{setting_arg, threads_arg, to_py};
+use super::{as_invalid_option, setting_arg, threads_arg, to_py};
 use crate::games::{each_state, Rules};
 use crate::solve::{self as core, GraphStop, Method, SolveOptions, StoppedBy};
 
+create_exception!(
+    stonefield,
+    SolveInterrupted,
+    PyKeyboardInterrupt,
+    "Ctrl-C (or `cancel_native_calls`) stopped `solve` or `state_graph`; `result` holds what \
+     it had (a SolveResult or a StateGraph, stopped_by \"interrupted\"), so nothing finished \
+     is lost. A KeyboardInterrupt, so a loop of solves stops too."
+);
+
 /// Runs `work` through the extension's one interruptible runner
 /// ([`super::interrupt::interruptible`]): on Ctrl-C or `cancel_native_calls` the work's stop
-/// flag is raised and the KeyboardInterrupt swallowed, because a solve or a state graph that is
-/// stopped ends cleanly and reports it (`stopped_by="interrupted"`) with what it has.
+/// flag is raised, the work ends cleanly with what it has (`stopped_by="interrupted"`), and
+/// the caller gets that result with the interruption to raise once the result is made (see
+/// [`interrupted`]).
 fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&AtomicBool) -> T + Send,
-) -> PyResult<T> {
-    let (result, _interrupted) = super::interrupt::interruptible(py, work);
-    Ok(result)
+) -> (T, Option<PyErr>) {
+    super::interrupt::interruptible(py, work)
+}
+
+/// The error to raise for a call that `why` interrupted after it made `result`: a
+/// KeyboardInterrupt becomes a [`SolveInterrupted`] carrying the result (the original as its
+/// cause); any other error a signal handler raised passes unchanged.
+fn interrupted(why: PyErr, result: Bound<'_, PyAny>) -> PyErr {
+    let py = result.py();
+    if !why.is_instance_of::<PyKeyboardInterrupt>(py) {
+        return why;
+    }
+    let e = SolveInterrupted::new_err("interrupted; what was found before is kept in .result");
+    if let Err(set) = e.value(py).setattr("result", result) {
+        return set;
+    }
+    e.set_cause(py, Some(why));
+    e
 }
 
 /// The outcome of a root action that was not proven.
@@ -159,6 +187,32 @@ impl PySolveResult {
     }
 }
 
+/// A size in MiB (`table_mb`, `max_mb`): a whole number from 1 to the memory this process may
+/// still take ([`crate::memory::room`]: available memory, the control group's limit, `ulimit`),
+/// refused with an InvalidOptionError naming that range and the limit behind it. Where no limit
+/// can be read, up to `fallback_max` MiB.
+fn mb_arg(who: &str, name: &str, v: &Bound<'_, PyAny>, fallback_max: u64) -> PyResult<usize> {
+    let room = crate::memory::room();
+    let most = room.map_or(fallback_max, |r| (r.bytes >> 20).max(1));
+    let mb = setting_arg(v, name, 1, u64::MAX)?;
+    if mb > most {
+        return Err(bad(format!(
+            "{who}: {name} must be a whole number of MiB from 1 to {most} ({}), got {mb}",
+            room.map_or("the most allowed".to_string(), |r| format!(
+                "the room here: {r}"
+            ))
+        )));
+    }
+    usize::try_from(mb)
+        .ok()
+        .and_then(|mb| mb.checked_mul(1 << 20))
+        .ok_or_else(|| {
+            bad(format!(
+                "{who}: {name} of {mb} MiB cannot be addressed here"
+            ))
+        })
+}
+
 /// A budget argument: a count ≥ 1, or None.
 fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     v.map(|v| setting_arg(v, "max_nodes", 1, u64::MAX))
@@ -166,7 +220,8 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 }
 
 /// Solves a two-player position exactly: negamax alpha-beta with a transposition table keyed
-/// by the position key (`State.key()`), the GIL released; Ctrl-C stops it with what it has.
+/// by the position key (`State.key()`), the GIL released; Ctrl-C stops it and raises
+/// SolveInterrupted (a KeyboardInterrupt) whose `result` holds what it had.
 /// Positions that are images of each other under the board's symmetries (Windflowers, the
 /// Smallholder and Subsume: rotations and reflections that keep the rules) share one entry, so
 /// a symmetric board is searched up to symmetry.
@@ -179,8 +234,10 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///     threads: search threads (the root's actions are shared out; the result is the same for
 ///         any count), default 1.
 ///     margin: also find the best final score difference (games with scores).
-///     table_mb: the table's size in MiB (≥ 1); default an eighth of the available memory
-///         (16 MiB to 1 GiB). Entries are 16 bytes; the newest result replaces the slot's.
+///     table_mb: the table's size in MiB, from 1 to the memory this process may still take
+///         (`available_memory()`: free memory, the container's limit, `ulimit`); default an
+///         eighth of that (16 MiB to 1 GiB). Entries are 16 bytes; the newest result replaces
+///         the slot's.
 ///     method: "alphabeta" (default) or "pns", a depth-first proof-number search that proves
 ///         each root action's outcome (one or two yes-or-no questions: a win? at least a
 ///         draw?) with a table per thread. Same results; which finishes first depends on the
@@ -188,6 +245,11 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///
 /// Returns:
 ///     SolveResult. When a budget stops the search, every root outcome proven so far is kept.
+///
+/// Raises:
+///     SolveInterrupted: Ctrl-C (or cancel_native_calls) stopped the search; its `result` is
+///         the SolveResult so far (stopped_by "interrupted", every outcome proven before kept).
+///     InvalidOptionError: a bad setting, or a table larger than the memory available.
 ///
 /// >>> import stonefield as sf
 /// >>> res = sf.solve(sf.make("smallholder", board="hex232323").new_state())
@@ -221,14 +283,17 @@ pub fn solve(
     let time = opt(&time)
         .map(|v| real_arg("time", v, 0.0, true))
         .transpose()?
-        .map(Duration::from_secs_f64);
-    let threads = threads_arg(opt(&threads))?.unwrap_or(1);
+        // A budget too long for the clock (about 9.2e18 s or more) is no limit.
+        .and_then(|t| Duration::try_from_secs_f64(t).ok());
+    let threads = threads_arg(opt(&threads))
+        .map_err(|e| as_invalid_option(py, e))?
+        .unwrap_or(1);
     let margin = opt(&margin)
         .map(|v| bool_arg("margin", v))
         .transpose()?
         .unwrap_or(false);
     let table_bytes = match opt(&table_mb) {
-        Some(v) => setting_arg(v, "table_mb", 1, 1 << 20)? as usize * (1 << 20),
+        Some(v) => mb_arg("solve", "table_mb", v, 1 << 20)?,
         None => core::default_table_bytes(),
     };
     let method = match opt(&method) {
@@ -250,7 +315,7 @@ pub fn solve(
             root.game_name()
         )));
     }
-    core::alphabeta::check_solvable(&root).map_err(to_py)?;
+    core::check_solvable(&root).map_err(to_py)?;
     let opts = SolveOptions {
         max_nodes,
         time,
@@ -262,7 +327,7 @@ pub fn solve(
         method,
         ..SolveOptions::default()
     };
-    let result = interruptible(py, |stop| {
+    let (result, stop) = interruptible(py, |stop| {
         each_state!(&root, s => {
             let r = core::solve(s, &opts, Some(stop))?;
             let m = if margin && r.stopped_by == StoppedBy::Solved {
@@ -278,10 +343,10 @@ pub fn solve(
             };
             Ok::<_, crate::error::Error>((r, m))
         })
-    })?;
+    });
     let (r, m) = result.map_err(to_py)?;
     let stopped_by = m.as_ref().map_or(r.stopped_by, |m| m.stopped_by);
-    Ok(PySolveResult {
+    let result = PySolveResult {
         value: r.value,
         margin: m.as_ref().and_then(|m| m.value),
         actions: r.actions.iter().map(|&a| i64::from(a)).collect(),
@@ -299,7 +364,11 @@ pub fn solve(
             .table_entries
             .max(m.as_ref().map_or(0, |m| m.table_entries)),
         table_bytes: r.table_bytes,
-    })
+    };
+    match stop {
+        None => Ok(result),
+        Some(why) => Err(interrupted(why, Bound::new(py, result)?.into_any())),
+    }
 }
 
 /// The whole state graph of a game (see `stonefield.state_graph`).
@@ -411,7 +480,8 @@ impl PyStateGraph {
 }
 
 /// Enumerates every position reachable from the start of `game`, for any number of players,
-/// the GIL released; Ctrl-C stops it with a partial result.
+/// the GIL released; Ctrl-C stops it and raises SolveInterrupted (a KeyboardInterrupt) whose
+/// `result` is the partial StateGraph (stopped_by "interrupted").
 ///
 /// The move cap plays no part (positions carry no move count): the graph is the game's own, so a
 /// cycle found is a real one, and its absence on a complete graph proves that no game on that
@@ -421,8 +491,14 @@ impl PyStateGraph {
 ///     game: a Game.
 ///     max_positions: stop (with a partial result, stopped_by "max_positions") after this many
 ///         positions (≥ 1), or None.
-///     max_mb: the most memory the position table may take, in MiB (≥ 1); default half the
-///         available memory. Reaching it stops with stopped_by "memory".
+///     max_mb: the most memory the position table may take, in MiB, from 1 to the memory
+///         this process may still take (`available_memory()`); default half of that.
+///         Reaching it stops with stopped_by "memory".
+///
+/// Raises:
+///     SolveInterrupted: Ctrl-C (or cancel_native_calls) stopped it; its `result` is the
+///         partial StateGraph.
+///     InvalidOptionError: a bad setting, or a max_mb above the memory available.
 ///
 /// >>> import stonefield as sf
 /// >>> g = sf.state_graph(sf.make("windflowers", size=3), max_positions=1000)
@@ -447,14 +523,14 @@ pub fn state_graph(
         .map(|v| setting_arg(v, "max_positions", 1, u64::MAX))
         .transpose()?;
     let max_bytes = match opt(&max_mb) {
-        Some(v) => setting_arg(v, "max_mb", 1, 1 << 30)? as usize * (1 << 20),
+        Some(v) => mb_arg("state_graph", "max_mb", v, 1 << 30)?,
         None => core::available_memory() / 2,
     };
-    let r = interruptible(py, |stop| {
+    let (r, stop) = interruptible(py, |stop| {
         core::state_graph(&g, max_positions, max_bytes, Some(stop))
-    })?
-    .map_err(to_py)?;
-    Ok(PyStateGraph {
+    });
+    let r = r.map_err(to_py)?;
+    let result = PyStateGraph {
         positions: r.positions,
         edges: r.edges,
         longest: r.longest,
@@ -463,5 +539,9 @@ pub fn state_graph(
         stopped_by: r.stopped_by.name().to_string(),
         seconds: r.seconds,
         table_bytes: r.table_bytes,
-    })
+    };
+    match stop {
+        None => Ok(result),
+        Some(why) => Err(interrupted(why, Bound::new(py, result)?.into_any())),
+    }
 }

@@ -522,7 +522,13 @@ impl Slots {
         if (cap + self.slots.len()) * 8 > self.max_bytes {
             return false;
         }
-        let old = std::mem::replace(&mut self.slots, vec![0; cap]);
+        // A refused allocation stops the graph by memory, as the cap does, never an abort.
+        let mut grown = Vec::new();
+        if grown.try_reserve_exact(cap).is_err() {
+            return false;
+        }
+        grown.resize(cap, 0);
+        let old = std::mem::replace(&mut self.slots, grown);
         self.generation += 1;
         for w in old.into_iter().filter(|&w| w != 0) {
             let i = self.find((w & CODE_MASK) - 1);

@@ -4,19 +4,31 @@
 //! games' position key ([`crate::games::Rules::key`]).
 //!
 //! This layer sits on the games, beside the search: it plays no random games and needs no
-//! agents.
+//! agents. Its files import in one direction only (`tests/layering.rs` holds them to it):
+//!
+//! ```text
+//! memory --> table ----------------+---------------+
+//!   |                              v               v
+//!   |        common --> alphabeta --> root --> mod (the public names)
+//!   |           \                  ^
+//!   |            +----> pns -------+
+//!   +----------------------------------------> graph (the state graph, on the games alone)
+//! ```
 
 pub mod alphabeta;
+pub mod common;
 pub mod graph;
 mod memory;
 pub mod pns;
+pub mod root;
 pub mod table;
 
-pub use alphabeta::{solve, Budget, Method, Order, SolveOptions, SolveResult, StoppedBy};
+pub use common::{Budget, Method, Order, SolveOptions, StoppedBy, Symmetry};
 pub use graph::{
     enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,
     StateGraph, TableKind,
 };
+pub use root::{check_solvable, solve, SolveResult};
 
 use crate::games::Game;
 
@@ -30,18 +42,10 @@ pub fn max_moves(game: &Game) -> Option<usize> {
         })
 }
 
-/// Memory the system reports available (`MemAvailable` of `/proc/meminfo`), or 2 GiB where it
-/// cannot be read.
+/// Bytes this process may still take, by the crate's one probe ([`crate::memory`]: available
+/// memory, the control group's limit, `ulimit`), or 2 GiB where nothing can be read.
 pub fn available_memory() -> usize {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<usize>().ok())
-        })
-        .map_or(2 << 30, |kb| kb * 1024)
+    crate::memory::available_memory().map_or(2 << 30, |b| usize::try_from(b).unwrap_or(usize::MAX))
 }
 
 /// The default table size: an eighth of the available memory, between 16 MiB and 1 GiB.

@@ -1,5 +1,6 @@
 //! Depth-first proof-number search (df-pn, Nagai 2002): the second way to the exact value of a
-//! two-player position, beside [`super::alphabeta`], for the root's actions one at a time.
+//! two-player position, beside alpha-beta ([`super::alphabeta`]), for the root's actions one at
+//! a time.
 //!
 //! * **What it proves.** One question at a time: does the *attacker* (the root's mover) reach an
 //!   outcome of at least `target` (+1: a win; 0: at least a draw) from a position? A position's
@@ -27,7 +28,8 @@
 //!   path) stops making progress and ends by its budget or Ctrl-C with those actions unproven,
 //!   never with a wrong value.
 
-use super::alphabeta::{outcome, Budget, Symmetry};
+use super::common::{outcome, Budget, Exact, Symmetry};
+use crate::error::{Error, Result};
 use crate::games::zobrist::mix64;
 use crate::games::Rules;
 
@@ -56,17 +58,25 @@ struct ProofTable {
 }
 
 impl ProofTable {
-    fn new(bytes: usize) -> ProofTable {
+    /// Room for the largest power of two of slots that fits in `bytes` (at least 1024); an
+    /// error, not an abort, when the memory cannot be had.
+    fn new(bytes: usize) -> Result<ProofTable> {
         let want = (bytes / std::mem::size_of::<Slot>()).max(1 << 10);
         let len = if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
         };
-        ProofTable {
-            slots: vec![Slot::default(); len],
-            filled: 0,
-        }
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len).map_err(|_| {
+            Error::InvalidOption(format!(
+                "solve: a proof-number table of {} MiB cannot be had here; ask for a smaller \
+                 table",
+                (len * std::mem::size_of::<Slot>()) >> 20
+            ))
+        })?;
+        slots.resize(len, Slot::default());
+        Ok(ProofTable { slots, filled: 0 })
     }
 
     #[inline]
@@ -138,9 +148,9 @@ impl<'a, R: Rules> Prover<'a, R> {
         table_bytes: usize,
         budget: &'a Budget<'a>,
         symmetry: Option<&'a Symmetry>,
-    ) -> Self {
-        Prover {
-            table: ProofTable::new(table_bytes),
+    ) -> Result<Self> {
+        Ok(Prover {
+            table: ProofTable::new(table_bytes)?,
             budget,
             symmetry,
             attacker: 0,
@@ -150,7 +160,7 @@ impl<'a, R: Rules> Prover<'a, R> {
             actions: Vec::new(),
             order: Vec::new(),
             pending: 0,
-        }
+        })
     }
 
     pub(super) fn table_entries(&self) -> usize {
@@ -212,7 +222,7 @@ impl<'a, R: Rules> Prover<'a, R> {
     /// settled), and returns both; `None` once the budget stopped the search.
     fn mid(&mut self, s: &R, key: u64, th_pn: u32, th_dn: u32, ply: usize) -> Option<(u32, u32)> {
         self.pending += 1;
-        if self.pending >= 1024 {
+        if self.budget.due(self.pending) {
             let n = std::mem::take(&mut self.pending);
             if !self.budget.charge(n) {
                 return None;
@@ -294,6 +304,15 @@ impl<'a, R: Rules> Prover<'a, R> {
         let (pn, dn) = result?;
         self.table.store(key, pn, dn);
         Some((pn, dn))
+    }
+}
+
+impl<R: Rules> Exact<R> for Prover<'_, R> {
+    fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
+        Prover::exact(self, child, mover)
+    }
+    fn flush(&mut self) {
+        Prover::flush(self)
     }
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Any
@@ -18,6 +19,20 @@ from ._common import (
     option_arg,
     suggest_option,
 )
+
+
+def _solve_seconds(text: str) -> float:
+    """argparse type of ``--solve-time``: a finite number of seconds ≥ 0 (0: no solver),
+    checked before any game is played."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"solve-time must be a number, got {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(
+            f"solve-time must be a finite number of seconds ≥ 0, got {text}"
+        )
+    return value
 
 
 def _pair(text: str, many: bool) -> tuple[str, Any]:
@@ -122,7 +137,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--solve-time",
-        type=float,
+        type=_solve_seconds,
         default=None,
         help="studies: seconds of the exact solver per small board (0: none; default: the "
         "study's own, 20 or 60)",

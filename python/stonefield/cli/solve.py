@@ -47,12 +47,25 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="alpha-beta (default) or proof-number search",
     )
+    p.add_argument(
+        "--table-mb",
+        type=int_in(1, None, "table-mb"),
+        default=None,
+        help="the solver's table in MiB (default an eighth of the memory available, 16 to 1024)",
+    )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
         "--max-positions",
         type=int_in(1, None, "max-positions"),
         default=None,
         help="--graph: stop after these",
+    )
+    p.add_argument(
+        "--max-mb",
+        type=int_in(1, None, "max-mb"),
+        default=None,
+        help="--graph: the most memory the position table may take, in MiB (default half the "
+        "memory available); reaching it stops the graph",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_cmd_solve, parser=p, threads_default=None)
@@ -64,8 +77,37 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         game = _core.make(args.game, **dict(args.options))
     except _core.StonefieldError as e:
         parser.error(str(e))
+    interrupted = False
+    # Flags of the other mode are refused, not silently ignored.
+    solve_only = {
+        "--record": args.record is not None,
+        "--nodes": args.nodes is not None,
+        "--time": args.time is not None,
+        "--threads": args.threads is not None,
+        "--margin": args.margin,
+        "--method": args.method is not None,
+        "--table-mb": args.table_mb is not None,
+    }
+    graph_only = {
+        "--max-positions": args.max_positions is not None,
+        "--max-mb": args.max_mb is not None,
+    }
     if args.graph:
-        g = _core.state_graph(game, max_positions=args.max_positions)
+        given = [flag for flag, on in solve_only.items() if on]
+        if given:
+            parser.error(f"{', '.join(given)}: not used with --graph (they set the solver)")
+    else:
+        given = [flag for flag, on in graph_only.items() if on]
+        if given:
+            parser.error(f"{', '.join(given)}: only used with --graph")
+    if args.graph:
+        try:
+            g = _core.state_graph(game, max_positions=args.max_positions, max_mb=args.max_mb)
+        except _core.SolveInterrupted as e:
+            assert isinstance(e.result, _core.StateGraph)
+            g, interrupted = e.result, True  # printed below, then exit 130
+        except _core.StonefieldError as e:
+            parser.error(str(e))
         out: dict[str, Any] = {
             "positions": g.positions,
             "edges": g.edges,
@@ -81,7 +123,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         else:
             for k, v in out.items():
                 print(f"{k:11} {'none' if v is None else v}")
-        return 130 if g.stopped_by == "interrupted" else 0
+        if interrupted:
+            print("stonefield: interrupted", file=sys.stderr)
+            return 130
+        return 0
     if args.record:
         from ..records import load
 
@@ -100,8 +145,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             time=args.time,
             threads=args.threads,
             margin=args.margin,
+            table_mb=args.table_mb,
             method=args.method,
         )
+    except _core.SolveInterrupted as e:
+        assert isinstance(e.result, _core.SolveResult)
+        res, interrupted = e.result, True  # printed below, then exit 130
     except _core.StonefieldError as e:
         parser.error(str(e))
     outcomes = [None if o == _core.SolveResult.NOT_PROVEN else int(o) for o in res.outcomes]
@@ -132,7 +181,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         rate = res.nodes / max(res.seconds, 1e-9)
         print(f"nodes       {res.nodes} in {res.seconds:.2f} s ({rate / 1e6:.2f} M/s)")
         print(f"stopped by  {res.stopped_by}")
-    if res.stopped_by == "interrupted":
+    if interrupted:
         print("stonefield: interrupted", file=sys.stderr)
         return 130
     return 0

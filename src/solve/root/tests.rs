@@ -1,6 +1,7 @@
 //! The solver against exhaustive minimax, across threads, budgets and bad input.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use super::*;
 use crate::games::testing::{after, minimax, near_terminal_positions};

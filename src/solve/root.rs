@@ -1,0 +1,272 @@
+//! The front door of exact analysis: [`solve`] hands each root action to a method
+//! (alpha-beta, [`super::alphabeta`], or proof numbers, [`super::pns`]) through [`Exact`], and
+//! keeps the root's bookkeeping, the same for both.
+//!
+//! * **Partial results.** The root's actions are solved one by one, each exactly, so when a
+//!   budget (nodes, time, an interrupt) stops the search every root outcome already proven is
+//!   kept, and a proven win decides the root's value even before the others are known.
+//! * **Threads.** Root actions are handed out to the threads in turn; the threads share the
+//!   table. Every stored value is exact for its bound, so results (values, outcomes, best
+//!   actions, the principal line) are the same for any thread count; only node counts differ.
+//! * **The perfect line** ([`principal_line`]) is asked again of the method that solved the
+//!   root, through its table, so it is cheap.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::alphabeta::Searcher;
+use super::common::{Budget, Exact, Method, Order, SolveOptions, StoppedBy, Symmetry, ACTION_BITS};
+use super::pns::Prover;
+use super::table::TableMemory;
+use crate::error::{Asked, Error, GameOver, Result};
+use crate::games::Rules;
+
+/// A solved (or partly solved) position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveResult {
+    /// The value for the player to move, `None` if not proven.
+    pub value: Option<i32>,
+    /// Every legal root action, ascending.
+    pub actions: Vec<u32>,
+    /// The value of each root action for the root's mover, `None` where not proven.
+    pub outcomes: Vec<Option<i32>>,
+    /// The actions that keep the best value (empty unless the value is proven).
+    pub best: Vec<u32>,
+    /// One perfect line to the end of the game (empty unless solved).
+    pub pv: Vec<u32>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub stopped_by: StoppedBy,
+    /// Entries in the table and the bytes it takes.
+    pub table_entries: usize,
+    pub table_bytes: usize,
+}
+
+/// Stored root outcomes are offset to keep them apart from the "unproven" marker.
+const OFFSET: i64 = 1 << 32;
+
+/// Checks that `state` can be solved: two players and not over.
+pub fn check_solvable<R: Rules>(state: &R) -> Result<()> {
+    if state.num_players() != 2 {
+        return Err(Error::InvalidOption(format!(
+            "{}: solve handles two-player games only (this one has {} players); use \
+             state_graph for whole-graph analysis of games with more players",
+            state.game_name(),
+            state.num_players()
+        )));
+    }
+    if state.is_terminal() {
+        return Err(GameOver {
+            game: state.game_name(),
+            asked: Asked::Solve,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Solves `root` (two players, not over) within the options' budgets. `stop`, when raised,
+/// interrupts the search (Ctrl-C).
+pub fn solve<R: Rules>(
+    root: &R,
+    opts: &SolveOptions,
+    stop: Option<&AtomicBool>,
+) -> Result<SolveResult> {
+    check_solvable(root)?;
+    if opts.threads == 0 {
+        return Err(Error::InvalidOption(
+            "solve: threads must be at least 1".to_string(),
+        ));
+    }
+    if opts.margin && opts.method == Method::ProofNumber {
+        return Err(Error::InvalidOption(
+            "solve: the margin needs method \"alphabeta\" (a proof-number search proves \
+             outcomes only)"
+                .to_string(),
+        ));
+    }
+    if root.num_actions() as u64 > ACTION_BITS + 1 {
+        return Err(Error::InvalidOption(format!(
+            "solve: at most {} actions, not {}",
+            ACTION_BITS + 1,
+            root.num_actions()
+        )));
+    }
+    let pns = opts.method == Method::ProofNumber;
+    let start = Instant::now();
+    let threads = opts.threads.min(root.legal_actions().len()).max(1);
+    // Alpha-beta's table is shared; each proof-number thread keeps its own share of the bytes.
+    let mut memory = TableMemory::new(if pns { 0 } else { opts.table_bytes })?;
+    let table = memory.table();
+    let proof_bytes = opts.table_bytes / threads;
+    let proof_tables = Mutex::new((0usize, 0usize));
+    let kept = Mutex::new(None);
+    let symmetry = Symmetry::new(
+        &opts.symmetries,
+        root.board().num_sites(),
+        root.num_players(),
+    )?;
+    let symmetry = symmetry.as_ref();
+    let budget = Budget::new(opts.max_nodes, opts.time, stop);
+    let mover = root.current_player().unwrap_or(0);
+    let actions = root.legal_actions();
+    let outcomes: Vec<AtomicU64> = actions.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
+    let next = AtomicUsize::new(0);
+    let run = |s: &mut dyn Exact<R>| {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= actions.len() || budget.stopped() {
+                break;
+            }
+            let mut child = root.clone();
+            child.apply_unchecked(actions[i] as usize);
+            match s.exact(&child, mover) {
+                Some(v) => outcomes[i].store((i64::from(v) + OFFSET) as u64, Ordering::Relaxed),
+                None => break,
+            }
+        }
+        s.flush();
+    };
+    let order = match opts.order {
+        Order::Auto if root.solver_knowledge() => Order::Knowledge,
+        Order::Auto => Order::History,
+        o => o,
+    };
+    let searcher =
+        || Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions(), order);
+    // Every thread's prover is made before any search starts, so a table that cannot be had
+    // is an error up front.
+    let provers: Vec<Prover<R>> = if pns {
+        (0..threads)
+            .map(|_| Prover::<R>::new(proof_bytes, &budget, symmetry))
+            .collect::<Result<_>>()?
+    } else {
+        Vec::new()
+    };
+    let provers = Mutex::new(provers);
+    let work = |_: usize| {
+        if pns {
+            let Some(mut p) = provers.lock().unwrap_or_else(|e| e.into_inner()).pop() else {
+                return;
+            };
+            run(&mut p);
+            let mut t = proof_tables.lock().unwrap_or_else(|e| e.into_inner());
+            t.0 += p.table_entries();
+            t.1 += p.table_bytes();
+            // One prover's table is kept for the perfect line, which asks again what it proved.
+            let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+            if kept.is_none() {
+                *kept = Some(p);
+            }
+        } else {
+            run(&mut searcher());
+        }
+    };
+    if threads == 1 {
+        work(0);
+    } else {
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let work = &work;
+                scope.spawn(move || work(t));
+            }
+        });
+    }
+    let outcomes: Vec<Option<i32>> = outcomes
+        .iter()
+        .map(|o| {
+            let v = o.load(Ordering::Relaxed);
+            (v != u64::MAX).then_some((v as i64 - OFFSET) as i32)
+        })
+        .collect();
+    let all = outcomes.iter().all(Option::is_some);
+    let top = outcomes.iter().flatten().copied().max();
+    // A proven win is the best there is, even with other actions unproven.
+    let value = if all {
+        top
+    } else {
+        top.filter(|&v| !opts.margin && v == 1)
+    };
+    let best: Vec<u32> = match value {
+        Some(v) => actions
+            .iter()
+            .zip(&outcomes)
+            .filter(|(_, o)| **o == Some(v))
+            .map(|(&a, _)| a)
+            .collect(),
+        None => Vec::new(),
+    };
+    let stopped_by = if all { StoppedBy::Solved } else { budget.why() };
+    let mut pv = Vec::new();
+    if all {
+        if pns {
+            if let Some(mut p) = kept.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                pv = principal_line(&mut p, root, value.unwrap_or(0));
+                p.flush();
+            }
+        } else {
+            let mut s = searcher();
+            pv = principal_line(&mut s, root, value.unwrap_or(0));
+            s.flush();
+        }
+    }
+    let (table_entries, table_bytes) = if pns {
+        proof_tables.into_inner().unwrap_or_else(|e| e.into_inner())
+    } else {
+        (table.filled(), table.bytes())
+    };
+    Ok(SolveResult {
+        value,
+        actions,
+        outcomes,
+        best,
+        pv,
+        nodes: budget.nodes(),
+        seconds: start.elapsed().as_secs_f64(),
+        stopped_by,
+        table_entries,
+        table_bytes,
+    })
+}
+
+/// One perfect line from `root`, whose value is `value`: at each position the lowest action
+/// whose exact value equals the position's (found again through the table, so cheap), to the
+/// end of the game. Cut short if the budget stops it.
+fn principal_line<R: Rules>(s: &mut dyn Exact<R>, root: &R, value: i32) -> Vec<u32> {
+    let mut line = Vec::new();
+    let mut pos = root.clone();
+    let mut v = value;
+    let mut buf = Vec::new();
+    while let Some(mover) = pos.current_player() {
+        pos.legal_actions_into(&mut buf);
+        let mut found = None;
+        for &a in &buf {
+            let mut child = pos.clone();
+            child.apply_unchecked(a as usize);
+            match s.exact(&child, mover) {
+                Some(cv) if cv == v => {
+                    found = Some((a, child));
+                    break;
+                }
+                Some(_) => {}
+                None => return line,
+            }
+        }
+        let Some((a, child)) = found else {
+            return line;
+        };
+        line.push(a);
+        // The child's value for its own mover.
+        if let Some(p) = child.current_player() {
+            if p != mover {
+                v = -v;
+            }
+        }
+        pos = child;
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests;
