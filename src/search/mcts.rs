@@ -25,7 +25,7 @@
 //! Without a reference the choice is UCT's, drawing the same random numbers. MAST playouts
 //! ([`Playouts::Mast`]) play the better of two uniform draws by the mover's mean return so far;
 //! knowledge playouts ([`Playouts::Knowledge`]) the better by the game's
-//! [`Rules::playout_score`], by MAST when the scores tie.
+//! [`Knowledge::playout_score`], by MAST when the scores tie.
 //!
 //! MCTS-Solver (Winands, Björnsson and Saito, 2008), two-player games only: a terminal node is
 //! proven won, drawn or lost for its mover; a node is proven won for the player to move there
@@ -37,7 +37,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::error::{Asked, Error, GameOver, Result};
-use crate::games::{each_state, returns_from_ranks_into, Game, Rules, State, MAX_PLAYERS};
+use crate::games::{
+    each_state, returns_from_ranks_into, Game, Knowledge, Rules, State, MAX_PLAYERS,
+};
 use crate::rng::Rng;
 use crate::sim::batch::MAX_THREADS;
 
@@ -144,7 +146,7 @@ pub enum Playouts {
     /// actions.
     Mast,
     /// MAST with the game's knowledge first: every playout action is the better of two
-    /// uniformly drawn legal actions by the game's [`Rules::playout_score`], and by MAST's
+    /// uniformly drawn legal actions by the game's [`Knowledge::playout_score`], and by MAST's
     /// means when the scores tie. In a game without knowledge (every score alike) it plays as
     /// MAST.
     Knowledge,
@@ -177,7 +179,7 @@ impl Playouts {
         matches!(self, Playouts::Mast | Playouts::Knowledge)
     }
 
-    /// Whether the playouts use the game's [`Rules::playout_score`].
+    /// Whether the playouts use the game's [`Knowledge::playout_score`].
     pub fn uses_knowledge(self) -> bool {
         self == Playouts::Knowledge
     }
@@ -732,7 +734,7 @@ impl Tree {
     /// is read after every iteration while they are slower than [`SLOW_ITERATION`] (on a large
     /// board one takes milliseconds, and a budget should not overshoot by eight of them), and
     /// every [`CLOCK_EVERY`] iterations while they are quick.
-    fn run<R: Rules>(&mut self, root: &R, lim: &Limits, rng: &mut Rng) -> ThreadOutcome {
+    fn run<R: Knowledge>(&mut self, root: &R, lim: &Limits, rng: &mut Rng) -> ThreadOutcome {
         let mut s = Scratch::new(root, lim);
         // The iterations' position, copied over from the root each time (no allocation).
         let mut state = root.clone();
@@ -1011,7 +1013,7 @@ impl Tree {
 
     /// One iteration; false (and nothing changed but the tree's scratch) when the node limit
     /// stopped it.
-    fn iterate<R: Rules>(
+    fn iterate<R: Knowledge>(
         &mut self,
         root: &R,
         state: &mut R,
@@ -1183,7 +1185,12 @@ impl Tree {
 /// action and its player in `s.played`. Kept out of line: inlined, it costs the plain playout
 /// loop of the iteration registers (callgrind counts UCT's Faraday iteration 0.15 % dearer).
 #[inline(never)]
-fn recorded_playout<R: Rules>(state: &mut R, rng: &mut Rng, s: &mut Scratch, playouts: Playouts) {
+fn recorded_playout<R: Knowledge>(
+    state: &mut R,
+    rng: &mut Rng,
+    s: &mut Scratch,
+    playouts: Playouts,
+) {
     let actions = state.num_actions();
     let (played, mast) = (&mut s.played, &s.mast);
     let (pairs, knowledge) = (playouts != Playouts::Random, playouts.uses_knowledge());
@@ -1259,7 +1266,7 @@ pub fn random_agent_action(state: &State, seed: u64) -> Result<u32> {
 
 /// Searches `root` with `trees` (one per thread, possibly carried over from an earlier search)
 /// and reports the summed root statistics.
-fn search_typed<R: Rules>(
+fn search_typed<R: Knowledge>(
     root: &R,
     cfg: &MctsConfig,
     trees: &mut [Tree],

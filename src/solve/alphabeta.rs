@@ -19,7 +19,7 @@
 //!   table. Every stored value is exact for its bound, so results (values, outcomes, best
 //!   actions, the principal line) are the same for any thread count; only node counts differ.
 //! * **Ordering.** The table's best action first, then the others by [`Order`]: the game's
-//!   knowledge score ([`Rules::playout_score`]) where the game chose it, and a history score
+//!   knowledge score ([`Knowledge::playout_score`]) where the game chose it, and a history score
 //!   (actions that caused cut-offs before, weighted by the depth left); ties by action.
 //! * **Methods.** [`solve`] hands each root action to alpha-beta or, with
 //!   [`Method::ProofNumber`], to the proof-number search of [`super::pns`]; the root's
@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use super::pns::Prover;
 use super::table::{Bound, Entry, Table, TableMemory, NO_MOVE, UNLIMITED};
 use crate::error::{Asked, Error, GameOver, Result};
-use crate::games::Rules;
+use crate::games::{Knowledge, Rules};
 
 /// Why a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,12 +88,12 @@ pub struct SolveOptions {
 /// The values and best actions do not depend on it; only the nodes searched do.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Order {
-    /// The game's own choice ([`Rules::solver_knowledge`]): [`Order::Knowledge`] where its
+    /// The game's own choice ([`Knowledge::solver_knowledge`]): [`Order::Knowledge`] where its
     /// knowledge scores paid in the measurements of `docs/solved/`, [`Order::History`] where
     /// they did not.
     #[default]
     Auto,
-    /// The game's knowledge score ([`Rules::playout_score`]) first, then history.
+    /// The game's knowledge score ([`Knowledge::playout_score`]) first, then history.
     Knowledge,
     /// History only.
     History,
@@ -416,7 +416,7 @@ trait Exact<R: Rules> {
     fn flush(&mut self);
 }
 
-impl<R: Rules> Exact<R> for Searcher<'_, R> {
+impl<R: Knowledge> Exact<R> for Searcher<'_, R> {
     fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
         Searcher::exact(self, child, mover)
     }
@@ -425,7 +425,7 @@ impl<R: Rules> Exact<R> for Searcher<'_, R> {
     }
 }
 
-impl<R: Rules> Exact<R> for Prover<'_, R> {
+impl<R: Knowledge> Exact<R> for Prover<'_, R> {
     fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
         Prover::exact(self, child, mover)
     }
@@ -458,7 +458,7 @@ struct Searcher<'a, R: Rules> {
     _game: std::marker::PhantomData<R>,
 }
 
-impl<'a, R: Rules> Searcher<'a, R> {
+impl<'a, R: Knowledge> Searcher<'a, R> {
     fn new(
         table: &'a Table<'a>,
         budget: &'a Budget<'a>,
@@ -573,7 +573,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut child = self.kids[ply].take().unwrap_or_else(|| s.clone());
         s.legal_actions_into(&mut moves);
         // The table's move first, then the order's keys (the game's own knowledge,
-        // `Rules::playout_score`: in Subsume the perimeter, in Windflowers the safe actions; and
+        // `Knowledge::playout_score`: in Subsume the perimeter, in Windflowers the safe actions; and
         // history), then the lower action: one packed key an action, sorted without allocating.
         let history = &self.history;
         let order = self.order;
@@ -687,7 +687,7 @@ pub fn check_solvable<R: Rules>(state: &R) -> Result<()> {
 
 /// Solves `root` (two players, not over) within the options' budgets. `stop`, when raised,
 /// interrupts the search (Ctrl-C).
-pub fn solve<R: Rules>(
+pub fn solve<R: Knowledge>(
     root: &R,
     opts: &SolveOptions,
     stop: Option<&AtomicBool>,

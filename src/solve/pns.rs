@@ -29,7 +29,7 @@
 
 use super::alphabeta::{outcome, Budget, Symmetry};
 use crate::games::zobrist::mix64;
-use crate::games::Rules;
+use crate::games::{Knowledge, Rules};
 
 /// Proof and disproof numbers saturate here ("infinite": proven or disproven).
 const INF: u32 = u32::MAX / 2;
@@ -133,7 +133,7 @@ pub(super) struct Prover<'a, R: Rules> {
     pending: u64,
 }
 
-impl<'a, R: Rules> Prover<'a, R> {
+impl<'a, R: Knowledge> Prover<'a, R> {
     pub(super) fn new(
         table_bytes: usize,
         budget: &'a Budget<'a>,
