@@ -137,11 +137,25 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// truncated; `None` while the game is running.
     fn returns(&self) -> Option<Vec<f64>> {
         /* FINAL */
-        let ranks = self.ranks()?;
-        if self.truncated() {
-            return Some(vec![0.0; ranks.len()]);
+        let n = self.num_players();
+        let (mut ranks, mut out) = (vec![0.0; n], vec![0.0; n]);
+        self.returns_into(&mut ranks, &mut out).then_some(out)
+    }
+
+    /// [`Rules::returns`] written into `out`, with the ranks written into `ranks` on the way
+    /// (both one entry per player): the one place where ranks become returns. False, writing
+    /// nothing, while the game is running.
+    fn returns_into(&self, ranks: &mut [f64], out: &mut [f64]) -> bool {
+        /* FINAL */
+        if !self.ranks_into(ranks) {
+            return false;
         }
-        Some(returns_from_ranks(&ranks))
+        if self.truncated() {
+            out.fill(0.0);
+        } else {
+            returns_from_ranks_into(ranks, out);
+        }
+        true
     }
 
     /// Checks and applies an action; on error nothing changes.
@@ -707,6 +721,41 @@ mod tests {
         assert_eq!(returns_from_ranks(&[1.0, 2.0]), vec![1.0, -1.0]);
         assert_eq!(returns_from_ranks(&[1.5, 1.5]), vec![0.0, 0.0]);
         assert_eq!(returns_from_ranks(&[1.0, 2.0, 3.0]), vec![1.0, 0.0, -1.0]);
+    }
+
+    #[test]
+    fn returns_into_writes_the_ranks_and_their_returns_once_over() {
+        // Every game, played out at random, and a Windflowers game cut by its move cap.
+        let mut games: Vec<Game> = GAME_NAMES
+            .iter()
+            .map(|name| Game::make(name, &[]).unwrap())
+            .collect();
+        let cap = [("max_moves".to_string(), OptionValue::from(3_i64))];
+        games.push(Game::make("windflowers", &cap).unwrap());
+        let mut truncated = 0;
+        for (k, g) in games.iter().enumerate() {
+            let mut s = g.new_state();
+            let n = s.num_players();
+            let (mut ranks, mut out) = (vec![7.0; n], vec![7.0; n]);
+            assert!(!s.returns_into(&mut ranks, &mut out));
+            assert_eq!(
+                (&ranks, &out),
+                (&vec![7.0; n], &vec![7.0; n]),
+                "nothing written"
+            );
+            s.random_playout(&mut Rng::new(k as u64), &mut Vec::new());
+            assert!(s.returns_into(&mut ranks, &mut out));
+            assert_eq!(Some(ranks.clone()), s.ranks());
+            let expected = if s.truncated() {
+                truncated += 1;
+                vec![0.0; n]
+            } else {
+                returns_from_ranks(&ranks)
+            };
+            assert_eq!(out, expected, "{}", s.game_name());
+            assert_eq!(s.returns(), Some(out));
+        }
+        assert!(truncated >= 1, "the capped game is truncated");
     }
 
     #[test]

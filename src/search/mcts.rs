@@ -37,9 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::error::{Asked, Error, GameOver, Result};
-use crate::games::{
-    each_state, returns_from_ranks_into, Game, Knowledge, Rules, State, MAX_PLAYERS,
-};
+use crate::games::{each_state, Game, Knowledge, Rules, State, MAX_PLAYERS};
 use crate::rng::Rng;
 use crate::sim::batch::MAX_THREADS;
 
@@ -552,10 +550,8 @@ fn terminal_returns<R: Rules>(state: &R, s: &mut Scratch) {
 /// Writes a finished game's returns into `returns` (zero when truncated), with `ranks` as
 /// scratch (both `num_players` long).
 pub(super) fn final_returns<R: Rules>(state: &R, ranks: &mut [f64], returns: &mut [f64]) {
-    if state.truncated() || !state.ranks_into(ranks) {
+    if !state.returns_into(ranks, returns) {
         returns.fill(0.0);
-    } else {
-        returns_from_ranks_into(ranks, returns);
     }
 }
 

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use super::pns::Prover;
 use super::table::{Bound, Entry, Table, TableMemory, NO_MOVE, UNLIMITED};
 use crate::error::{Asked, Error, GameOver, Result};
-use crate::games::{Knowledge, Rules};
+use crate::games::{Knowledge, Rules, MAX_PLAYERS};
 
 /// Why a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -405,7 +405,12 @@ impl Symmetry {
 /// The outcome of a finished game for `player` (+1, 0, −1), from its `returns()`: a
 /// truncation by the move cap is a draw.
 pub(super) fn outcome<R: Rules>(s: &R, player: usize) -> i32 {
-    s.returns().map_or(0.0, |r| r[player]).round() as i32
+    let players = s.num_players();
+    let (mut ranks, mut utility) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+    if !s.returns_into(&mut ranks[..players], &mut utility[..players]) {
+        return 0;
+    }
+    utility[player].round() as i32
 }
 
 /// What the root needs of a search: a child's exact value, and the nodes it has not yet

@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::error::{Error, Result};
 use crate::games::zobrist::{turn_number, Zobrist};
-use crate::games::{returns_from_ranks_into, ChildPeek, Game, OptionValue, Peek, MAX_PLAYERS};
+use crate::games::{ChildPeek, Game, OptionValue, Peek, MAX_PLAYERS};
 
 /// A graph to enumerate: positions with exact codes, their actions and children. Implemented
 /// for every game ([`GameGraph`]) and by hand-made graphs in the tests.
@@ -210,10 +210,9 @@ impl<R: Peek> Explore for GameGraph<R> {
         // `returns` without its two vectors: finished children are met on every line.
         let players = self.players();
         let (mut ranks, mut utility) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
-        if n.truncated() || !n.ranks_into(&mut ranks[..players]) {
+        if !n.returns_into(&mut ranks[..players], &mut utility[..players]) {
             return 0;
         }
-        returns_from_ranks_into(&ranks[..players], &mut utility[..players]);
         utility[player].round() as i8
     }
     fn players(&self) -> usize {
