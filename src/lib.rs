@@ -6,7 +6,9 @@
 //! * [`games`]: the [`games::Rules`] trait, one module per game, and the [`games::Game`] and
 //!   [`games::State`] enums that choose a game at run time; [`games::Measure`], what a game
 //!   reports about its positions beyond its rules, with each game's overrides in
-//!   `games/<game>/measure.rs`.
+//!   `games/<game>/measure.rs`; [`games::Peek`], [`games::Knowledge`] and
+//!   [`games::Footprint`], what a game tells the state graph, the searches and the solver, and
+//!   memory estimates beyond its rules, with its overrides in `games/<game>/knowledge.rs`.
 //! * [`rng`]: the seedable random number generator with independent streams; it sits below
 //!   the games, so the rules never depend on how they are driven.
 //! * [`memory`]: the one probe of the memory this process may still take (available memory,
@@ -46,4 +48,4 @@ pub mod solve;
 mod python;
 
 pub use error::{Error, Result};
-pub use games::{Game, OptionValue, Rules, Session, State};
+pub use games::{Footprint, Game, Knowledge, OptionValue, Peek, Rules, Session, State};

@@ -11,7 +11,7 @@
 use stonefield::games::options::value_names;
 use stonefield::games::OptionValue;
 use stonefield::rng::Rng;
-use stonefield::{Error, Game, Rules, Session, State};
+use stonefield::{Error, Game, Peek, Rules, Session, State};
 
 fn o(name: &str, value: impl Into<OptionValue>) -> (String, OptionValue) {
     (name.to_string(), value.into())

@@ -1,6 +1,6 @@
 //! Memory of states and sessions, measured by counting what the allocator hands out.
 //!
-//! * `Rules::heap_bytes` equals the bytes a clone allocates, for every game and width, so memory
+//! * `Footprint::heap_bytes` equals the bytes a clone allocates, for every game and width, so memory
 //!   estimates built on it (the vector environment's refusal of oversized requests) are true.
 //! * A session's memory grows with its history, not with moves × board: a finished random
 //!   Subsume game on a size-30 board holds well under 1 MiB, copy included.
@@ -12,7 +12,7 @@ use std::cell::Cell;
 
 use stonefield::games::OptionValue;
 use stonefield::rng::Rng;
-use stonefield::{Game, Rules, Session};
+use stonefield::{Footprint, Game, Rules, Session};
 
 /// The system allocator, counting the bytes each thread allocates (tests run on many threads).
 struct Counting;

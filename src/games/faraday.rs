@@ -748,12 +748,6 @@ impl Rules for State {
         self.zkey ^ zobrist::turn(i)
     }
 
-    fn heap_bytes(&self) -> usize {
-        self.cells.capacity()
-            + self.charge.capacity() * std::mem::size_of::<[u8; 2]>()
-            + self.legal.heap_bytes()
-    }
-
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         out.clear();
         if self.over {
@@ -879,6 +873,7 @@ impl Rules for State {
     }
 }
 
+mod knowledge;
 mod measure;
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,7 @@
 //! terminal or has a player to move with at least one legal action.
 
 pub mod faraday;
+pub mod knowledge;
 pub mod measure;
 pub mod options;
 mod session;
@@ -20,6 +21,7 @@ pub mod zobrist;
 use std::fmt;
 use std::sync::Arc;
 
+pub use knowledge::{ChildPeek, Footprint, Knowledge, Peek};
 pub use measure::{FinalColumn, Measure, Observer, MAX_DECLARED};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use session::Session;
@@ -29,21 +31,18 @@ pub use crate::error::preview;
 use crate::error::{Asked, Error, GameOver, IllegalMove, Result};
 use crate::rng::Rng;
 
-/// What an action would make of a position, without making it ([`Rules::peek_child`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChildPeek {
-    /// The cell that changes and its new value (0 empty, k a stone of player k − 1), if any.
-    pub cell: Option<(usize, i8)>,
-    /// The child's [`Rules::key_turn_number`].
-    pub turn_number: u64,
-    /// The child's player to move (the game goes on).
-    pub mover: usize,
-}
-
 /// The rules of one game, implemented by its state type.
 ///
 /// Checked entry points ([`Rules::apply`]) validate user input and return errors; the
 /// `_unchecked` twin is for the engine's own loops, which only play legal actions.
+///
+/// Provided methods whose body opens with `/* FINAL */` are built on the others and must not be
+/// overridden (not even by [`State`]'s dispatch), so that they agree with the methods they are
+/// built on in every game. The other provided methods may be overridden where a game answers
+/// faster, drawing and answering exactly as the default does.
+///
+/// What tools need of a game beyond its rules lives in opt-in traits over this one, each with
+/// defaults: [`Peek`], [`Knowledge`] and [`Footprint`] ([`knowledge`]), and [`Measure`].
 pub trait Rules: Clone + Send + Sync + 'static {
     /// The game id, as given to [`Game::make`].
     fn game_name(&self) -> &'static str;
@@ -67,32 +66,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// with equal boards are equal exactly when their keys are; see [`zobrist`] for the
     /// definition and the rule for when keys may change.
     fn key(&self) -> u64;
-    /// The turn number of [`Rules::key`] (the key is its board part xor [`zobrist::turn`] of
-    /// this number), for a game that keeps it at hand; `None` where it must be read from the
-    /// key ([`zobrist::turn_number`]). The state graph's position codes use it.
-    fn key_turn_number(&self) -> Option<u64> {
-        None
-    }
-    /// What [`Rules::apply_unchecked`] of the legal `action` would make of the position, told
-    /// without applying it, for a game that can tell cheaply: the one cell it changes (if any),
-    /// the child's [`Rules::key_turn_number`] and its player to move. `None` when the game
-    /// cannot say, the action changes more than one cell, or it ends the game. The state
-    /// graph makes a position's children's codes from it without making the children.
-    fn peek_child(&self, _action: usize) -> Option<ChildPeek> {
-        None
-    }
-    /// [`Rules::peek_child`] of each of the legal `actions` in turn, handed to `f`; a game
-    /// whose actions share most of their answer (Windflowers: every placement the same turn
-    /// number and mover) works that out once.
-    fn peek_each<F: FnMut(Option<ChildPeek>)>(&self, actions: &[u32], mut f: F) {
-        for &a in actions {
-            f(self.peek_child(a as usize));
-        }
-    }
-    /// Bytes this state owns on the heap (beyond `size_of::<Self>()`), not counting data shared
-    /// with other states of the same configuration (boards, masks, tables). Memory estimates and
-    /// limits use it; `tests/memory.rs` holds it to the allocator's count.
-    fn heap_bytes(&self) -> usize;
     /// Appends the legal actions, ascending, to `out` (which is cleared first).
     fn legal_actions_into(&self, out: &mut Vec<u32>);
     /// Whether `action` is legal now. Out-of-range actions are not legal. False once terminal.
@@ -148,11 +121,13 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
     /// Whether the game is over.
     fn is_terminal(&self) -> bool {
+        /* FINAL */
         self.current_player().is_none()
     }
 
     /// The legal actions, ascending.
     fn legal_actions(&self) -> Vec<u32> {
+        /* FINAL */
         let mut v = Vec::new();
         self.legal_actions_into(&mut v);
         v
@@ -161,15 +136,31 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// Utilities in [−1, 1] from the ranks: u = 1 − 2·(rank − 1)/(n − 1); zero for everyone when
     /// truncated; `None` while the game is running.
     fn returns(&self) -> Option<Vec<f64>> {
-        let ranks = self.ranks()?;
-        if self.truncated() {
-            return Some(vec![0.0; ranks.len()]);
+        /* FINAL */
+        let n = self.num_players();
+        let (mut ranks, mut out) = (vec![0.0; n], vec![0.0; n]);
+        self.returns_into(&mut ranks, &mut out).then_some(out)
+    }
+
+    /// [`Rules::returns`] written into `out`, with the ranks written into `ranks` on the way
+    /// (both one entry per player): the one place where ranks become returns. False, writing
+    /// nothing, while the game is running.
+    fn returns_into(&self, ranks: &mut [f64], out: &mut [f64]) -> bool {
+        /* FINAL */
+        if !self.ranks_into(ranks) {
+            return false;
         }
-        Some(returns_from_ranks(&ranks))
+        if self.truncated() {
+            out.fill(0.0);
+        } else {
+            returns_from_ranks_into(ranks, out);
+        }
+        true
     }
 
     /// Checks and applies an action; on error nothing changes.
     fn apply(&mut self, action: i64) -> Result<()> {
+        /* FINAL */
         let game = self.game_name();
         if self.is_terminal() {
             return Err(GameOver {
@@ -233,79 +224,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
             self.apply_unchecked(a);
         }
         self.move_count() - start
-    }
-
-    /// Plays to the end of the game with `choose` deciding each action; returns how many were
-    /// played. Every move draws an action as [`Rules::random_action`] does and, when `pairs` is
-    /// set, a second one from the same position; `choose(player, first, second)` returns the
-    /// action to play, one of the two. With `knowledge` (and `pairs`), a pair whose
-    /// [`Rules::playout_score`]s differ is settled by the score instead: `choose` is then called
-    /// with the better action alone. Searches record their playouts and run MAST's and the
-    /// knowledge tournaments of two through it. Games that override [`Rules::random_playout`]
-    /// override this too, drawing the same numbers.
-    fn guided_playout<F: FnMut(usize, usize, Option<usize>) -> usize>(
-        &mut self,
-        rng: &mut Rng,
-        buf: &mut Vec<u32>,
-        pairs: bool,
-        knowledge: bool,
-        mut choose: F,
-    ) -> usize {
-        let start = self.move_count();
-        while let Some(p) = self.current_player() {
-            let Some(a) = self.random_action(rng, buf) else {
-                break;
-            };
-            let b = if pairs {
-                self.random_action(rng, buf)
-            } else {
-                None
-            };
-            let c = match b {
-                Some(b) if knowledge => {
-                    let (sa, sb) = (self.playout_score(a), self.playout_score(b));
-                    choose_by_score(&mut choose, p, (a, sa), (b, sb))
-                }
-                _ => choose(p, a, b),
-            };
-            self.apply_unchecked(c);
-        }
-        self.move_count() - start
-    }
-
-    /// Cheap game knowledge for playouts (`playouts="knowledge"`): a score of the legal action
-    /// `action` for the player to move, higher meaning better; of two drawn actions a knowledge
-    /// playout plays the higher-scored one. The default scores every action alike, which leaves
-    /// the playout uniformly random (or to MAST).
-    #[inline]
-    fn playout_score(&self, _action: usize) -> u32 {
-        0
-    }
-
-    /// Whether an exact search should order a position's actions by [`Rules::playout_score`]
-    /// before its history: yes unless measured otherwise for the game (`docs/solved/` has the
-    /// node counts). Changes only how many nodes a search takes, never its answer.
-    #[inline]
-    fn solver_knowledge(&self) -> bool {
-        true
-    }
-}
-
-/// A knowledge playout's pair: the better-scored action alone goes to `choose`, and both do
-/// when the scores tie (shared by [`Rules::guided_playout`] and the games that override it).
-#[inline]
-pub(crate) fn choose_by_score<F: FnMut(usize, usize, Option<usize>) -> usize>(
-    choose: &mut F,
-    p: usize,
-    (a, sa): (usize, u32),
-    (b, sb): (usize, u32),
-) -> usize {
-    if sa > sb {
-        choose(p, a, None)
-    } else if sb > sa {
-        choose(p, b, None)
-    } else {
-        choose(p, a, Some(b))
     }
 }
 
@@ -459,15 +377,24 @@ pub trait GameConfig: fmt::Debug + Send + Sync + 'static {
 ///    option table, with `named_enum!` for named values), a `Config` with `new(&[(String,
 ///    OptionValue)]) -> Result<Config>` resolving them through [`options::Resolved`] and
 ///    implementing [`GameConfig`], and a `State` with `new(Arc<Config>)`, `config()` and
-///    [`Rules`]. Optionally `src/games/<game>/measure.rs`: an `impl Measure for State` that
+///    [`Rules`].
+/// 2. Write `src/games/<game>/knowledge.rs`, declared by `mod knowledge;` at the end of the
+///    rules file: `impl Footprint for State` (its `heap_bytes`, required), and `impl Peek for
+///    State {}` and `impl Knowledge for State {}`, overriding their defaults where the game can
+///    do better (see [`knowledge`]: peeks for the state graph, a `playout_score` for knowledge
+///    playouts and the solver's move order, a `guided_playout` beside an overridden
+///    `random_playout`).
+/// 3. Write `src/games/<game>/measure.rs` (`mod measure;`): an `impl Measure for State` that
 ///    overrides [`Measure`]'s defaults where the game's state answers more cheaply (see
 ///    [`measure`] for which ones matter).
-/// 2. Add its `pub mod` above and one line to the `games!` call below.
-/// 3. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
+/// 4. Add its `pub mod` above and one line to the `games!` call below.
+/// 5. Outside `src/games`: game-specific state attributes, if any, in `src/python/game.rs` and
 ///    `_core.pyi`; overlays in `python/stonefield/render.py` and `text.py` if it draws marks;
 ///    its docs page `docs/games/GAME.md` (the option table is generated: `python -m
-///    stonefield._optiondocs --write docs/games/GAME.md`). The conformance suites, the test
-///    configurations and the benchmarks enumerate its options from the table by themselves.
+///    stonefield._optiondocs --write docs/games/GAME.md`); its settings in the strong
+///    preset of MCTS, which are chosen by game name (a new game gets the default ones); the
+///    play page's rules text. The conformance suites, the test configurations and the
+///    benchmarks enumerate its options from the table by themselves.
 macro_rules! games {
     ($d:tt $($id:ident => $variant:ident),+ $(,)?) => {
         /// Every game id, in the order `games()` lists them.
@@ -711,18 +638,6 @@ impl Rules for State {
     fn key(&self) -> u64 {
         each_state!(self, s => s.key())
     }
-    fn key_turn_number(&self) -> Option<u64> {
-        each_state!(self, s => s.key_turn_number())
-    }
-    fn peek_child(&self, action: usize) -> Option<ChildPeek> {
-        each_state!(self, s => s.peek_child(action))
-    }
-    fn peek_each<F: FnMut(Option<ChildPeek>)>(&self, actions: &[u32], f: F) {
-        each_state!(self, s => s.peek_each(actions, f))
-    }
-    fn heap_bytes(&self) -> usize {
-        each_state!(self, s => s.heap_bytes())
-    }
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         each_state!(self, s => s.legal_actions_into(out))
     }
@@ -744,36 +659,11 @@ impl Rules for State {
     fn scores_into(&self, out: &mut [f64]) -> bool {
         each_state!(self, s => s.scores_into(out))
     }
-    fn is_terminal(&self) -> bool {
-        each_state!(self, s => s.is_terminal())
-    }
-    fn returns(&self) -> Option<Vec<f64>> {
-        each_state!(self, s => s.returns())
-    }
-    fn apply(&mut self, action: i64) -> Result<()> {
-        each_state!(self, s => s.apply(action))
-    }
     fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
         each_state!(self, s => s.random_action(rng, buf))
     }
     fn random_playout(&mut self, rng: &mut Rng, buf: &mut Vec<u32>) -> usize {
         each_state!(self, s => s.random_playout(rng, buf))
-    }
-    fn guided_playout<F: FnMut(usize, usize, Option<usize>) -> usize>(
-        &mut self,
-        rng: &mut Rng,
-        buf: &mut Vec<u32>,
-        pairs: bool,
-        knowledge: bool,
-        choose: F,
-    ) -> usize {
-        each_state!(self, s => s.guided_playout(rng, buf, pairs, knowledge, choose))
-    }
-    fn playout_score(&self, action: usize) -> u32 {
-        each_state!(self, s => s.playout_score(action))
-    }
-    fn solver_knowledge(&self) -> bool {
-        each_state!(self, s => s.solver_knowledge())
     }
     fn observation_planes(&self) -> usize {
         each_state!(self, s => s.observation_planes())
@@ -786,6 +676,43 @@ impl Rules for State {
     }
     fn write_legal_mask(&self, out: &mut [bool]) {
         each_state!(self, s => s.write_legal_mask(out))
+    }
+}
+
+impl Peek for State {
+    fn key_turn_number(&self) -> Option<u64> {
+        each_state!(self, s => s.key_turn_number())
+    }
+    fn peek_child(&self, action: usize) -> Option<ChildPeek> {
+        each_state!(self, s => s.peek_child(action))
+    }
+    fn peek_each<F: FnMut(Option<ChildPeek>)>(&self, actions: &[u32], f: F) {
+        each_state!(self, s => s.peek_each(actions, f))
+    }
+}
+
+impl Knowledge for State {
+    fn playout_score(&self, action: usize) -> u32 {
+        each_state!(self, s => s.playout_score(action))
+    }
+    fn solver_knowledge(&self) -> bool {
+        each_state!(self, s => s.solver_knowledge())
+    }
+    fn guided_playout<F: FnMut(usize, usize, Option<usize>) -> usize>(
+        &mut self,
+        rng: &mut Rng,
+        buf: &mut Vec<u32>,
+        pairs: bool,
+        knowledge: bool,
+        choose: F,
+    ) -> usize {
+        each_state!(self, s => s.guided_playout(rng, buf, pairs, knowledge, choose))
+    }
+}
+
+impl Footprint for State {
+    fn heap_bytes(&self) -> usize {
+        each_state!(self, s => s.heap_bytes())
     }
 }
 
@@ -804,6 +731,41 @@ mod tests {
         assert_eq!(returns_from_ranks(&[1.0, 2.0]), vec![1.0, -1.0]);
         assert_eq!(returns_from_ranks(&[1.5, 1.5]), vec![0.0, 0.0]);
         assert_eq!(returns_from_ranks(&[1.0, 2.0, 3.0]), vec![1.0, 0.0, -1.0]);
+    }
+
+    #[test]
+    fn returns_into_writes_the_ranks_and_their_returns_once_over() {
+        // Every game, played out at random, and a Windflowers game cut by its move cap.
+        let mut games: Vec<Game> = GAME_NAMES
+            .iter()
+            .map(|name| Game::make(name, &[]).unwrap())
+            .collect();
+        let cap = [("max_moves".to_string(), OptionValue::from(3_i64))];
+        games.push(Game::make("windflowers", &cap).unwrap());
+        let mut truncated = 0;
+        for (k, g) in games.iter().enumerate() {
+            let mut s = g.new_state();
+            let n = s.num_players();
+            let (mut ranks, mut out) = (vec![7.0; n], vec![7.0; n]);
+            assert!(!s.returns_into(&mut ranks, &mut out));
+            assert_eq!(
+                (&ranks, &out),
+                (&vec![7.0; n], &vec![7.0; n]),
+                "nothing written"
+            );
+            s.random_playout(&mut Rng::new(k as u64), &mut Vec::new());
+            assert!(s.returns_into(&mut ranks, &mut out));
+            assert_eq!(Some(ranks.clone()), s.ranks());
+            let expected = if s.truncated() {
+                truncated += 1;
+                vec![0.0; n]
+            } else {
+                returns_from_ranks(&ranks)
+            };
+            assert_eq!(out, expected, "{}", s.game_name());
+            assert_eq!(s.returns(), Some(out));
+        }
+        assert!(truncated >= 1, "the capped game is truncated");
     }
 
     #[test]

@@ -16,7 +16,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Game, Rules, State};
+use super::{Footprint, Game, Rules, State};
 use crate::error::Result;
 
 /// Actions between checkpoints. A finished random Subsume game on a size-30 board (about 1,500
@@ -104,9 +104,10 @@ impl Session {
         Some(last)
     }
 
-    /// Bytes the session owns on the heap: its states (see [`Rules::heap_bytes`]) and history.
+    /// Bytes the session owns on the heap: its states (see [`Footprint::heap_bytes`]) and history.
     pub fn heap_bytes(&self) -> usize {
-        let states = |v: &mut dyn Iterator<Item = &State>| v.map(Rules::heap_bytes).sum::<usize>();
+        let states =
+            |v: &mut dyn Iterator<Item = &State>| v.map(Footprint::heap_bytes).sum::<usize>();
         self.history.capacity() * std::mem::size_of::<u32>()
             + (self.checkpoints.capacity() + self.recent.capacity()) * std::mem::size_of::<State>()
             + states(&mut self.checkpoints.iter())

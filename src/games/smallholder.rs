@@ -961,11 +961,6 @@ impl Rules for State {
         self.zkey ^ zobrist::turn(self.to_move as u64)
     }
 
-    fn heap_bytes(&self) -> usize {
-        let groups = each_width!(&self.core, p => p.groups_heap_bytes());
-        self.cells.capacity() + groups + self.core.boxed_bytes()
-    }
-
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         out.clear();
         if self.over {
@@ -1023,6 +1018,7 @@ impl Rules for State {
     }
 }
 
+mod knowledge;
 mod measure;
 #[cfg(test)]
 mod reference;

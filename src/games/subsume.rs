@@ -531,14 +531,6 @@ impl Rules for State {
         self.zkey ^ zobrist::turn(u64::from(self.to_move))
     }
 
-    fn heap_bytes(&self) -> usize {
-        self.cells.capacity()
-            + self.near.capacity() * std::mem::size_of::<[u8; 2]>()
-            + self.open.heap_bytes()
-            + self.sets.iter().map(|s| s.capacity() * 8).sum::<usize>()
-            + self.kept.capacity()
-    }
-
     fn legal_actions_into(&self, out: &mut Vec<u32>) {
         out.clear();
         if self.outcome != Outcome::Running {
@@ -604,16 +596,6 @@ impl Rules for State {
         }
     }
 
-    /// Playout knowledge (`playouts="knowledge"`): 1 for a perimeter cell, 0 for any other. A
-    /// winning loop needs more than half of the perimeter, and playouts that prefer it end in
-    /// such loops sooner; at equal iterations this beat MAST alone, while preferring cells that
-    /// join or extend chains of stones, or the outer two rings, or cells by their distance from
-    /// the centre, did not (`docs/search.md`, "Playout knowledge").
-    #[inline]
-    fn playout_score(&self, c: usize) -> u32 {
-        u32::from(self.cfg.board.is_perimeter(c))
-    }
-
     /// Uniform over the legal set: draws from the open cells and keeps the first that passes the
     /// anti-blob rule (rejection keeps the draw uniform), falling back to the full list.
     fn random_action(&self, rng: &mut Rng, buf: &mut Vec<u32>) -> Option<usize> {
@@ -642,6 +624,7 @@ impl Rules for State {
     }
 }
 
+mod knowledge;
 mod measure;
 #[cfg(test)]
 mod tests;

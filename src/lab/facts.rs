@@ -303,14 +303,11 @@ impl<'s> Tracker<'s> {
             stability: 0.0,
             game: [0.0; MAX_DECLARED],
         };
-        if !end.ranks_into(&mut st.ranks[..n]) {
+        if !end.returns_into(&mut st.ranks[..n], &mut st.returns[..n]) {
             return Err(Error::Record(format!(
                 "{}: the game is not over after {big_l} actions",
                 end.game_name()
             )));
-        }
-        if !end.truncated() {
-            crate::games::returns_from_ranks_into(&st.ranks[..n], &mut st.returns[..n]);
         }
         st.has_scores = end.scores_into(&mut st.scores[..n]);
         let declared = end.final_columns().len().min(MAX_DECLARED);

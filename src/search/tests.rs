@@ -19,7 +19,7 @@ use super::mcts::{
 use super::play::{play_range, selfplay_games, Agent};
 use crate::error::Error;
 use crate::games::testing::{after, minimax, near_terminal_positions};
-use crate::games::{Game, OptionValue, Rules, State};
+use crate::games::{Game, Knowledge, OptionValue, Rules, State};
 use crate::rng::Rng;
 
 fn game(name: &str, options: &[(&str, OptionValue)]) -> Game {
@@ -888,8 +888,8 @@ fn grave_and_the_strong_preset_keep_their_root_visits() {
 
 #[test]
 fn knowledge_playouts_settle_pairs_by_the_games_score() {
-    // With `knowledge`, `Rules::guided_playout` draws its pairs as MAST's do, plays the
-    // higher-scored action of a pair by `Rules::playout_score` without asking `choose`, and asks
+    // With `knowledge`, `Knowledge::guided_playout` draws its pairs as MAST's do, plays the
+    // higher-scored action of a pair by `Knowledge::playout_score` without asking `choose`, and asks
     // `choose` (MAST) only when the scores tie, in every game.
     for name in crate::games::GAME_NAMES {
         let s = opening(name, None, 2, 5);
@@ -975,7 +975,7 @@ fn subsumes_playout_knowledge_prefers_the_perimeter() {
 
 #[test]
 fn guided_playouts_draw_as_random_ones() {
-    // `Rules::guided_playout` (GRAVE's recorded playouts, MAST's tournaments) plays what
+    // `Knowledge::guided_playout` (GRAVE's recorded playouts, MAST's tournaments) plays what
     // `random_playout` plays when it keeps the first draw, and draws its pairs as two
     // `random_action` calls would, in every game (Windflowers overrides it).
     let mut games: Vec<State> = crate::games::GAME_NAMES

@@ -8,7 +8,7 @@ use std::collections::TryReserveError;
 
 use rayon::prelude::*;
 
-use crate::games::{each_state, returns_from_ranks_into, Game, Rules};
+use crate::games::{each_state, Game, Rules};
 use crate::rng::Rng;
 use crate::sim::playout::random_playout;
 
@@ -52,13 +52,9 @@ fn fill_typed<R: Rules>(start: &R, seed: u64, first: u64, out: BatchOut<'_>, par
             // Ranks once; returns follow from them (zero when truncated).
             let ranks = &mut chunk.ranks[row.clone()];
             let returns = &mut chunk.returns[row.clone()];
-            if !state.ranks_into(ranks) {
+            if !state.returns_into(ranks, returns) {
                 ranks.fill(f64::NAN);
                 returns.fill(f64::NAN);
-            } else if state.truncated() {
-                returns.fill(0.0);
-            } else {
-                returns_from_ranks_into(ranks, returns);
             }
             let scores = &mut chunk.scores[row];
             if !state.scores_into(scores) {

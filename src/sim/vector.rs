@@ -10,7 +10,7 @@ use std::collections::TryReserveError;
 use rayon::prelude::*;
 
 use crate::error::{Error, IllegalMove, Item, Result};
-use crate::games::{Game, Rules, State};
+use crate::games::{Footprint, Game, Rules, State};
 use crate::rng::Rng;
 
 /// Output buffers of one step, for `E` environments.

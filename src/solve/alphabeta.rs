@@ -13,7 +13,7 @@
 //!   is finite, so a position repeated on the current line is simply searched again with fewer
 //!   moves left: results stay exact without any repetition rule.
 //! * **Ordering.** The table's best action first, then the others by [`Order`]: the game's
-//!   knowledge score ([`Rules::playout_score`]) where the game chose it, and a history score
+//!   knowledge score ([`Knowledge::playout_score`]) where the game chose it, and a history score
 //!   (actions that caused cut-offs before, weighted by the depth left); ties by action.
 //!
 //! The root's bookkeeping (budgets, partial results, threads, the perfect line) is
@@ -21,7 +21,7 @@
 
 use super::common::{outcome, Budget, Exact, Order, Reach, SolveOptions, Symmetry, ACTION_BITS};
 use super::table::{Bound, Entry, Table, NO_MOVE, UNLIMITED};
-use crate::games::Rules;
+use crate::games::{Knowledge, Rules};
 
 /// Values beyond every real one (scores stay far inside ±10⁴).
 const INF: i32 = 30_000;
@@ -47,7 +47,7 @@ pub(super) struct Searcher<'a, R: Rules> {
     _game: std::marker::PhantomData<R>,
 }
 
-impl<'a, R: Rules> Searcher<'a, R> {
+impl<'a, R: Knowledge> Searcher<'a, R> {
     pub(super) fn new(
         table: &'a Table<'a>,
         budget: &'a Budget<'a>,
@@ -162,7 +162,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut child = self.kids[ply].take().unwrap_or_else(|| s.clone());
         s.legal_actions_into(&mut moves);
         // The table's move first, then the order's keys (the game's own knowledge,
-        // `Rules::playout_score`: in Subsume the perimeter, in Windflowers the safe actions; and
+        // `Knowledge::playout_score`: in Subsume the perimeter, in Windflowers the safe actions; and
         // history), then the lower action: one packed key an action, sorted without allocating.
         let history = &self.history;
         let order = self.order;
@@ -254,7 +254,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
     }
 }
 
-impl<R: Rules> Exact<R> for Searcher<'_, R> {
+impl<R: Knowledge> Exact<R> for Searcher<'_, R> {
     fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
         Searcher::exact(self, child, mover)
     }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::games::Rules;
+use crate::games::{Rules, MAX_PLAYERS};
 
 /// Why a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,12 +64,12 @@ pub struct SolveOptions {
 /// The values and best actions do not depend on it; only the nodes searched do.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Order {
-    /// The game's own choice ([`Rules::solver_knowledge`]): [`Order::Knowledge`] where its
+    /// The game's own choice ([`Knowledge::solver_knowledge`]): [`Order::Knowledge`] where its
     /// knowledge scores paid in the measurements of `docs/solved/`, [`Order::History`] where
     /// they did not.
     #[default]
     Auto,
-    /// The game's knowledge score ([`Rules::playout_score`]) first, then history.
+    /// The game's knowledge score ([`Knowledge::playout_score`]) first, then history.
     Knowledge,
     /// History only.
     History,
@@ -392,7 +392,12 @@ impl Symmetry {
 /// The outcome of a finished game for `player` (+1, 0, −1), from its `returns()`: a
 /// truncation by the move cap is a draw.
 pub(super) fn outcome<R: Rules>(s: &R, player: usize) -> i32 {
-    s.returns().map_or(0.0, |r| r[player]).round() as i32
+    let players = s.num_players();
+    let (mut ranks, mut utility) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+    if !s.returns_into(&mut ranks[..players], &mut utility[..players]) {
+        return 0;
+    }
+    utility[player].round() as i32
 }
 
 /// What the root needs of a search: a child's exact value, and the nodes it has not yet

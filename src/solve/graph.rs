@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::error::{Error, Result};
 use crate::games::zobrist::{turn_number, Zobrist};
-use crate::games::{returns_from_ranks_into, ChildPeek, Game, OptionValue, Rules, MAX_PLAYERS};
+use crate::games::{ChildPeek, Game, OptionValue, Peek, MAX_PLAYERS};
 
 /// A graph to enumerate: positions with exact codes, their actions and children. Implemented
 /// for every game ([`GameGraph`]) and by hand-made graphs in the tests.
@@ -70,7 +70,7 @@ pub trait Explore {
 }
 
 /// A game's positions as a graph.
-pub struct GameGraph<R: Rules> {
+pub struct GameGraph<R: Peek> {
     /// The board part of the position key, by site and cell value: `stones[site · radix + c]`,
     /// 0 for an empty cell (the stone table of [`Zobrist`], laid out for one lookup a cell).
     stones: Vec<u64>,
@@ -83,7 +83,7 @@ pub struct GameGraph<R: Rules> {
     _game: std::marker::PhantomData<R>,
 }
 
-impl<R: Rules> GameGraph<R> {
+impl<R: Peek> GameGraph<R> {
     /// The graph of `start`'s game; fails when a board code cannot fit 48 bits.
     pub fn new(start: &R) -> Result<GameGraph<R>> {
         let sites = start.board().num_sites();
@@ -143,7 +143,7 @@ impl<R: Rules> GameGraph<R> {
     }
 }
 
-impl<R: Rules> Explore for GameGraph<R> {
+impl<R: Peek> Explore for GameGraph<R> {
     type Node = R;
     fn code(&self, n: &R) -> Result<u64> {
         let cells = n.cells();
@@ -190,7 +190,7 @@ impl<R: Rules> Explore for GameGraph<R> {
         out.clone_from(n);
         out.apply_unchecked(a as usize);
     }
-    /// From [`Rules::peek_child`]: the parent's board part with the one changed cell's term
+    /// From [`Peek::peek_child`]: the parent's board part with the one changed cell's term
     /// swapped, and the child's turn number.
     fn peek_children(
         &self,
@@ -210,10 +210,9 @@ impl<R: Rules> Explore for GameGraph<R> {
         // `returns` without its two vectors: finished children are met on every line.
         let players = self.players();
         let (mut ranks, mut utility) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
-        if n.truncated() || !n.ranks_into(&mut ranks[..players]) {
+        if !n.returns_into(&mut ranks[..players], &mut utility[..players]) {
             return 0;
         }
-        returns_from_ranks_into(&ranks[..players], &mut utility[..players]);
         utility[player].round() as i8
     }
     fn players(&self) -> usize {

@@ -31,7 +31,7 @@
 use super::common::{outcome, Budget, Exact, Symmetry};
 use crate::error::{Error, Result};
 use crate::games::zobrist::mix64;
-use crate::games::Rules;
+use crate::games::{Knowledge, Rules};
 
 /// Proof and disproof numbers saturate here ("infinite": proven or disproven).
 const INF: u32 = u32::MAX / 2;
@@ -143,7 +143,7 @@ pub(super) struct Prover<'a, R: Rules> {
     pending: u64,
 }
 
-impl<'a, R: Rules> Prover<'a, R> {
+impl<'a, R: Knowledge> Prover<'a, R> {
     pub(super) fn new(
         table_bytes: usize,
         budget: &'a Budget<'a>,
@@ -307,7 +307,7 @@ impl<'a, R: Rules> Prover<'a, R> {
     }
 }
 
-impl<R: Rules> Exact<R> for Prover<'_, R> {
+impl<R: Knowledge> Exact<R> for Prover<'_, R> {
     fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
         Prover::exact(self, child, mover)
     }

@@ -20,7 +20,7 @@ use super::common::{Budget, Exact, Method, Order, SolveOptions, StoppedBy, Symme
 use super::pns::Prover;
 use super::table::TableMemory;
 use crate::error::{Asked, Error, GameOver, Result};
-use crate::games::Rules;
+use crate::games::{Knowledge, Rules};
 
 /// A solved (or partly solved) position.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,7 +68,7 @@ pub fn check_solvable<R: Rules>(state: &R) -> Result<()> {
 
 /// Solves `root` (two players, not over) within the options' budgets. `stop`, when raised,
 /// interrupts the search (Ctrl-C).
-pub fn solve<R: Rules>(
+pub fn solve<R: Knowledge>(
     root: &R,
     opts: &SolveOptions,
     stop: Option<&AtomicBool>,

@@ -1,7 +1,7 @@
 """The stronger search settings: GRAVE selection, MAST playouts and the strong preset.
 
 Their statistics and exact behaviour are tested in Rust (``src/search/tests.rs`` and the
-``amaf_tests`` of ``src/search/mcts.rs``); here: the Python settings, their checks, agent
+tests of ``src/search/mcts/tests.rs``); here: the Python settings, their checks, agent
 strings, pickling, and a fixed-seed strength check.
 """
 

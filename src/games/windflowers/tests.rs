@@ -3,6 +3,7 @@
 use super::*;
 use crate::error::Error;
 use crate::games::options::{opt, value_names};
+use crate::games::Knowledge;
 
 fn config(options: &[(String, OptionValue)]) -> Arc<Config> {
     Arc::new(Config::new(options).expect("valid options"))

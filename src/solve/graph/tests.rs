@@ -1,7 +1,7 @@
 //! The enumeration on hand-made graphs (so the cycle detector is known to fire) and on games.
 
 use super::*;
-use crate::games::Game;
+use crate::games::{Game, Rules};
 
 /// A hand-made graph: node i has the listed children (action k leads to `edges[i][k]`); nodes
 /// without children are finished, won by the player who moved into them. Two players alternate.
@@ -187,11 +187,11 @@ fn windflowers_cycles_replay() {
     }
 }
 
-/// Windflowers tells a child's code and mover without making it ([`Rules::peek_child`]): on
+/// Windflowers tells a child's code and mover without making it ([`Peek::peek_child`]): on
 /// random positions of every grid, player count and turn-number option, and with a move cap
 /// that ends games, each legal action's peek is the made child's changed cell, code and mover,
 /// and `None` exactly when the action ends the game; the peeks of all actions at once
-/// ([`Rules::peek_each`]) are the peeks one at a time.
+/// ([`Peek::peek_each`]) are the peeks one at a time.
 #[test]
 fn windflowers_peeks_are_the_children() {
     let mut checked = 0;
