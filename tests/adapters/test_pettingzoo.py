@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -34,8 +35,11 @@ def test_pettingzoo_checkers(config: tuple[str, dict[str, Any]], capsys: Any) ->
         make,
         custom_tests={
             "svg": lambda r: isinstance(r, str) and r.startswith("<svg"),
-            # The text board: a row of sites per line, then the status line.
-            "ansi": lambda r: r.count("\n") >= 3 and r.split("\n")[-2].lstrip()[0].isdigit(),
+            # The text board: a row of sites per line, each led by its first site's name (a1),
+            # then the status line.
+            "ansi": lambda r: (
+                r.count("\n") >= 3 and re.match(r"\s*[a-z]+[0-9]+ ", r.split("\n")[-2]) is not None
+            ),
             # A picture with a board on it: more than one colour.
             "rgb_array": lambda r: len(np.unique(r.reshape(-1, 3), axis=0)) > 2,
         },
