@@ -431,7 +431,7 @@ def create_app(
         try:
             answer = await anyio.to_thread.run_sync(
                 unless_stopping,
-                _coach.review,
+                functools.partial(_coach.review, stopping=stopping),
                 session.game,
                 line,
                 iterations,
