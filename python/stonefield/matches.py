@@ -385,8 +385,8 @@ def match(
         A :class:`Match`.
 
     Raises:
-        InvalidOptionError: ``games`` < 1 or above :data:`MAX_GAMES`, a bad seed or thread count, an unknown agent string,
-            or not one agent per player.
+        InvalidOptionError: ``games`` < 1 or above :data:`MAX_GAMES`, a bad seed or thread
+            count, an unknown agent string, or not one agent per player.
         TypeError: an argument of the wrong type (bools are not counts).
         IllegalMoveError: a Python agent chose an action that is not legal (the message names
             the agent, the game index and the action); no Match is returned.

@@ -197,7 +197,9 @@ def test_an_agent_moves_while_reviews_run(monkeypatch: pytest.MonkeyPatch) -> No
         answers: list[Any] = []
         threads = [
             threading.Thread(
-                target=lambda sid=sid: answers.append(client.post(f"/api/sessions/{sid}/review", json={}))
+                target=lambda sid=sid: answers.append(
+                    client.post(f"/api/sessions/{sid}/review", json={})
+                )
             )
             for sid in reviewing
         ]
