@@ -229,7 +229,7 @@ def _bad_paths(tmp_path: Path) -> dict[str, list[str]]:
         ("train-hidden", "hidden must be from 1 to"),
         ("train-layers", "layers must be from 1 to"),
         ("lab-out", "cannot write /proc/x"),
-        ("match-games", "games must be from 1 to 10000000"),
+        ("match-games", "games must be at most 10,000,000"),
     ],
 )
 def test_bad_paths_and_huge_counts_are_usage_errors(

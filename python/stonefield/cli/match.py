@@ -65,7 +65,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--games",
         "-n",
-        type=int_in(1, MAX_GAMES, "games"),
+        type=int_in(1, None, "games"),
         default=100,
         help=f"number of games (at most {MAX_GAMES:,})",
     )
