@@ -47,6 +47,10 @@ Z95 = 1.959963984540054
 
 #: The most games per call of the native runner when progress is reported.
 _CHUNK = 256
+#: The most games one match plays: a match keeps every game's moves in memory (ten million
+#: short games hold a few GiB); for more, run several with other seeds, or the lab, which
+#: writes its games to a results file in chunks.
+MAX_GAMES = 10_000_000
 
 #: Parts of a native run with progress grow while they take less than this (seconds).
 _PART_SECONDS = 0.5
@@ -370,7 +374,7 @@ def match(
         game: A :class:`Game`, or a game id with ``options`` as keyword arguments.
         agents: One agent per player: objects with ``act(state) -> int`` or agent strings
             (see :func:`stonefield.agents.parse_agent`).
-        games: Number of games (≥ 1).
+        games: Number of games (1 to :data:`MAX_GAMES`).
         seed: The match seed (0 to 2**64 − 1).
         threads: Worker threads for native games; None uses every core.
         progress: Called as ``progress(done, games)`` as games finish (native games are then
@@ -381,8 +385,8 @@ def match(
         A :class:`Match`.
 
     Raises:
-        InvalidOptionError: ``games`` < 1, a bad seed or thread count, an unknown agent string,
-            or not one agent per player.
+        InvalidOptionError: ``games`` < 1 or above :data:`MAX_GAMES`, a bad seed or thread
+            count, an unknown agent string, or not one agent per player.
         TypeError: an argument of the wrong type (bools are not counts).
         IllegalMoveError: a Python agent chose an action that is not legal (the message names
             the agent, the game index and the action); no Match is returned.
@@ -400,6 +404,11 @@ def match(
     game = game_arg(game, options)
     agent_list = _agents_arg(agents, game)
     games = count_arg("games", games, 1)
+    if games > MAX_GAMES:
+        raise InvalidOptionError(
+            f"games must be at most {MAX_GAMES:,} (a match keeps every game's moves), got"
+            f" {games:,}; play several matches with other seeds, or use the lab"
+        )
     seed = seed_arg(seed)
     threads = threads_arg(threads)
     seats = rotation(len(agent_list), games)

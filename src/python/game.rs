@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::{
     int_arg, option_to_py, options_from_py, options_to_py, seed_arg, text_arg, to_py,
@@ -150,7 +150,17 @@ impl PyGame {
 
     /// The action named `text` (the inverse of `action_name`); a site's number (`12`,
     /// `second 12`) is read where its name goes, as earlier versions named sites.
-    fn parse_action(&self, text: &str) -> PyResult<usize> {
+    /// A string with a lone surrogate (no move's name) is an `IllegalMoveError`, as is any
+    /// other text that names no action.
+    fn parse_action(&self, text: &Bound<'_, PyString>) -> PyResult<usize> {
+        let Ok(text) = text.to_str() else {
+            return Err(IllegalMoveError::new_err(format!(
+                "{} names no move (it holds a lone surrogate)",
+                text.repr()
+                    .map(|r| r.to_string())
+                    .unwrap_or_else(|_| "the text".into())
+            )));
+        };
         self.game.parse_action(text).map_err(to_py)
     }
 

@@ -203,3 +203,50 @@ def test_lab_labels_agents_by_their_agent_string() -> None:
     assert [agent_string(parse_agent(label)) for label in labels] == ["mcts:iterations=50"]
     plan = make_plan("subsume", None, {"size": 3}, "random", 2, 0, 0, 0)
     assert plan.header()["agents"] == ["random:seed=0"]
+
+
+def _bad_paths(tmp_path: Path) -> dict[str, list[str]]:
+    """Commands the reliability review of be7f9ce (finding 11) saw end in a traceback: a bad
+    output path, or a count far too large."""
+    a_file = tmp_path / "ok.json"
+    a_file.write_text("{}")
+    train = ["train", "subsume", "--option", "size=3", "--iterations", "1"]
+    return {
+        "train-out-file": [*train, "--out", str(a_file)],
+        "train-out-unmakeable": [*train, "--out", "/proc/nope"],
+        "train-hidden": [*train, "--out", str(tmp_path / "run"), "--hidden", "99999999999"],
+        "train-layers": [*train, "--out", str(tmp_path / "run"), "--layers", "100000000"],
+        "lab-out": ["lab", "subsume", "--option", "size=3", "--out", "/proc/x/y.jsonl", "-q"],
+        "match-games": ["match", "subsume", "random", "random", "--games", "9" * 20, "-q"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("train-out-file", "is a file, not a folder"),
+        ("train-out-unmakeable", "cannot make the folder /proc/nope"),
+        ("train-hidden", "hidden must be from 1 to"),
+        ("train-layers", "layers must be from 1 to"),
+        ("lab-out", "cannot write /proc/x"),
+        ("match-games", "games must be at most 10,000,000"),
+    ],
+)
+def test_bad_paths_and_huge_counts_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, case: str, message: str
+) -> None:
+    argv = _bad_paths(tmp_path)[case]
+    if case.startswith("train-out"):
+        pytest.importorskip("jax")  # the folder is checked once the training loop loads
+    code, out, err = _run(capsys, *argv)
+    command = argv[0]
+    assert code == 2, err
+    assert err.strip().splitlines()[-1].startswith(f"stonefield {command}: error: "), err
+    assert message in err, err
+    assert "Traceback" not in err and out == ""
+    assert not (tmp_path / "run").exists()
+
+
+def test_match_refuses_more_games_than_it_can_keep() -> None:
+    with pytest.raises(sf.InvalidOptionError, match="at most 10,000,000"):
+        sf.match("subsume", ["random", "random"], games=10**20)

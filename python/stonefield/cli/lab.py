@@ -259,17 +259,31 @@ def run(args: argparse.Namespace) -> int:
             named = {**{k: v[0] for k, v in args.vary if v}, **dict(args.option)}
             message += suggest_option(args.target, named)
         fail(message)
+    except OSError as e:
+        fail(_write_error(e, args.out))
     except KeyboardInterrupt:
         print("stonefield lab: interrupted; finished chunks are kept", file=sys.stderr)
         return 130
     if args.question:
         lab.brief = Brief(args.target, args.question)
     print(lab.table())
-    if args.csv:
-        lab.to_csv(args.csv)
-    if args.report:
-        _print_report_path(lab.report(args.report))
+    try:
+        if args.csv:
+            lab.to_csv(args.csv)
+        if args.report:
+            _print_report_path(lab.report(args.report))
+    except OSError as e:
+        fail(_write_error(e, args.csv or args.report))
     return 0
+
+
+def _write_error(e: OSError, path: str | None) -> str:
+    """The usage error of a file the lab could not write (``--out``, ``--csv``, ``--report``).
+
+    >>> _write_error(FileNotFoundError(2, "No such file or directory", "/proc/x"), "/proc/x/y")
+    'cannot write /proc/x: No such file or directory'
+    """
+    return f"cannot write {e.filename or path}: {e.strerror or e}"
 
 
 def _own_study(args: argparse.Namespace, agents: Any) -> int:
@@ -307,6 +321,8 @@ def _own_study(args: argparse.Namespace, agents: Any) -> int:
         )
     except (StonefieldError, ConnectionError, ImportError) as e:
         fail(str(e))
+    except OSError as e:
+        fail(_write_error(e, args.out))
     except KeyboardInterrupt:
         print("stonefield lab: interrupted; finished chunks are kept", file=sys.stderr)
         return 130
@@ -314,7 +330,10 @@ def _own_study(args: argparse.Namespace, agents: Any) -> int:
         print(f"== {own.strength_label(budget)}")
         print(one.table(), end="\n\n")
     if args.report:
-        _print_report_path(whole.report(args.report))
+        try:
+            _print_report_path(whole.report(args.report))
+        except OSError as e:
+            fail(_write_error(e, args.report))
     return 0
 
 

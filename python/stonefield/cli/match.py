@@ -12,7 +12,7 @@ from typing import Any
 from .. import _core
 from .._files import atomic_write
 from ..agents import parse_agent
-from ..matches import Match, MatchInterrupted, match
+from ..matches import MAX_GAMES, Match, MatchInterrupted, match
 from ._common import (
     GAME_HELP,
     MAX_SEED,
@@ -63,7 +63,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("game", type=game_id, metavar="GAME", help=GAME_HELP)
     p.add_argument("agents", nargs="+", type=agent_arg, metavar="AGENT", help="one per player")
     p.add_argument(
-        "--games", "-n", type=int_in(1, None, "games"), default=100, help="number of games"
+        "--games",
+        "-n",
+        type=int_in(1, None, "games"),
+        default=100,
+        help=f"number of games (at most {MAX_GAMES:,})",
     )
     p.add_argument("--seed", type=int_in(0, MAX_SEED, "seed"), default=0, help="match seed")
     p.add_argument(

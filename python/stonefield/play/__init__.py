@@ -17,6 +17,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
+import threading
 import webbrowser
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -106,24 +107,22 @@ def serve(
         webbrowser.open(url)
     # On a loopback address only this machine's own names may be used to reach the server.
     hosts = [shown, "127.0.0.1", "localhost", "[::1]"] if _is_loopback(host) else None
-    config = uvicorn.Config(
-        create_app(allowed_hosts=hosts, checkpoints=_agents.checkpoints_of(seats)),
-        log_level="warning",
-        lifespan="off",
-        timeout_graceful_shutdown=1,
-    )
-    _server_class()(config).run(sockets=[sock])
+    app = create_app(allowed_hosts=hosts, checkpoints=_agents.checkpoints_of(seats))
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+    _server_class(app.state.stopping)(config).run(sockets=[sock])
 
 
-def _server_class() -> type[Any]:
+def _server_class(stopping: threading.Event) -> type[Any]:
+    """uvicorn's server class for an application whose shutdown event is ``stopping``."""
     import uvicorn
 
     class Server(uvicorn.Server):
         """uvicorn's server, which on Ctrl-C also stops the agents' searches (they run in
-        worker threads, which signals never reach), so that it stops within a second or so."""
+        worker threads, which signals never reach), so that it stops within a second or so.
+        Only this server's application stops: a later ``serve()`` in the same process plays."""
 
         def handle_exit(self, sig: int, frame: Any) -> None:
-            _agents.shut_down()
+            _agents.shut_down(stopping)
             super().handle_exit(sig, frame)
 
     return Server

@@ -37,9 +37,6 @@ MAX_THREADS = 4
 #: (same seed), and each finished run is shown; the last one picks the move.
 _SNAPSHOTS = 4
 
-#: Set when the server shuts down: agents stop searching (see :func:`shut_down`).
-SHUTTING_DOWN = threading.Event()
-
 #: Called with a snapshot of the search (see :func:`snapshot`) while an agent thinks.
 Publish = Callable[[dict[str, Any]], None]
 
@@ -275,18 +272,28 @@ def available_kinds() -> list[str]:
     return ["human", *AGENT_KINDS]
 
 
-def shut_down() -> None:
-    """Stops every agent's thinking: no new search starts, and those running stop at once
-    (``_core.cancel_native_calls``; their requests get 503). Called when the server stops."""
-    SHUTTING_DOWN.set()
+def shut_down(stopping: threading.Event) -> None:
+    """Stops every agent's thinking in one server: sets its ``stopping`` event (the
+    application's ``app.state.stopping``), so no new search of that server starts, and stops
+    the searches running now (``_core.cancel_native_calls``; their requests get 503). Called
+    when the server stops; another server in the same process, started before or after, goes
+    on serving.
+    """
+    stopping.set()
     _core.cancel_native_calls()
 
 
 def choose(
-    seat: Seat, state: _core.State, seed: int, publish: Publish, seconds: float = MAX_SECONDS
+    seat: Seat,
+    state: _core.State,
+    seed: int,
+    publish: Publish,
+    seconds: float = MAX_SECONDS,
+    stopping: threading.Event | None = None,
 ) -> int:
     """The agent's action for the player to move; ``state`` is not changed. The searches
-    together stop after ``seconds`` (the page's clock gives its agents a share of their time).
+    together stop after ``seconds`` (the page's clock gives its agents a share of their time),
+    and no further search starts once ``stopping`` (the server's; see :func:`shut_down`) is set.
 
     MCTS searches at growing budgets and publishes each result, so the page can show the
     search taking shape; the action is the full-budget search's choice. A forced move (one
@@ -304,7 +311,7 @@ def choose(
     best = -1
     deadline = time.monotonic() + min(seconds, MAX_SECONDS)
     for budget in budgets:
-        if SHUTTING_DOWN.is_set():
+        if stopping is not None and stopping.is_set():
             raise KeyboardInterrupt("the server is shutting down")
         left = deadline - time.monotonic()
         if left <= 0 and best >= 0:

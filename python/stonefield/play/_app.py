@@ -11,6 +11,7 @@ import functools
 import json
 import logging
 import os
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
 from typing import Any
@@ -42,6 +43,8 @@ CSP = (
     "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 )
 _STATIC = {"play.js": "text/javascript", "play.css": "text/css"}
+#: The error of a request whose search the server's shutdown stopped (status 503).
+SHUTTING_DOWN = "the server is shutting down"
 
 Chooser = Callable[[Seat, _core.State, int, _agents.Publish], int]
 _Scope = MutableMapping[str, Any]
@@ -59,7 +62,9 @@ class HTTPError(Exception):
 
 class _JSONErrors:
     """Answers any exception that escapes a route with a JSON 500 (``{"error": ...}``) inside
-    the security headers, and logs it; never Starlette's plain-text page."""
+    the security headers, and logs it; never Starlette's plain-text page. A
+    ``KeyboardInterrupt`` (a native call stopped by ``cancel_native_calls`` as the server shuts
+    down) is a JSON 503."""
 
     def __init__(self, app: _ASGI) -> None:
         self.app = app
@@ -78,6 +83,11 @@ class _JSONErrors:
 
         try:
             await self.app(scope, receive, watch)
+        except KeyboardInterrupt:
+            if started:
+                raise
+            response = JSONResponse({"error": SHUTTING_DOWN}, status_code=503)
+            await response(scope, receive, send)
         except Exception as e:
             if started:
                 raise
@@ -135,6 +145,10 @@ def create_app(
 
     Returns:
         A Starlette (ASGI) application, to run under uvicorn or drive with a test client.
+        Its ``state.stopping`` (a ``threading.Event``) is set by
+        ``_agents.shut_down(app.state.stopping)`` when its server stops: the searches of its
+        agents, hints and reviews then stop and answer 503. It belongs to this application
+        only: another made in the same process is not stopped with it.
 
     >>> from starlette.testclient import TestClient
     >>> client = TestClient(create_app())
@@ -144,9 +158,13 @@ def create_app(
     (201, 0)
     """
     store = SessionStore(max_sessions)
-    chooser: Chooser = choose or _agents.choose
+    stopping = threading.Event()
+    chooser: Chooser = choose or functools.partial(_agents.choose, stopping=stopping)
     # Searches run one per core at most; more wait their turn rather than slow every game.
     searches = anyio.CapacityLimiter(os.cpu_count() or 1)
+    # Reviews (up to a minute each) run one at a time beside those, so that however many are
+    # asked for, agents and hints never wait behind them.
+    reviews = anyio.CapacityLimiter(1)
     # Random agents take microseconds: they never wait behind other games' searches.
     quick = anyio.CapacityLimiter(8)
     files = resources.files(__package__) / "static"
@@ -162,6 +180,19 @@ def create_app(
     def idle(session: Session) -> None:
         if session.busy:
             raise HTTPError(409, "an agent is thinking in this game; wait for its move")
+
+    def running() -> None:
+        """A 503 once the server shuts down: no new search starts."""
+        if stopping.is_set():
+            raise HTTPError(503, SHUTTING_DOWN)
+
+    def unless_stopping(work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a worker thread, unless the server began to shut down while the
+        request waited for its turn (a search started after ``cancel_native_calls`` would not
+        be stopped by it)."""
+        if stopping.is_set():
+            raise KeyboardInterrupt(SHUTTING_DOWN)
+        return work(*args)
 
     def state(session: Session, request: Request, status: int = 200, **extra: Any) -> Response:
         numbers = request.query_params.get("numbers", "") in ("1", "true")
@@ -337,6 +368,7 @@ def create_app(
             seat = session.seats[player]
         if not seat.is_agent:
             raise HTTPError(409, f"seat {player} is a human; name an agent to move for it")
+        running()
         position = session.state.copy()
         seed = (session.seed + 7919 * position.move_count) % (1 << 31)
         session.busy = True
@@ -357,7 +389,7 @@ def create_app(
             session.play(int(action))
         except KeyboardInterrupt:
             # The server is shutting down and stopped the search (cancel_native_calls).
-            raise HTTPError(503, "the server is shutting down") from None
+            raise HTTPError(503, SHUTTING_DOWN) from None
         except Exception as e:
             # Nothing was applied: the agent only ever saw a copy.
             raise HTTPError(500, f"the {seat.label} agent failed: {e}") from None
@@ -373,13 +405,17 @@ def create_app(
         if session.state.is_terminal() or session.over_by_resignation():
             raise HTTPError(409, "the game is over: there is nothing to hint")
         iterations = budget(body, _coach.HINT_ITERATIONS)
+        running()
         position = session.state.copy()
         seed = (session.seed + 104_729 * position.move_count) % (1 << 31)
         session.busy = True
         try:
             answer = await anyio.to_thread.run_sync(
-                _coach.hint, position, iterations, seed, limiter=searches
+                unless_stopping, _coach.hint, position, iterations, seed, limiter=searches
             )
+        except KeyboardInterrupt:
+            # The server is shutting down and stopped the search (cancel_native_calls).
+            raise HTTPError(503, SHUTTING_DOWN) from None
         finally:
             session.busy = False
         return JSONResponse({**answer, "step": position.move_count, "version": session.version})
@@ -389,12 +425,21 @@ def create_app(
         body = await read_json(request, optional=True)
         idle(session)
         iterations = budget(body, _coach.REVIEW_ITERATIONS, _coach.REVIEW_MAX_ITERATIONS)
+        running()
         line = list(session.line)
         session.busy = True
         try:
             answer = await anyio.to_thread.run_sync(
-                _coach.review, session.game, line, iterations, session.seed, limiter=searches
+                unless_stopping,
+                functools.partial(_coach.review, stopping=stopping),
+                session.game,
+                line,
+                iterations,
+                session.seed,
+                limiter=reviews,
             )
+        except KeyboardInterrupt:
+            raise HTTPError(503, SHUTTING_DOWN) from None
         finally:
             session.busy = False
         return JSONResponse(answer)
@@ -415,7 +460,9 @@ def create_app(
     async def hover(request: Request) -> Response:
         session = session_of(request)
         raw = request.query_params.get("action", "")
-        if not raw.isdigit():
+        # ASCII digits only: str.isdigit() also takes "²" and "١٢", which int() refuses or
+        # reads; and no action id has more than 10 digits (int() of thousands is refused too).
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 10:
             raise HTTPError(400, '"action" is an action id, such as ?action=12')
         try:
             return JSONResponse(session.preview(int(raw)))
@@ -500,6 +547,7 @@ def create_app(
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     app.add_middleware(_SecurityHeaders)
     app.state.sessions = store
+    app.state.stopping = stopping
     return app
 
 

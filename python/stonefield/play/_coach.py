@@ -8,6 +8,7 @@ position was thrown away.
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -67,7 +68,12 @@ def hint(state: _core.State, iterations: int, seed: int) -> dict[str, Any]:
 
 
 def review(
-    game: _core.Game, line: list[int], iterations: int, seed: int, solver: bool = True
+    game: _core.Game,
+    line: list[int],
+    iterations: int,
+    seed: int,
+    solver: bool = True,
+    stopping: threading.Event | None = None,
 ) -> dict[str, Any]:
     """The strong search's value of every position of a game, and what each move cost.
 
@@ -83,7 +89,8 @@ def review(
 
     Positions are searched with seed ``seed + step``; a game longer than
     :data:`REVIEW_MAX_POSITIONS`, or one not searched within :data:`REVIEW_SECONDS`, is reviewed
-    up to there (``complete`` is false).
+    up to there (``complete`` is false). Once ``stopping`` (the server's shutdown) is set, the
+    review raises ``KeyboardInterrupt`` before its next position.
     """
     state = game.new_state()
     players = game.num_players
@@ -93,6 +100,8 @@ def review(
     small = game.num_sites <= SOLVER_MAX_SITES
     deadline = time.monotonic() + REVIEW_SECONDS
     for step in range(positions + 1):
+        if stopping is not None and stopping.is_set():
+            raise KeyboardInterrupt("the server is shutting down")
         if step > 0 and time.monotonic() > deadline:
             positions = step - 1  # the moves reviewed: those whose both sides were searched
             break
