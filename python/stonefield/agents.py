@@ -41,12 +41,31 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol, Union, runtime_checkable
 
-from ._core import MCTS, InvalidOptionError, RandomAgent, RecordError, State
+from ._core import MCTS, PUCT, InvalidOptionError, RandomAgent, RecordError, State
 
-__all__ = ["Agent", "NativeAgent", "agent_string", "is_native", "parse_agent"]
+__all__ = ["Agent", "NativeAgent", "agent_kind", "agent_string", "is_native", "parse_agent"]
 
 #: Agents whose whole games run in Rust.
 NativeAgent = Union[MCTS, RandomAgent]
+
+#: The one table of the native agent kinds: the class of each kind an agent string names.
+#: Every one has ``seed`` and ``with_seed(seed)``, so that all of them are seated and
+#: re-seeded the same way (``stonefield._seeds``).
+_KIND_CLASSES: dict[str, type] = {"mcts": MCTS, "puct": PUCT, "random": RandomAgent}
+
+
+def agent_kind(agent: object) -> str | None:
+    """The kind of a native agent (``"mcts"``, ``"puct"`` or ``"random"``), None for any
+    other agent: the one place that tells the kinds apart.
+
+    >>> import stonefield as sf
+    >>> agent_kind(sf.PUCT(simulations=10)), agent_kind(sf.RandomAgent()), agent_kind(object())
+    ('puct', 'random', None)
+    """
+    for kind, cls in _KIND_CLASSES.items():
+        if isinstance(agent, cls):
+            return kind
+    return None
 
 #: Iterations of a bare ``mcts`` (no budget given).
 DEFAULT_ITERATIONS = 1000
@@ -245,8 +264,6 @@ def _puct_string(agent: Any) -> str:
     """The agent string of a PUCT search: the settings that differ from a ``puct`` string's
     defaults, and its evaluator (``checkpoint=PATH`` for a network read from a checkpoint, the
     evaluator's name for any other callable)."""
-    from ._core import PUCT
-
     default = PUCT(simulations=1, dirichlet_fraction=PUCT_STRING_NOISE)
     parts = []
     for key in PUCT_SETTINGS:
@@ -271,7 +288,7 @@ def is_native(agent: object) -> bool:
     >>> is_native(sf.MCTS(iterations=10)), is_native(object())
     (True, False)
     """
-    return isinstance(agent, (MCTS, RandomAgent))
+    return agent_kind(agent) in ("mcts", "random")
 
 
 def agent_string(agent: object) -> str:
@@ -282,9 +299,10 @@ def agent_string(agent: object) -> str:
     >>> agent_string(sf.MCTS(iterations=500, seed=2)), agent_string(sf.RandomAgent())
     ('mcts:iterations=500,seed=2', 'random')
     """
-    if isinstance(agent, RandomAgent):
+    kind = agent_kind(agent)
+    if kind == "random":
         return "random" if agent.seed == 0 else f"random:seed={agent.seed}"
-    if isinstance(agent, MCTS):
+    if kind == "mcts":
         default = MCTS(iterations=1)
         # GRAVE's default c differs from UCT's.
         default_c = MCTS(iterations=1, selection=agent.selection or "uct").c
@@ -305,7 +323,7 @@ def agent_string(agent: object) -> str:
             shown = "none" if value is None else str(value).lower()
             parts.append(f"{key}={shown}")
         return "mcts" + (":" + ",".join(parts) if parts else "")
-    if type(agent).__name__ == "PUCT" and type(agent).__module__.startswith("stonefield"):
+    if kind == "puct":
         return _puct_string(agent)
     name = getattr(agent, "name", None)
     return name if isinstance(name, str) else type(agent).__name__

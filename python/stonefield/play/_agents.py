@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._seeds import MCTS_SETTINGS
-from ..agents import AGENT_KINDS, PUCT_SETTINGS, parse_agent
+from ..agents import AGENT_KINDS, MCTS_SETTINGS, PUCT_SETTINGS, parse_agent
 
 #: The largest iteration budget a request may ask of MCTS.
 MAX_ITERATIONS = 200_000
