@@ -173,8 +173,9 @@ class RestrictedAgent:
 
     Args:
         agent: The inner agent. An :class:`stonefield.MCTS` or :class:`stonefield.PUCT`
-            searches as usual and plays its most visited allowed move (its tree still considers forbidden moves for both
-            sides); a :class:`stonefield.RandomAgent` draws uniformly among the allowed moves;
+            searches as usual and plays its most visited allowed move (its tree still
+            considers forbidden moves for both sides); a :class:`stonefield.RandomAgent` draws
+            uniformly among the allowed moves;
             any other agent is asked and, when it picks a forbidden move, one allowed move is
             drawn uniformly instead.
         forbid: Move class names of :func:`move_classes` (``"pass"``, ``"swap"``, …) or
