@@ -383,7 +383,13 @@ def test_match_raises_what_the_evaluator_raises() -> None:
 
 
 @pytest.mark.parametrize(
-    "obj", [sf._core.PUCT, sf._core.puct_play_games, sf._core.puct_selfplay_games]
+    "obj",
+    [
+        sf._core.PUCT,
+        sf._core.PUCT.with_seed,
+        sf._core.puct_play_games,
+        sf._core.puct_selfplay_games,
+    ],
 )
 def test_docstring_examples_run(obj: Any) -> None:
     import doctest
