@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import _core
-from .agents import MCTS_SETTINGS
+from .agents import agent_kind
 
-__all__ = ["MCTS_SETTINGS", "reseeded", "seat_seed", "seated"]
+__all__ = ["reseeded", "seat_seed", "seated"]
 
 
 def seat_seed(seed: int, game_index: int, seat: int, agent_seed: int = 0) -> int:
@@ -27,14 +27,16 @@ def seat_seed(seed: int, game_index: int, seat: int, agent_seed: int = 0) -> int
 
 def seated(agent: Any, seed: int, game_index: int, seat: int) -> Any:
     """The agent that plays ``seat`` of game ``game_index`` of a run with ``seed``: a native
-    agent rebuilt with its seat's seed (:func:`seat_seed` of its own seed); a Python agent with
-    ``reset`` is told its seat's seed; any other agent as it is."""
-    if isinstance(agent, _core.MCTS):
-        settings = {k: getattr(agent, k) for k in MCTS_SETTINGS}
-        settings["seed"] = seat_seed(seed, game_index, seat, agent.seed)
-        return _core.MCTS(**settings)
-    if isinstance(agent, _core.RandomAgent):
-        return _core.RandomAgent(seed=seat_seed(seed, game_index, seat, agent.seed))
+    agent of any kind (MCTS, PUCT, random) rebuilt with its seat's seed (:func:`seat_seed` of
+    its own seed), as native runs seat it; a Python agent with ``reset`` is told its seat's
+    seed; any other agent as it is.
+
+    >>> import stonefield as sf
+    >>> seated(sf.PUCT(simulations=5, seed=2), 1, 0, 1).seed == seat_seed(1, 0, 1, 2)
+    True
+    """
+    if agent_kind(agent) is not None:
+        return agent.with_seed(seat_seed(seed, game_index, seat, agent.seed))
     reset = getattr(agent, "reset", None)
     if callable(reset):
         reset(seed=seat_seed(seed, game_index, seat))
@@ -42,16 +44,12 @@ def seated(agent: Any, seed: int, game_index: int, seat: int) -> Any:
 
 
 def reseeded(agent: Any, seed: int) -> Any:
-    """``agent`` told a seed it was handed (by a wrapper agent's ``reset``, say): a native agent
-    rebuilt with its own seed mixed with ``seed``; a Python agent with ``reset`` is told
-    ``seed``. A seed already derived for a seat is passed on this way, not derived again."""
-    mask = 2**64 - 1
-    if isinstance(agent, _core.MCTS):
-        settings = {k: getattr(agent, k) for k in MCTS_SETTINGS}
-        settings["seed"] = (agent.seed ^ seed) & mask
-        return _core.MCTS(**settings)
-    if isinstance(agent, _core.RandomAgent):
-        return _core.RandomAgent(seed=(agent.seed ^ seed) & mask)
+    """``agent`` told a seed it was handed (by a wrapper agent's ``reset``, say): a native
+    agent of any kind rebuilt with its own seed mixed with ``seed``; a Python agent with
+    ``reset`` is told ``seed``. A seed already derived for a seat is passed on this way, not
+    derived again."""
+    if agent_kind(agent) is not None:
+        return agent.with_seed((agent.seed ^ seed) & (2**64 - 1))
     reset = getattr(agent, "reset", None)
     if callable(reset):
         reset(seed=seed)

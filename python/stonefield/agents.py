@@ -41,12 +41,40 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol, Union, runtime_checkable
 
-from ._core import MCTS, InvalidOptionError, RandomAgent, RecordError, State
+from ._core import MCTS, PUCT, InvalidOptionError, RandomAgent, RecordError, State
 
-__all__ = ["Agent", "NativeAgent", "agent_string", "is_native", "parse_agent"]
+__all__ = [
+    "Agent",
+    "NativeAgent",
+    "agent_kind",
+    "agent_string",
+    "is_native",
+    "parse_agent",
+    "rebuilt",
+]
 
 #: Agents whose whole games run in Rust.
 NativeAgent = Union[MCTS, RandomAgent]
+
+#: The one table of the native agent kinds: the class of each kind an agent string names.
+#: Every one has ``seed`` and ``with_seed(seed)``, so that all of them are seated and
+#: re-seeded the same way (``stonefield._seeds``).
+_KIND_CLASSES: dict[str, type] = {"mcts": MCTS, "puct": PUCT, "random": RandomAgent}
+
+
+def agent_kind(agent: object) -> str | None:
+    """The kind of a native agent (``"mcts"``, ``"puct"`` or ``"random"``), None for any
+    other agent: the one place that tells the kinds apart.
+
+    >>> import stonefield as sf
+    >>> agent_kind(sf.PUCT(simulations=10)), agent_kind(sf.RandomAgent()), agent_kind(object())
+    ('puct', 'random', None)
+    """
+    for kind, cls in _KIND_CLASSES.items():
+        if isinstance(agent, cls):
+            return kind
+    return None
+
 
 #: Iterations of a bare ``mcts`` (no budget given).
 DEFAULT_ITERATIONS = 1000
@@ -245,8 +273,6 @@ def _puct_string(agent: Any) -> str:
     """The agent string of a PUCT search: the settings that differ from a ``puct`` string's
     defaults, and its evaluator (``checkpoint=PATH`` for a network read from a checkpoint, the
     evaluator's name for any other callable)."""
-    from ._core import PUCT
-
     default = PUCT(simulations=1, dirichlet_fraction=PUCT_STRING_NOISE)
     parts = []
     for key in PUCT_SETTINGS:
@@ -264,6 +290,31 @@ def _puct_string(agent: Any) -> str:
     return "puct:" + ",".join(parts)
 
 
+#: The budget setting of each kind of search: what makes it stronger or weaker.
+BUDGETS = {"mcts": "iterations", "puct": "simulations"}
+
+
+def rebuilt(agent: Any, **changes: Any) -> Any:
+    """A native agent rebuilt with ``changes`` to its settings, every other setting kept
+    (a PUCT's evaluator too): the one way an agent is copied at another budget.
+
+    >>> import stonefield as sf
+    >>> rebuilt(sf.PUCT(simulations=10, c=0.5), simulations=40).c
+    0.5
+
+    Raises:
+        TypeError: ``agent`` is not a native agent.
+    """
+    kind = agent_kind(agent)
+    if kind == "random":
+        return RandomAgent(**{"seed": agent.seed, **changes})
+    if kind == "mcts":
+        return MCTS(**{**{k: getattr(agent, k) for k in MCTS_SETTINGS}, **changes})
+    if kind == "puct":
+        return PUCT(agent.evaluator, **{**{k: getattr(agent, k) for k in PUCT_SETTINGS}, **changes})
+    raise TypeError(f"only native agents can be rebuilt, got {type(agent).__name__}")
+
+
 def is_native(agent: object) -> bool:
     """Whether whole games of this agent can run in Rust (an MCTS or a RandomAgent).
 
@@ -271,7 +322,7 @@ def is_native(agent: object) -> bool:
     >>> is_native(sf.MCTS(iterations=10)), is_native(object())
     (True, False)
     """
-    return isinstance(agent, (MCTS, RandomAgent))
+    return agent_kind(agent) in ("mcts", "random")
 
 
 def agent_string(agent: object) -> str:
@@ -282,20 +333,22 @@ def agent_string(agent: object) -> str:
     >>> agent_string(sf.MCTS(iterations=500, seed=2)), agent_string(sf.RandomAgent())
     ('mcts:iterations=500,seed=2', 'random')
     """
-    if isinstance(agent, RandomAgent):
-        return "random" if agent.seed == 0 else f"random:seed={agent.seed}"
-    if isinstance(agent, MCTS):
+    kind = agent_kind(agent)
+    native: Any = agent  # its kind says what it is
+    if kind == "random":
+        return "random" if native.seed == 0 else f"random:seed={native.seed}"
+    if kind == "mcts":
         default = MCTS(iterations=1)
         # GRAVE's default c differs from UCT's.
-        default_c = MCTS(iterations=1, selection=agent.selection or "uct").c
+        default_c = MCTS(iterations=1, selection=native.selection or "uct").c
         parts = []
         for key in MCTS_SETTINGS:
-            value = getattr(agent, key)
+            value = getattr(native, key)
             if key == "c" and value == default_c:
                 continue
             if key == "iterations":
                 # A bare "mcts" means 1000 iterations, and no iterations with a time budget.
-                if value is None or (value == DEFAULT_ITERATIONS and agent.time is None):
+                if value is None or (value == DEFAULT_ITERATIONS and native.time is None):
                     continue
             elif value == getattr(default, key) or (value is None and key in _PRESET_DECIDES):
                 # A preset's own settings read None: the preset names them.
@@ -305,7 +358,7 @@ def agent_string(agent: object) -> str:
             shown = "none" if value is None else str(value).lower()
             parts.append(f"{key}={shown}")
         return "mcts" + (":" + ",".join(parts) if parts else "")
-    if type(agent).__name__ == "PUCT" and type(agent).__module__.startswith("stonefield"):
+    if kind == "puct":
         return _puct_string(agent)
     name = getattr(agent, "name", None)
     return name if isinstance(name, str) else type(agent).__name__

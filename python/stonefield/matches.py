@@ -30,7 +30,7 @@ from ._actions import is_action_id
 from ._args import count_arg, game_arg, seed_arg, threads_arg
 from ._core import Game, IllegalMoveError, InvalidOptionError, State
 from ._seeds import seated
-from .agents import agent_string, is_native, parse_agent
+from .agents import agent_kind, agent_string, parse_agent
 from .records import to_record
 
 __all__ = [
@@ -413,9 +413,10 @@ def match(
     threads = threads_arg(threads)
     seats = rotation(len(agent_list), games)
     started = time.perf_counter()
-    if all(is_native(a) for a in agent_list):
+    kinds = {agent_kind(a) for a in agent_list}
+    if kinds <= {"mcts", "random"}:
         raw = _play_native(game, agent_list, seats, seed, threads, progress)
-    elif all(is_native(a) or isinstance(a, _core.PUCT) for a in agent_list):
+    elif None not in kinds:
         # PUCT agents: every game at once in Rust, each evaluator call serving all of them.
         raw = dict(_core.puct_play_games(game, list(agent_list), seats, seed, keep_partial=True))
         if progress is not None and raw["interrupted"] is None:

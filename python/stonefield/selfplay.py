@@ -31,7 +31,7 @@ from . import _core
 from ._args import count_arg, game_arg, seed_arg, threads_arg
 from ._core import Game, RecordError, StonefieldError
 from ._files import atomic_write
-from .agents import parse_agent
+from .agents import agent_kind, parse_agent
 from .records import to_record
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SelfPlayData", "selfplay"]
@@ -443,7 +443,8 @@ def selfplay(
     game = game_arg(game, options)
     if isinstance(agent, str):
         agent = parse_agent(agent)
-    if not isinstance(agent, (_core.MCTS, _core.PUCT)):
+    kind = agent_kind(agent)
+    if kind not in ("mcts", "puct"):
         raise TypeError(
             f"self-play takes a stonefield.MCTS or PUCT (its visit counts are the policies), got"
             f" {type(agent).__name__}"
@@ -452,7 +453,7 @@ def selfplay(
     seed = seed_arg(seed)
     temperature_moves = count_arg("temperature_moves", temperature_moves, 0)
     threads = threads_arg(threads)
-    if isinstance(agent, _core.PUCT):
+    if kind == "puct":
         raw = _core.puct_selfplay_games(
             game, agent, games, seed, temperature_moves, threads=threads
         )

@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._core import MCTS, Game, InvalidOptionError, RandomAgent, State
+from ._core import Game, InvalidOptionError, State
 from ._seeds import reseeded
-from .agents import agent_string
+from .agents import agent_kind, agent_string
 
 __all__ = ["MirrorAgent", "RestrictedAgent", "mirror_map", "move_classes"]
 
@@ -172,9 +172,10 @@ class RestrictedAgent:
     """Plays as ``agent`` but never takes the forbidden moves while another move is legal.
 
     Args:
-        agent: The inner agent. An :class:`stonefield.MCTS` searches as usual and plays its
-            most visited allowed move (its tree still considers forbidden moves for both
-            sides); a :class:`stonefield.RandomAgent` draws uniformly among the allowed moves;
+        agent: The inner agent. An :class:`stonefield.MCTS` or :class:`stonefield.PUCT`
+            searches as usual and plays its most visited allowed move (its tree still
+            considers forbidden moves for both sides); a :class:`stonefield.RandomAgent` draws
+            uniformly among the allowed moves;
             any other agent is asked and, when it picks a forbidden move, one allowed move is
             drawn uniformly instead.
         forbid: Move class names of :func:`move_classes` (``"pass"``, ``"swap"``, …) or
@@ -235,11 +236,12 @@ class RestrictedAgent:
         if not allowed:
             return int(self._current.act(state))
         inner = self._current
-        if isinstance(inner, MCTS):
+        kind = agent_kind(inner)
+        if kind in ("mcts", "puct"):
             result = inner.analyse(state)
             visits = {int(a): int(v) for a, v in zip(result.actions, result.visits)}
             return max(allowed, key=lambda a: (visits.get(a, -1), -a))
-        if isinstance(inner, RandomAgent):
+        if kind == "random":
             return allowed[self._rng.randrange(len(allowed))]
         choice = int(inner.act(state))
         if choice in banned:

@@ -426,6 +426,26 @@ impl PyPuct {
         self.config.seed
     }
 
+    /// This agent with another seed, the same evaluator and every other setting (as
+    /// :meth:`MCTS.with_seed`).
+    ///
+    /// >>> import stonefield as sf
+    /// >>> a = sf.PUCT(simulations=30, seed=1).with_seed(5)
+    /// >>> a.seed, a.simulations
+    /// (5, 30)
+    ///
+    /// Raises:
+    ///     InvalidOptionError: the seed is not an integer in 0..2**64.
+    fn with_seed(&self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<PyPuct> {
+        Ok(PyPuct {
+            config: PuctConfig {
+                seed: setting_arg(seed, "seed", 0, u64::MAX)?,
+                ..self.config.clone()
+            },
+            evaluator: self.evaluator.as_ref().map(|f| f.clone_ref(py)),
+        })
+    }
+
     #[getter]
     fn max_nodes(&self) -> usize {
         self.config.max_nodes

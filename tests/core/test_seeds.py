@@ -47,6 +47,8 @@ def test_seat_seeds_differ_by_game_seat_and_agent() -> None:
     assert len(seeds) == 12
     assert seated(sf.MCTS(iterations=5, seed=9), 3, 1, 0).seed == seat_seed(3, 1, 0, 9)
     assert seated(sf.RandomAgent(seed=9), 3, 1, 0).seed == seat_seed(3, 1, 0, 9)
+    puct = seated(sf.PUCT(simulations=5, c=0.5, seed=9), 3, 1, 0)
+    assert puct.seed == seat_seed(3, 1, 0, 9) and puct.c == 0.5
 
 
 @pytest.mark.parametrize("name", sf.games())

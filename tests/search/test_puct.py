@@ -328,6 +328,50 @@ def test_match_plays_puct_agents_in_rust_batching_across_games() -> None:
     assert m.score[0] > 0.5
 
 
+class SeatedPuct:
+    """A Python agent that searches as a PUCT with seed 0 and ``evaluator`` would when seated."""
+
+    name = "seated-puct"
+
+    def __init__(self, evaluator: Any = None) -> None:
+        self.evaluator = evaluator
+        self.inner = sf.PUCT(evaluator, simulations=20)
+
+    def reset(self, seed: int) -> None:
+        self.inner = sf.PUCT(self.evaluator, simulations=20, seed=seed)
+
+    def act(self, state: Any) -> int:
+        return int(self.inner.act(state))
+
+
+@pytest.mark.parametrize("evaluator", [None, _uniform], ids=["rollout", "numpy"])
+def test_puct_seats_are_reseeded_per_game_and_seat_as_mcts_seats_are(evaluator: Any) -> None:
+    def run(first: Any) -> sf.Match:
+        return sf.match(GAME, [first, sf.PUCT(evaluator, simulations=20, seed=5)], games=6, seed=11)
+
+    native = run(sf.PUCT(evaluator, simulations=20))
+    driven = run(SeatedPuct(evaluator))
+    # A game driven from Python seats each PUCT with the seed a native run gives it.
+    for i in range(6):
+        assert native.game_actions(i) == driven.game_actions(i)
+    # Games with the same seating are different games: each seat's search has its own seed...
+    for m in (native, driven):
+        assert len({tuple(m.game_actions(i)) for i in range(0, 6, 2)}) > 1
+    # ...and the whole match comes back from its seed.
+    np.testing.assert_array_equal(run(SeatedPuct(evaluator)).actions, driven.actions)
+    np.testing.assert_array_equal(run(sf.PUCT(evaluator, simulations=20)).actions, native.actions)
+
+
+def test_with_seed_keeps_the_evaluator_and_every_other_setting() -> None:
+    a = sf.PUCT(_uniform, simulations=7, c=0.5, batch_size=2, seed=1, max_nodes=5000)
+    b = a.with_seed(2**64 - 1)
+    assert b.seed == 2**64 - 1 and b.evaluator is _uniform
+    assert [b.simulations, b.c, b.batch_size, b.max_nodes] == [7, 0.5, 2, 5000]
+    for agent in (a, sf.MCTS(iterations=5), sf.RandomAgent()):
+        with pytest.raises(sf.InvalidOptionError):
+            agent.with_seed(-1)
+
+
 def test_match_raises_what_the_evaluator_raises() -> None:
     def boom(obs: np.ndarray, mask: np.ndarray) -> Any:
         raise ZeroDivisionError("nope")
@@ -339,7 +383,13 @@ def test_match_raises_what_the_evaluator_raises() -> None:
 
 
 @pytest.mark.parametrize(
-    "obj", [sf._core.PUCT, sf._core.puct_play_games, sf._core.puct_selfplay_games]
+    "obj",
+    [
+        sf._core.PUCT,
+        sf._core.PUCT.with_seed,
+        sf._core.puct_play_games,
+        sf._core.puct_selfplay_games,
+    ],
 )
 def test_docstring_examples_run(obj: Any) -> None:
     import doctest

@@ -40,7 +40,15 @@ def finished(game: sf.Game) -> sf.State:
 
 @pytest.mark.parametrize(
     "obj",
-    [_core.MCTS, _core.RandomAgent, _core.SearchResult, _core.play_games, _core.selfplay_games],
+    [
+        _core.MCTS,
+        _core.MCTS.with_seed,
+        _core.RandomAgent,
+        _core.RandomAgent.with_seed,
+        _core.SearchResult,
+        _core.play_games,
+        _core.selfplay_games,
+    ],
 )
 def test_docstring_examples_run(obj: Any) -> None:
     finder = doctest.DocTestFinder(recurse=False)

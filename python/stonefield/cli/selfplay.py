@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from .. import _core
+from ..agents import agent_kind
 from ..selfplay import selfplay
 from ._common import (
     GAME_HELP,
@@ -64,7 +65,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     game = make_game(args.game, dict(args.options))
     agent = args.agent or agent_arg(DEFAULT_SELFPLAY_AGENT)
-    if not isinstance(agent, _core.MCTS):
+    if agent_kind(agent) != "mcts":
         fail("--agent: self-play needs an mcts agent (its visit counts are the policies)")
     check_writable("--output", args.output)
     start = time.perf_counter()

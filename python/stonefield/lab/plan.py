@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _core
 from .._core import Game, InvalidOptionError
-from ..agents import MCTS_SETTINGS, PUCT_SETTINGS, agent_string, parse_agent
+from ..agents import BUDGETS, agent_kind, agent_string, parse_agent, rebuilt
 
 #: Format tag of the first line of a results file (the plan's header).
 FORMAT = "stonefield-lab/2"
@@ -221,17 +221,14 @@ def at_budget(agent: Any, factor: float) -> Any:
     """
     if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 0:
         raise InvalidOptionError(f"a budget factor is a number > 0, got {factor!r}")
-    if isinstance(agent, _core.MCTS):
-        settings = {k: getattr(agent, k) for k in MCTS_SETTINGS}
-        if settings["iterations"] is not None:
-            settings["iterations"] = max(1, round(settings["iterations"] * factor))
-        if settings["time"] is not None:
-            settings["time"] = settings["time"] * factor
-        return _core.MCTS(**settings)
-    if isinstance(agent, _core.PUCT):
-        settings = {k: getattr(agent, k) for k in PUCT_SETTINGS}
-        settings["simulations"] = max(1, round(settings["simulations"] * factor))
-        return _core.PUCT(agent.evaluator, **settings)
+    key = BUDGETS.get(agent_kind(agent) or "")
+    if key is not None:
+        changes = {}
+        if getattr(agent, key) is not None:
+            changes[key] = max(1, round(getattr(agent, key) * factor))
+        if getattr(agent, "time", None) is not None:
+            changes["time"] = agent.time * factor
+        return rebuilt(agent, **changes)
     raise InvalidOptionError(
         f"{agent_string(agent)} has no budget to scale; agents with one: mcts (iterations,"
         " time), puct (simulations)"
@@ -249,18 +246,13 @@ def with_budget(agent: Any, budget: int, *, seed: int | None = None) -> Any:
     """
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise InvalidOptionError(f"a budget is an integer ≥ 1, got {budget!r}")
-    if isinstance(agent, _core.MCTS):
-        settings = {k: getattr(agent, k) for k in MCTS_SETTINGS}
-        settings.update(iterations=budget, time=None)
-        if seed is not None:
-            settings["seed"] = seed
-        return _core.MCTS(**settings)
-    if isinstance(agent, _core.PUCT):
-        settings = {k: getattr(agent, k) for k in PUCT_SETTINGS}
-        settings["simulations"] = budget
-        if seed is not None:
-            settings["seed"] = seed
-        return _core.PUCT(agent.evaluator, **settings)
+    kind = agent_kind(agent)
+    key = BUDGETS.get(kind or "")
+    if key is not None:
+        changes: dict[str, Any] = {key: budget, **({"seed": seed} if seed is not None else {})}
+        if kind == "mcts":
+            changes["time"] = None
+        return rebuilt(agent, **changes)
     raise InvalidOptionError(
         f"{agent_string(agent)} has no budget to set; agents with one: mcts (iterations), puct"
         " (simulations)"
@@ -272,7 +264,7 @@ def skill_agents(plan: Plan) -> list[Any]:
     (first) agent, or MCTS with :data:`SKILL_FALLBACK_ITERATIONS` iterations when it has no
     budget (a random or a Python agent)."""
     base = plan.agents[0]
-    if not isinstance(base, (_core.MCTS, _core.PUCT)):
+    if agent_kind(base) not in BUDGETS:
         base = _core.MCTS(iterations=SKILL_FALLBACK_ITERATIONS)
     return [at_budget(base, SKILL_FACTOR), base]
 

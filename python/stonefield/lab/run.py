@@ -17,7 +17,7 @@ from .. import _core
 from .._actions import is_action_id
 from .._core import Facts, Game, IllegalMoveError, InvalidOptionError, StonefieldError
 from .._seeds import seated
-from ..agents import agent_string, is_native
+from ..agents import agent_kind, agent_string, is_native
 from .plan import Chunk, Plan, make_plan, seating, skill_agents
 from .results import (
     ResultsFile,
@@ -180,7 +180,7 @@ def execute(
             for e in out.entries
         ]
     if chunk_size is None:
-        searching = any(not isinstance(a, _core.RandomAgent) for a in plan.agents)
+        searching = any(agent_kind(a) != "random" for a in plan.agents)
         chunk_size = 32 if searching or plan.skill else 100_000
     if chunk_size < 1:
         raise InvalidOptionError(f"chunk must be at least 1, got {chunk_size}")

@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._seeds import MCTS_SETTINGS
-from ..agents import AGENT_KINDS, PUCT_SETTINGS, parse_agent
+from ..agents import AGENT_KINDS, MCTS_SETTINGS, PUCT_SETTINGS, agent_kind, parse_agent
 
 #: The largest iteration budget a request may ask of MCTS.
 MAX_ITERATIONS = 200_000
@@ -145,7 +144,7 @@ class Seat:
             agent = parse_agent(spec)
         except (_core.InvalidOptionError, TypeError) as e:
             raise SeatError(str(e)) from None
-        if isinstance(agent, _core.RandomAgent):
+        if agent_kind(agent) == "random":
             return Seat("random", settings=(("seed", agent.seed),) if agent.seed else ())
         given = {item.partition("=")[0].strip() for item in spec.partition(":")[2].split(",")}
         iterations = agent.iterations

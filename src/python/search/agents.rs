@@ -348,6 +348,29 @@ impl PyMcts {
     pub(super) fn seed(&self) -> u64 {
         self.config.seed
     }
+
+    /// This agent with every setting kept but the seed: the one way an agent is re-seeded
+    /// (for a seat of a game, or by a wrapper agent's ``reset``), the same for every native
+    /// kind (:class:`MCTS`, :class:`RandomAgent`, :class:`PUCT`).
+    ///
+    /// >>> import stonefield as sf
+    /// >>> a = sf.MCTS(iterations=50, c=0.5, seed=1).with_seed(9)
+    /// >>> a.seed, a.iterations, a.c
+    /// (9, 50, 0.5)
+    ///
+    /// Raises:
+    ///     InvalidOptionError: the seed is not an integer in 0..2**64.
+    pub(super) fn with_seed(&self, seed: &Bound<'_, PyAny>) -> PyResult<PyMcts> {
+        let config = MctsConfig {
+            seed: setting_arg(seed, "seed", 0, u64::MAX)?,
+            ..self.config.clone()
+        };
+        let agent = Mcts::new(config.clone()).map_err(to_py)?;
+        Ok(PyMcts {
+            config,
+            agent: Mutex::new(agent),
+        })
+    }
     #[getter]
     pub(super) fn max_nodes(&self) -> usize {
         self.config.max_nodes
@@ -502,6 +525,20 @@ impl PyRandomAgent {
     #[getter]
     pub(super) fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// This agent with another seed (as :meth:`MCTS.with_seed`).
+    ///
+    /// >>> import stonefield as sf
+    /// >>> sf.RandomAgent(seed=1).with_seed(4)
+    /// RandomAgent(seed=4)
+    ///
+    /// Raises:
+    ///     InvalidOptionError: the seed is not an integer in 0..2**64.
+    pub(super) fn with_seed(&self, seed: &Bound<'_, PyAny>) -> PyResult<PyRandomAgent> {
+        Ok(PyRandomAgent {
+            seed: setting_arg(seed, "seed", 0, u64::MAX)?,
+        })
     }
 
     pub(super) fn __repr__(&self) -> String {
