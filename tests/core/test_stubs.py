@@ -8,6 +8,7 @@ import sys
 import pytest
 
 
+@pytest.mark.slow  # kept out of the quick tier (tens of seconds)
 def test_stubtest() -> None:
     pytest.importorskip("mypy")
     result = subprocess.run(

@@ -20,6 +20,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import stonefield as sf
 
 KILLS = int(os.environ.get("STONEFIELD_CRASH_KILLS", "10"))
@@ -39,6 +41,7 @@ def _resume(path: Path) -> list[dict[str, Any]]:
         return _numbers(sf.lab.evaluate("subsume", out=str(path), **ARGS))
 
 
+@pytest.mark.slow  # kept out of the quick tier (tens of seconds)
 def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_numbers(
     tmp_path: Path,
 ) -> None:

@@ -129,6 +129,7 @@ def test_perfect_play_is_the_solvers_and_is_kept(tmp_path: Any) -> None:
     assert perfect_play(study, 10.0, str(tmp_path)) == results
 
 
+@pytest.mark.slow  # kept out of the quick tier (tens of seconds)
 def test_study_report_answers_first(tmp_path: Any) -> None:
     run = sf.lab.run_study(
         "smallholder-rulesets", games=4, strengths=(2, 4), seed=1, solve_time=5.0
@@ -154,6 +155,7 @@ def test_study_report_answers_first(tmp_path: Any) -> None:
     assert "<blockquote>" in html and "<h2>Answer</h2>" in html and "data:image/png" in html
 
 
+@pytest.mark.slow  # kept out of the quick tier (tens of seconds)
 def test_skill_traces_with_the_strong_preset(tmp_path: Any) -> None:
     run = sf.lab.run_study(
         "subsume-asides", games=2, strengths=(4, 8), skill_games=4, out=str(tmp_path)
@@ -165,6 +167,7 @@ def test_skill_traces_with_the_strong_preset(tmp_path: Any) -> None:
     assert "skill_traces.png" in Path(path).read_text()
 
 
+@pytest.mark.slow  # kept out of the quick tier (tens of seconds)
 def test_cli_runs_a_whole_study(tmp_path: Any, capsys: Any) -> None:
     out, rep = str(tmp_path / "o"), str(tmp_path / "r")
     argv = ["lab", "study", "subsume-sizes", "-n", "2", "--strengths", "2,3", "-q"]
@@ -182,6 +185,7 @@ def test_cli_runs_a_whole_study(tmp_path: Any, capsys: Any) -> None:
         main(["lab", "study", "subsume-sizes", "--strengths", "0,5"])
 
 
+@pytest.mark.slow  # kept out of the quick tier (tens of seconds)
 def test_asides_report_plots_the_series_and_reads_them(tmp_path: Any) -> None:
     """subsume-asides: the study report plots each declared series per variant and strength,
     and its answer says where, over the game, a variant's shape lies apart from the default's
