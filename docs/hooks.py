@@ -7,7 +7,10 @@
 - ``<!-- table: NAME -->`` becomes a results table rendered from the experiments' data by
   ``experiments/tables.py`` (``TABLES[NAME]``), and ``<!-- include: PATH -->`` the text of a
   table an experiment generated (PATH from the repository's root), so every figure of a results
-  page is read from its run's file at build time.
+  page is read from its run's file at build time;
+- ``<!-- rules: GAME -->`` becomes the rules of GAME for its default options, section by section
+  with their diagrams: the same text and pictures the play page shows (``stonefield.play._rules``),
+  so the game pages and the page players read cannot disagree.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ _PICTURE = re.compile(r"<!-- picture: (\w+) -->")
 # A marker quoted in inline code (`<!-- table: NAME -->`) is left as it is.
 _TABLE = re.compile(r"(?<!`)<!-- table: ([\w./+-]+) -->")
 _INCLUDE = re.compile(r"(?<!`)<!-- include: ([\w./+-]+) -->")
+_RULES = re.compile(r"(?<!`)<!-- rules: (\w+) -->")
 
 
 def _pictures() -> Any:
@@ -67,6 +71,27 @@ def cli_reference() -> str:
     return "\n".join(out)
 
 
+def rules(game: str) -> str:
+    """The rules of ``game`` (default options) as the play page writes them: a ``###`` heading
+    per section, its paragraphs, and its diagrams as inline SVG figures with their captions."""
+    import stonefield as sf
+    from stonefield.play._rules import rules as play_rules
+
+    r = play_rules(sf.make(game))
+    out = [f"*{r['summary']}*", ""] if r["summary"] else []
+    for section in r["sections"]:
+        out += [f"### {section['heading']}", ""]
+        for paragraph in section["text"]:
+            out += [paragraph, ""]
+        for d in section["diagrams"]:
+            out += [
+                f'<figure markdown="span">\n{d["svg"]}\n<figcaption>{d["caption"]}</figcaption>'
+                "\n</figure>",
+                "",
+            ]
+    return "\n".join(out)
+
+
 def picture(game: str) -> str:
     """The docs' position of ``game`` as inline SVG, with its caption."""
     pictures = _pictures()
@@ -87,6 +112,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if "<!-- cli-reference -->" in markdown:
         markdown = markdown.replace("<!-- cli-reference -->", cli_reference())
     markdown = _PICTURE.sub(lambda m: picture(m.group(1)), markdown)
+    markdown = _RULES.sub(lambda m: rules(m.group(1)), markdown)
     if _TABLE.search(markdown):
         tables = _tables()
         markdown = _TABLE.sub(lambda m: tables.render(m.group(1)), markdown)
