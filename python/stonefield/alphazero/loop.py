@@ -319,6 +319,8 @@ def _load_state(
 
     try:
         meta, arrays = read_npz(path, template_of, "a resume state")
+    except _core.InvalidOptionError:
+        raise  # another game or other settings than the run's: said as such
     except (OSError, TypeError, *DAMAGED) as e:
         raise _core.RecordError(f"{path}: not a resume state ({type(e).__name__}: {e})") from None
     done = int(meta["iteration"])

@@ -1,0 +1,99 @@
+"""Training runs that survive what goes wrong (reliability review be7f9ce, finding 3): a run
+in a folder that holds one is refused unless resumed or overwritten, a resumed run continues
+where the first stopped and ends with the network of a run that went through, and a checkpoint
+write cut by a full disk leaves the earlier checkpoint whole."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import stonefield as sf
+from stonefield.alphazero import TrainConfig, train
+from stonefield.cli import main
+
+GAME = sf.make("subsume", size=3)
+TINY = TrainConfig(
+    games=2,
+    simulations=4,
+    batch_size=4,
+    epochs=1,
+    window=2,
+    hidden=8,
+    layers=1,
+    eval_games=0,
+    seed=3,
+)
+
+
+def _weights(path: Path) -> list[np.ndarray]:
+    with np.load(path) as data:
+        return [data[k] for k in sorted(data.files) if k != "header"]
+
+
+def test_a_run_is_refused_over_a_run_and_resumed_to_the_same_network(tmp_path: Path) -> None:
+    through, stopped = tmp_path / "through", tmp_path / "stopped"
+    train(GAME, 2, through, TINY)
+    train(GAME, 1, stopped, TINY)
+    # A second start in the same folder is refused and changes nothing.
+    before = (stopped / "latest.npz").read_bytes()
+    with pytest.raises(sf.InvalidOptionError, match="already holds a training run"):
+        train(GAME, 2, stopped, TINY)
+    assert (stopped / "latest.npz").read_bytes() == before
+    # A resume of another game is refused, naming it.
+    with pytest.raises(sf.InvalidOptionError):
+        train(sf.make("subsume", size=4), 2, stopped, TINY, resume=True)
+    rows = train(GAME, 2, stopped, TINY, resume=True)
+    assert [r["iteration"] for r in rows] == [1, 2]
+    for a, b in zip(_weights(stopped / "latest.npz"), _weights(through / "latest.npz")):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    # Overwrite starts again from round 1.
+    rows = train(GAME, 1, stopped, TINY, overwrite=True)
+    assert [r["iteration"] for r in rows] == [1]
+    assert not (stopped / "checkpoint-002.npz").exists()
+
+
+def test_the_train_command_resumes_and_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    args = ["--games", "2", "--simulations", "4", "--eval-games", "0", "--hidden", "8"]
+    start = ["train", "subsume", "--option", "size=3", "--out", str(out), *args]
+    assert main([*start, "--iterations", "1"]) == 0
+    capsys.readouterr()
+    assert main([*start, "--iterations", "2"]) == 2
+    assert "--resume" in capsys.readouterr().err
+    # --resume takes the game and the settings from the run itself.
+    assert main(["train", "--resume", str(out), "--iterations", "2"]) == 0
+    assert "iteration 2:" in capsys.readouterr().err
+    assert (out / "checkpoint-002.npz").exists()
+
+
+def test_a_full_disk_during_a_checkpoint_write_keeps_the_earlier_one(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    train(GAME, 1, out, TINY)
+    latest = out / "latest.npz"
+    before = latest.read_bytes()
+    # The next write of latest.npz, with the files this process may write capped below its size.
+    code = (
+        "import resource, signal, sys\n"
+        "import stonefield as sf\n"
+        "from stonefield._checkpoint import CheckpointNetwork\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "net = CheckpointNetwork.load(sys.argv[1])\n"
+        "half = len(open(sys.argv[1], 'rb').read()) // 2\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (half, half))\n"
+        "try:\n"
+        "    net.save(sys.argv[1])\n"
+        "except OSError:\n"
+        "    sys.exit(3)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(latest)], capture_output=True, text=True)
+    assert done.returncode == 3, done.stderr
+    assert latest.read_bytes() == before
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
+    sf.PUCT(checkpoint=str(latest), simulations=4).act(GAME.new_state())
