@@ -153,7 +153,8 @@ impl PyGame {
     /// A string with a lone surrogate (no move's name) is an `IllegalMoveError`, as is any
     /// other text that names no action.
     fn parse_action(&self, text: &Bound<'_, PyString>) -> PyResult<usize> {
-        let Ok(text) = text.to_str() else {
+        // `to_cow`, not `to_str`: the stable ABI of the wheels (3.9) has no borrowed UTF-8 view.
+        let Ok(text) = text.to_cow() else {
             return Err(IllegalMoveError::new_err(format!(
                 "{} names no move (it holds a lone surrogate)",
                 text.repr()
@@ -161,7 +162,7 @@ impl PyGame {
                     .unwrap_or_else(|_| "the text".into())
             )));
         };
-        self.game.parse_action(text).map_err(to_py)
+        self.game.parse_action(&text).map_err(to_py)
     }
 
     /// The site an action puts a stone on or marks, or None.
