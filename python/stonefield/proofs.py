@@ -101,8 +101,7 @@ def _prove(
     if state.is_terminal():
         if _result_for(state, player) < at_least:
             raise _core.StonefieldError(
-                f"the solver's value does not hold after actions {state.history}: "
-                "no proof written"
+                f"the solver's value does not hold after actions {state.history}: no proof written"
             )
         return
     if state.current_player == player:
@@ -110,7 +109,9 @@ def _prove(
         good = cache.get(k)
         if good is None:
             res = _core.solve(state, table_mb=table_mb, threads=1)
-            good = [int(a) for a, o in zip(res.actions, res.outcomes) if -1 <= o <= 1 and o >= at_least]
+            good = [
+                int(a) for a, o in zip(res.actions, res.outcomes) if -1 <= o <= 1 and o >= at_least
+            ]
             cache[k] = good
         if not good:
             raise _core.StonefieldError(
@@ -128,9 +129,7 @@ def _prove(
         state.undo()
 
 
-def write_proof(
-    state: _core.State, value: int, path: str | Path, table_mb: int | None = 4
-) -> int:
+def write_proof(state: _core.State, value: int, path: str | Path, table_mb: int | None = 4) -> int:
     """Writes a proof that ``state`` (a two-player position, not finished) has ``value`` for
     its mover; returns the number of move lines.
 
@@ -214,8 +213,7 @@ class _Lines:
     def take(self, legal: list[int], where: list[int]) -> int:
         if self.i >= len(self.lines):
             raise _core.RecordError(
-                f"line {self.i + 2}: the proof ends early, a move is missing after actions "
-                f"{where}"
+                f"line {self.i + 2}: the proof ends early, a move is missing after actions {where}"
             )
         text = self.lines[self.i].strip()
         self.i += 1

@@ -1,0 +1,172 @@
+"""Proofs anyone can check: sf.solve(certificate=PATH) writes one, sf.verify_proof and
+``stonefield verify-proof`` check it with the rules alone, and reject every altered file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import stonefield as sf
+
+
+def _state(name: str, moves: int = 0, **options: object) -> sf.State:
+    s = sf.make(name, **options).new_state()
+    for i in range(moves):
+        a = s.random_action(seed=i)
+        assert a is not None
+        s.apply(a)
+    return s
+
+
+# (id, game, options, random moves in, value for the mover)
+BOARDS = [
+    ("smallholder-win", "smallholder", {"board": "hex232323"}, 0, 1),
+    ("smallholder-loss", "smallholder", {"board": "hex232323", "ruleset": "stymie"}, 0, -1),
+    ("windflowers-draw", "windflowers", {"size": 3, "max_moves": 6}, 0, 0),
+    ("subsume-loss", "subsume", {"size": 3}, 6, -1),
+    ("subsume-win", "subsume", {"size": 3}, 5, 1),
+    ("smallholder-in", "smallholder", {"board": "hex232323"}, 4, 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "moves", "value"),
+    [b[1:] for b in BOARDS],
+    ids=[b[0] for b in BOARDS],
+)
+def test_written_proof_verifies(
+    tmp_path: Path, game: str, options: dict[str, object], moves: int, value: int
+) -> None:
+    state = _state(game, moves, **options)
+    path = tmp_path / "p.proof"
+    res = sf.solve(state, certificate=path)
+    assert res.value == value
+    check = sf.verify_proof(path)
+    assert isinstance(check, sf.ProofCheck)
+    assert check.value == value
+    assert check.game == game
+    assert check.actions == state.history
+    assert check.positions > check.moves > 0
+    header = json.loads(path.read_text().partition("\n")[0])
+    assert [c["at_least"] for c in header["claims"]] == ([1] if value else [0, 0])
+    assert sum(c["moves"] for c in header["claims"]) == check.moves
+
+
+def test_unfinished_solve_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "p.proof"
+    res = sf.solve(_state("smallholder", board="hex3"), max_nodes=50, certificate=path)
+    assert res.value is None
+    assert not path.exists()
+
+
+def test_finished_position_is_refused(tmp_path: Path) -> None:
+    s = _state("windflowers", size=3, max_moves=2)
+    while not s.is_terminal():
+        s.apply(int(s.legal_actions()[0]))
+    with pytest.raises(sf.InvalidOptionError, match="finished"):
+        sf.proofs.write_proof(s, 0, tmp_path / "p.proof")
+
+
+@pytest.fixture(scope="module")
+def draw_proof(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("proof") / "draw.proof"
+    assert sf.solve(_state("windflowers", size=3, max_moves=6), certificate=path).value == 0
+    return path.read_text()
+
+
+@pytest.fixture(scope="module")
+def win_proof(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("proof") / "win.proof"
+    assert sf.solve(_state("smallholder", 4, board="hex232323"), certificate=path).value == 1
+    return path.read_text()
+
+
+def _reject(tmp_path: Path, text: str, match: str) -> None:
+    path = tmp_path / "bad.proof"
+    path.write_text(text)
+    with pytest.raises(sf.RecordError, match=match):
+        sf.verify_proof(path)
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_illegal_move_is_rejected_with_its_position(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    head, _, body = text.partition("\n")
+    lines = body.split("\n")
+    lines[0] = "100000"
+    _reject(tmp_path, head + "\n" + "\n".join(lines), r"line 2: action 100000 is not legal after")
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_every_other_move_flipped_is_rejected(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    head, _, body = text.partition("\n")
+    lines = body.split("\n")
+    record = json.loads(head)["record"]
+    root = sf.from_record(record)
+    for a in root.legal_actions().tolist():
+        if str(a) == lines[0]:
+            continue
+        changed = [str(a), *lines[1:]]
+        _reject(tmp_path, head + "\n" + "\n".join(changed), r"line \d+")
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_dropped_line_is_rejected(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    head, _, body = text.partition("\n")
+    lines = body.split("\n")
+    for drop in (0, len(lines) // 2, len(lines) - 2):
+        changed = lines[:drop] + lines[drop + 1 :]
+        _reject(tmp_path, head + "\n" + "\n".join(changed), r"line \d+")
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_truncated_file_is_rejected(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    for cut in (10, len(text) // 2, len(text) - 1, len(text) - 3):
+        _reject(tmp_path, text[:cut], r"line \d+")
+
+
+def test_extra_lines_and_changed_checksum_are_rejected(tmp_path: Path, draw_proof: str) -> None:
+    _reject(tmp_path, draw_proof + "5\n", "more lines than the proof uses")
+    head, _, body = draw_proof.partition("\n")
+    header = json.loads(head)
+    header["sha256"] = "0" * 64
+    _reject(tmp_path, json.dumps(header) + "\n" + body, "sha256 does not match")
+
+
+def test_other_game_or_value_is_rejected(tmp_path: Path, draw_proof: str, win_proof: str) -> None:
+    head, _, body = win_proof.partition("\n")
+    header = json.loads(head)
+    other = dict(header, record=dict(header["record"], game="subsume"))
+    _reject(tmp_path, json.dumps(other) + "\n" + body, "line 1: record")
+    bigger = dict(header["record"], options=dict(header["record"]["options"], board="hex3"))
+    _reject(tmp_path, json.dumps(dict(header, record=bigger)) + "\n" + body, r"line \d+")
+    head, _, body = draw_proof.partition("\n")
+    header = json.loads(head)
+    for value in (1, -1, 2, True, None):
+        _reject(tmp_path, json.dumps(dict(header, value=value)) + "\n" + body, "line 1")
+    _reject(tmp_path, json.dumps(dict(header, format="x")) + "\n" + body, "line 1")
+    _reject(tmp_path, json.dumps(dict(header, format_version=2)) + "\n" + body, "line 1")
+
+
+def test_not_a_proof_is_rejected(tmp_path: Path) -> None:
+    _reject(tmp_path, "", "line 1")
+    _reject(tmp_path, "hello\n1\n", "line 1")
+    _reject(tmp_path, "[1, 2]\n", "line 1")
+    (tmp_path / "bin.proof").write_bytes(b"\xff\xfe\n")
+    with pytest.raises(sf.RecordError):
+        sf.verify_proof(tmp_path / "bin.proof")
+    with pytest.raises(sf.RecordError, match="cannot be read"):
+        sf.verify_proof(tmp_path / "missing.proof")
