@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import stonefield as sf
+from stonefield.cli import main
 
 
 def _state(name: str, moves: int = 0, **options: object) -> sf.State:
@@ -170,3 +171,38 @@ def test_not_a_proof_is_rejected(tmp_path: Path) -> None:
         sf.verify_proof(tmp_path / "bin.proof")
     with pytest.raises(sf.RecordError, match="cannot be read"):
         sf.verify_proof(tmp_path / "missing.proof")
+
+
+def test_command_line_writes_and_checks_a_proof(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cli.proof"
+    argv = ["solve", "windflowers", "--option", "size=3", "--option", "max_moves=6"]
+    assert main([*argv, "--proof", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["value"] == 0 and out["proof"] == str(path) and out["proof_moves"] > 0
+    assert main(["verify-proof", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "draw for the player to move: proven" in text and "positions" in text
+    assert main(["verify-proof", str(path), "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["valid"] and checked["value"] == 0 and checked["moves"] == out["proof_moves"]
+    assert checked["positions"] == sf.verify_proof(path).positions
+    path.write_text(path.read_text()[:-3])
+    assert main(["verify-proof", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("stonefield verify-proof: rejected: line ")
+
+
+def test_command_line_unproven_value_writes_no_proof(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "none.proof"
+    argv = ["solve", "smallholder", "--option", "board=hex3", "--nodes", "50"]
+    assert main([*argv, "--proof", str(path)]) == 0
+    assert "no proof written" in capsys.readouterr().err
+    assert not path.exists()
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", "windflowers", "--graph", "--proof", str(path)])
+    assert exit_.value.code == 2
+    assert "--proof" in capsys.readouterr().err
