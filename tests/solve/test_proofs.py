@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -206,3 +207,22 @@ def test_command_line_unproven_value_writes_no_proof(
         main(["solve", "windflowers", "--graph", "--proof", str(path)])
     assert exit_.value.code == 2
     assert "--proof" in capsys.readouterr().err
+
+
+def test_a_losing_move_with_a_fixed_checksum_fails_at_a_position(tmp_path: Path) -> None:
+    # The checker does not lean on the checksum: a proof whose first move is changed to one
+    # that does not win, with the checksum made to match, still fails where the play fails.
+    state = _state("smallholder", 4, board="hex232323")
+    path = tmp_path / "p.proof"
+    res = sf.solve(state, certificate=path)
+    assert res.value == 1
+    head, _, body = path.read_text().partition("\n")
+    header = json.loads(head)
+    lines = body.split("\n")
+    bad = [int(a) for a, o in zip(res.actions, res.outcomes) if o < 1]
+    assert bad
+    for a in bad:
+        changed = "\n".join([str(a), *lines[1:]])
+        header["sha256"] = hashlib.sha256(changed.encode()).hexdigest()
+        text = json.dumps(header) + "\n" + changed
+        _reject(tmp_path, text, r"line (\d\d*): (the game ends|the proof ends|action)")
