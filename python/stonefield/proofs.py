@@ -23,10 +23,11 @@ to move, every legal action is followed, in ascending order; a finished position
 and must give the claiming player a result of at least ``at_least`` by the game's
 ``returns()``. ``moves`` counts a claim's lines.
 
-The checker (:func:`verify_proof`) trusts only the rules engine (``legal_actions``, ``apply``, ``undo``,
-``is_terminal``, ``returns``) and the game record reader: no table, no move ordering, no
-solver. Any failure raises :class:`stonefield.RecordError` naming the line of the file and the
-position (the actions from the root) where it fails.
+The checker (:func:`verify_proof`) trusts only the rules engine (``legal_actions``,
+``apply``, ``undo``, ``current_player``, ``is_terminal``, ``returns``) and the game record
+reader: no table, no move ordering, no solver. Any failure raises
+:class:`stonefield.RecordError` naming the line of the file and the position (the actions from
+the root) where it fails.
 """
 
 from __future__ import annotations
