@@ -30,6 +30,8 @@ BOARDS = [
     ("subsume-loss", "subsume", {"size": 3}, 6, -1),
     ("subsume-win", "subsume", {"size": 3}, 5, 1),
     ("smallholder-in", "smallholder", {"board": "hex232323"}, 4, 1),
+    ("faraday-loss", "faraday", {"order": 3, "grid": "hex"}, 4, -1),
+    ("faraday-win", "faraday", {"order": 3, "grid": "hex"}, 8, 1),
 ]
 
 
