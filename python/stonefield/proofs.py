@@ -180,15 +180,37 @@ def solve(
     method: Literal["alphabeta", "pns"] | None = None,
     certificate: str | Path | None = None,
 ) -> _core.SolveResult:
-    """Solves a two-player position exactly (see the solver's documentation).
+    """Solves a two-player position exactly: negamax alpha-beta (or df-pn) with a
+    transposition table keyed by the position key, sharing entries between a position's images
+    under the board's symmetries; the GIL released.
 
-    With ``certificate`` a path, once the root value is proven a proof of it is written there
-    (:mod:`stonefield.proofs`; check it with :func:`stonefield.verify_proof`); when the search
-    stops before the value is proven nothing is written. Proofs are trees: for small boards.
+    Args:
+        state: the position (not over) of a two-player game; for three or four players use
+            state_graph.
+        max_nodes: stop after about this many nodes (≥ 1), or None.
+        time: stop after this many seconds (> 0), or None.
+        threads: search threads (the result is the same for any count), default 1.
+        margin: also find the best final score difference (games with scores).
+        table_mb: the table's size in MiB, from 1 to the memory this process may still take;
+            default an eighth of that (16 MiB to 1 GiB).
+        method: "alphabeta" (default) or "pns" (a depth-first proof-number search).
+        certificate: a path: once the root value is proven, a proof of it is written there
+            (format in :mod:`stonefield.proofs`; check it with :func:`stonefield.verify_proof`
+            or ``stonefield verify-proof``). When the search stops before the value is proven
+            nothing is written. A proof is a tree: for small boards.
+
+    Returns:
+        SolveResult. When a budget stops the search, every root outcome proven so far is kept.
 
     Raises:
-        InvalidOptionError: a bad argument.
-        SolveInterrupted: Ctrl-C stopped the search.
+        SolveInterrupted: Ctrl-C stopped the search; its ``result`` is the SolveResult so far.
+        InvalidOptionError: a bad setting, or a table larger than the memory available.
+        OSError: the certificate cannot be written.
+
+    >>> import stonefield as sf
+    >>> res = sf.solve(sf.make("smallholder", board="hex232323").new_state())
+    >>> res.value, res.best, res.stopped_by
+    (1, [1, 7, 9], 'solved')
     """
     res = _core.solve(
         state,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import doctest
 import hashlib
 import json
 from pathlib import Path
@@ -228,3 +229,13 @@ def test_a_losing_move_with_a_fixed_checksum_fails_at_a_position(tmp_path: Path)
         header["sha256"] = hashlib.sha256(changed.encode()).hexdigest()
         text = json.dumps(header) + "\n" + changed
         _reject(tmp_path, text, r"line (\d\d*): (the game ends|the proof ends|action)")
+
+
+def test_solve_docstring_example_runs() -> None:
+    finder = doctest.DocTestFinder(recurse=False)
+    tests = finder.find(sf.solve, "solve", globs={})
+    assert tests and tests[0].examples
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for t in tests:
+        runner.run(t)
+    assert runner.failures == 0
