@@ -319,7 +319,8 @@ def verify_proof(path: str | Path) -> ProofCheck:
         raise _core.RecordError(f"line 1: the header is not JSON ({e})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise _core.RecordError(f"line 1: not a {FORMAT} file")
-    if header.get("format_version") != FORMAT_VERSION:
+    version = header.get("format_version")
+    if isinstance(version, bool) or version != FORMAT_VERSION:
         raise _core.RecordError(
             f"line 1: format_version {header.get('format_version')!r}; this checker reads "
             f"{FORMAT_VERSION}"

@@ -163,7 +163,9 @@ def test_other_game_or_value_is_rejected(tmp_path: Path, draw_proof: str, win_pr
     for value in (1, -1, 2, True, None):
         _reject(tmp_path, json.dumps(dict(header, value=value)) + "\n" + body, "line 1")
     _reject(tmp_path, json.dumps(dict(header, format="x")) + "\n" + body, "line 1")
-    _reject(tmp_path, json.dumps(dict(header, format_version=2)) + "\n" + body, "line 1")
+    for version in (2, True, "1", None):
+        changed = json.dumps(dict(header, format_version=version))
+        _reject(tmp_path, changed + "\n" + body, "line 1")
 
 
 def test_not_a_proof_is_rejected(tmp_path: Path) -> None:
