@@ -89,11 +89,42 @@ def _result_for(state: _core.State, player: int) -> int:
     return (mine > theirs) - (mine < theirs)
 
 
+#: The writer leaves a claiming player's position to the checker's own minimax ("?") when
+#: minimax settles it within this many positions.
+LEAF_POSITIONS = 200
+#: The most positions the checker's minimax visits for one "?" before it rejects the proof.
+CHECKER_LEAF_LIMIT = 100_000
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _minimax(state: _core.State, player: int, at_least: int, budget: list[int]) -> bool:
+    """Plain minimax: can ``player`` make sure of at least ``at_least`` from ``state``?
+    Counts the positions it visits down from ``budget[0]``; raises _TooBig below zero."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooBig
+    if state.is_terminal():
+        return _result_for(state, player) >= at_least
+    mine = state.current_player == player
+    for a in state.legal_actions().tolist():
+        state.apply(a)
+        try:
+            holds = _minimax(state, player, at_least, budget)
+        finally:
+            state.undo()
+        if holds == mine:
+            return mine
+    return not mine
+
+
 def _prove(
     state: _core.State,
     player: int,
     at_least: int,
-    out: list[int],
+    out: list[str],
     cache: dict[tuple[int, int], list[int]],
     table_mb: int | None,
 ) -> None:
@@ -106,6 +137,12 @@ def _prove(
             )
         return
     if state.current_player == player:
+        try:
+            if _minimax(state, player, at_least, [LEAF_POSITIONS]):
+                out.append("?")
+                return
+        except _TooBig:
+            pass
         k = (state.key(), state.move_count)
         good = cache.get(k)
         if good is None:
@@ -119,7 +156,7 @@ def _prove(
                 f"no move keeps the value after actions {state.history}: no proof written"
             )
         a = good[0]
-        out.append(a)
+        out.append(str(a))
         state.apply(a)
         _prove(state, player, at_least, out, cache, table_mb)
         state.undo()
@@ -153,7 +190,7 @@ def write_proof(state: _core.State, value: int, path: str | Path, table_mb: int 
     claims = []
     body: list[str] = []
     for player, at_least in _claims(value, mover):
-        moves: list[int] = []
+        moves: list[str] = []
         _prove(work, player, at_least, moves, cache, table_mb)
         claims.append({"player": player, "at_least": at_least, "moves": len(moves)})
         body.extend(f"{a}\n" for a in moves)
@@ -233,13 +270,16 @@ class _Lines:
         self.lines = lines
         self.i = 0
 
-    def take(self, legal: list[int], where: list[int]) -> int:
+    def take(self, legal: list[int], where: list[int]) -> int | None:
+        """The next line's move, legal here, or None for "?" (settled by minimax)."""
         if self.i >= len(self.lines):
             raise _core.RecordError(
                 f"line {self.i + 2}: the proof ends early, a move is missing after actions {where}"
             )
         text = self.lines[self.i].strip()
         self.i += 1
+        if text == "?":
+            return None
         try:
             a = int(text)
         except ValueError:
@@ -275,6 +315,21 @@ def _check(
     n = 1
     if state.current_player == player:
         a = lines.take(legal, path)
+        if a is None:
+            budget = [CHECKER_LEAF_LIMIT]
+            try:
+                holds = _minimax(state, player, at_least, budget)
+            except _TooBig:
+                raise _core.RecordError(
+                    f'line {lines.i + 1}: "?" after actions {path} needs more than '
+                    f"{CHECKER_LEAF_LIMIT} positions of minimax"
+                ) from None
+            if not holds:
+                raise _core.RecordError(
+                    f"line {lines.i + 1}: minimax finds that player {player} cannot make sure "
+                    f"of at least {at_least:+d} after actions {path}"
+                )
+            return n + CHECKER_LEAF_LIMIT - budget[0]
         state.apply(a)
         path.append(a)
         n += _check(state, player, at_least, lines, path)

@@ -230,7 +230,9 @@ def test_a_losing_move_with_a_fixed_checksum_fails_at_a_position(tmp_path: Path)
         changed = "\n".join([str(a), *lines[1:]])
         header["sha256"] = hashlib.sha256(changed.encode()).hexdigest()
         text = json.dumps(header) + "\n" + changed
-        _reject(tmp_path, text, r"line (\d\d*): (the game ends|the proof ends|action)")
+        _reject(
+            tmp_path, text, r"line (\d\d*): (the game ends|the proof ends|action|minimax finds)"
+        )
 
 
 def test_solve_docstring_example_runs() -> None:
@@ -241,3 +243,27 @@ def test_solve_docstring_example_runs() -> None:
     for t in tests:
         runner.run(t)
     assert runner.failures == 0
+
+
+def test_minimax_leaves_are_checked(tmp_path: Path) -> None:
+    # "?" leaves a claiming player's position to the checker's own minimax: a false one and
+    # one too large for it are rejected with their position.
+    state = _state("smallholder", 4, board="hex232323")
+    path = tmp_path / "p.proof"
+    res = sf.solve(state, certificate=path)
+    head, _, body = path.read_text().partition("\n")
+    assert "?" in body.split("\n")
+    header = json.loads(head)
+    for a in [int(a) for a, o in zip(res.actions, res.outcomes) if o < 1]:
+        changed = f"{a}\n?\n"
+        header["claims"][0]["moves"] = 2
+        header["sha256"] = hashlib.sha256(changed.encode()).hexdigest()
+        _reject(tmp_path, json.dumps(header) + "\n" + changed, r"line \d+: (minimax finds|the)")
+    big = sf.make("smallholder", board="hex232323").new_state()
+    path = tmp_path / "big.proof"
+    sf.solve(big, certificate=path)
+    head, _, body = path.read_text().partition("\n")
+    header = json.loads(head)
+    header["claims"][0]["moves"] = 1
+    header["sha256"] = hashlib.sha256(b"?\n").hexdigest()
+    _reject(tmp_path, json.dumps(header) + "\n?\n", r"line 2: .* needs more than")
