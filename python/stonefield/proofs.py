@@ -21,7 +21,10 @@ a claim are read in the order of a depth-first walk of its proof tree from the r
 claiming player is to move, the next line is the one move it plays; where the other player is
 to move, every legal action is followed, in ascending order; a finished position ends a branch
 and must give the claiming player a result of at least ``at_least`` by the game's
-``returns()``. ``moves`` counts a claim's lines.
+``returns()``. A line ``?`` in place of a move ends a branch too: the checker settles the claim
+at that position by its own plain minimax (the writer uses it where minimax needs at most
+``LEAF_POSITIONS`` positions; the checker refuses one that needs more than
+``CHECKER_LEAF_LIMIT``). ``moves`` counts a claim's lines.
 
 The checker (:func:`verify_proof`) trusts only the rules engine (``legal_actions``,
 ``apply``, ``undo``, ``current_player``, ``is_terminal``, ``returns``) and the game record
