@@ -332,7 +332,7 @@ def _check(
                     f"line {lines.i + 1}: minimax finds that player {player} cannot make sure "
                     f"of at least {at_least:+d} after actions {path}"
                 )
-            return n + CHECKER_LEAF_LIMIT - budget[0]
+            return n - 1 + CHECKER_LEAF_LIMIT - budget[0]  # this position counted once
         state.apply(a)
         path.append(a)
         n += _check(state, player, at_least, lines, path)
