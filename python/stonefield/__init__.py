@@ -38,7 +38,6 @@ from ._core import (
     __version__,
     games,
     make,
-    solve,
     state_graph,
 )
 from ._methods import attach as _attach_methods
@@ -46,6 +45,7 @@ from .agents import parse_agent
 from .batch import SimulationResult, simulate
 from .matches import Match, MatchInterrupted, match
 from .options import option_spec
+from .proofs import ProofCheck, solve, verify_proof
 from .records import from_record, to_record
 from .records import load as load_record
 from .records import save as save_record
@@ -68,6 +68,7 @@ __all__ = [
     "MatchInterrupted",
     "MirrorAgent",
     "PUCT",
+    "ProofCheck",
     "RandomAgent",
     "RecordError",
     "RestrictedAgent",
@@ -97,6 +98,7 @@ __all__ = [
     "state_graph",
     "to_record",
     "to_svg",
+    "verify_proof",
 ]
 
 

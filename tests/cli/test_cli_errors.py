@@ -39,6 +39,7 @@ AFTER_PARSING = {
     "selfplay": ["selfplay", "subsume", "--option", "size=99", "-o", "/tmp/never.npz"],
     "lab": ["lab", "subsume", "--option", "size=99", "--games", "2", "-q"],
     "solve": ["solve", "subsume", "--option", "size=99"],
+    "verify-proof": ["verify-proof", "/nonexistent/p.proof"],
     "train": ["train", "subsume", "--option", "size=99", "--iterations", "1", "--out", "/tmp/x"],
 }
 
@@ -53,6 +54,7 @@ WHILE_PARSING = {
     "selfplay": ["selfplay", "subsume"],
     "lab": ["lab", "subsume", "--seed", "-1"],
     "solve": ["solve", "subsume", "--nodes", "0"],
+    "verify-proof": ["verify-proof"],
     "train": ["train", "subsume", "--iterations", "0", "--out", "/tmp/x"],
 }
 

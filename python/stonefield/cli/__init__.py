@@ -13,7 +13,19 @@ import sys
 from collections.abc import Sequence
 
 from .. import _core
-from . import analyse, bench, lab, match, play, render, selfplay, simulate, solve, train
+from . import (
+    analyse,
+    bench,
+    lab,
+    match,
+    play,
+    render,
+    selfplay,
+    simulate,
+    solve,
+    train,
+    verify_proof,
+)
 from ._common import UsageError, did_you_mean, move_positional_options
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -28,6 +40,7 @@ COMMANDS = {
     "analyse": analyse,
     "selfplay": selfplay,
     "solve": solve,
+    "verify-proof": verify_proof,
     "lab": lab,
     "train": train,
 }

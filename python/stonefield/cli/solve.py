@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from .. import _core
+from ..proofs import write_proof
 from ._common import int_in, option_arg, seconds
 
 
@@ -53,6 +54,13 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="the solver's table in MiB (default an eighth of the memory available, 16 to 1024)",
     )
+    p.add_argument(
+        "--proof",
+        metavar="PATH",
+        default=None,
+        help="once the value is proven, write a proof of it there (small boards; check it with "
+        "stonefield verify-proof PATH)",
+    )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
         "--max-positions",
@@ -87,6 +95,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         "--margin": args.margin,
         "--method": args.method is not None,
         "--table-mb": args.table_mb is not None,
+        "--proof": args.proof is not None,
     }
     graph_only = {
         "--max-positions": args.max_positions is not None,
@@ -153,6 +162,16 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         res, interrupted = e.result, True  # printed below, then exit 130
     except _core.StonefieldError as e:
         parser.error(str(e))
+    proof_moves = None
+    if args.proof is not None and res.value is not None and not interrupted:
+        try:
+            proof_moves = write_proof(state, int(res.value), args.proof)
+        except OSError as e:
+            parser.error(f"--proof: cannot write {args.proof} ({e})")
+        except _core.StonefieldError as e:
+            parser.error(f"--proof: {e}")
+    elif args.proof is not None:
+        print("stonefield: no proof written: the value is not proven", file=sys.stderr)
     outcomes = [None if o == _core.SolveResult.NOT_PROVEN else int(o) for o in res.outcomes]
     if args.json:
         print(
@@ -167,6 +186,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                     "nodes": res.nodes,
                     "seconds": res.seconds,
                     "stopped_by": res.stopped_by,
+                    "proof": None if proof_moves is None else args.proof,
+                    "proof_moves": proof_moves,
                 }
             )
         )
@@ -181,6 +202,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         rate = res.nodes / max(res.seconds, 1e-9)
         print(f"nodes       {res.nodes} in {res.seconds:.2f} s ({rate / 1e6:.2f} M/s)")
         print(f"stopped by  {res.stopped_by}")
+        if proof_moves is not None:
+            print(f"proof       {args.proof} ({proof_moves} moves)")
     if interrupted:
         print("stonefield: interrupted", file=sys.stderr)
         return 130

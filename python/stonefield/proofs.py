@@ -1,0 +1,436 @@
+"""Proofs anyone can check: ``sf.solve(..., certificate=PATH)`` writes one, ``sf.verify_proof``
+checks it with the rules alone.
+
+A proof file (format ``stonefield-proof``, version 1) is UTF-8 text. Its first line is a JSON
+header::
+
+    {"format": "stonefield-proof", "format_version": 1,
+     "record": {...the game record of the root position (stonefield.to_record)...},
+     "value": -1,
+     "claims": [{"player": 1, "at_least": 1, "moves": 812}],
+     "sha256": "…the SHA-256 of every line after the header…"}
+
+``value`` is the root's perfect-play value for the player to move (+1, 0, −1). Each claim says
+that ``player`` can make sure of a result of at least ``at_least`` (+1: a win; 0: a draw or
+better) from the root, whatever the other player does: a win of the mover is one claim (the
+mover, +1), a loss one claim (the other player, +1), a draw two claims (each player, 0): one
+bounds the value from below, the other from above.
+
+After the header come the claims' moves, one action id a line, claim after claim. The moves of
+a claim are read in the order of a depth-first walk of its proof tree from the root: where the
+claiming player is to move, the next line is the one move it plays; where the other player is
+to move, every legal action is followed, in ascending order; a finished position ends a branch
+and must give the claiming player a result of at least ``at_least`` by the game's
+``returns()``. A line ``?`` in place of a move ends a branch too: the checker settles the claim
+at that position by its own plain minimax (the writer uses it where minimax needs at most
+``LEAF_POSITIONS`` positions; the checker refuses one that needs more than
+``CHECKER_LEAF_LIMIT``). ``moves`` counts a claim's lines.
+
+The checker (:func:`verify_proof`) trusts only the rules engine (``legal_actions``,
+``apply``, ``undo``, ``current_player``, ``is_terminal``, ``returns``) and the game record
+reader: no table, no move ordering, no solver. Any failure raises
+:class:`stonefield.RecordError` naming the line of the file and the position (the actions from
+the root) where it fails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time as _time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from . import _core
+from .records import from_record, to_record
+
+#: The marker and version of the format.
+FORMAT = "stonefield-proof"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ProofCheck:
+    """What :func:`verify_proof` found: a proof that holds.
+
+    Attributes:
+        game: the game's id.
+        options: the game's options.
+        actions: the root position's actions from the start.
+        value: the root's value for the player to move (+1 / 0 / −1), now checked.
+        positions: how many positions the checker visited (each once per proof-tree node,
+            finished ones included).
+        moves: how many move lines the file holds.
+        seconds: the time the check took.
+    """
+
+    game: str
+    options: dict[str, Any]
+    actions: list[int]
+    value: int
+    positions: int
+    moves: int
+    seconds: float
+
+
+def _claims(value: int, mover: int) -> list[tuple[int, int]]:
+    """The (player, at least) claims that together prove ``value`` for ``mover``."""
+    other = 1 - mover
+    if value > 0:
+        return [(mover, 1)]
+    if value < 0:
+        return [(other, 1)]
+    return [(mover, 0), (other, 0)]
+
+
+def _result_for(state: _core.State, player: int) -> int:
+    """+1 / 0 / −1: the finished game's result for ``player`` by ``returns()``."""
+    r = state.returns()
+    assert r is not None
+    mine, theirs = float(r[player]), float(r[1 - player])
+    return (mine > theirs) - (mine < theirs)
+
+
+#: The writer leaves a claiming player's position to the checker's own minimax ("?") when
+#: minimax settles it within this many positions.
+LEAF_POSITIONS = 200
+#: The most positions the checker's minimax visits for one "?" before it rejects the proof.
+CHECKER_LEAF_LIMIT = 100_000
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _minimax(state: _core.State, player: int, at_least: int, budget: list[int]) -> bool:
+    """Plain minimax: can ``player`` make sure of at least ``at_least`` from ``state``?
+    Counts the positions it visits down from ``budget[0]``; raises _TooBig below zero."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooBig
+    if state.is_terminal():
+        return _result_for(state, player) >= at_least
+    mine = state.current_player == player
+    for a in state.legal_actions().tolist():
+        state.apply(a)
+        try:
+            holds = _minimax(state, player, at_least, budget)
+        finally:
+            state.undo()
+        if holds == mine:
+            return mine
+    return not mine
+
+
+def _prove(
+    state: _core.State,
+    player: int,
+    at_least: int,
+    out: list[str],
+    cache: dict[tuple[int, int], list[int]],
+    table_mb: int | None,
+) -> None:
+    """Appends the moves of a proof that ``player`` gets at least ``at_least`` from ``state``
+    (known to hold), choosing the claiming player's moves with the solver."""
+    if state.is_terminal():
+        if _result_for(state, player) < at_least:
+            raise _core.StonefieldError(
+                f"the solver's value does not hold after actions {state.history}: no proof written"
+            )
+        return
+    if state.current_player == player:
+        try:
+            if _minimax(state, player, at_least, [LEAF_POSITIONS]):
+                out.append("?")
+                return
+        except _TooBig:
+            pass
+        k = (state.key(), state.move_count)
+        good = cache.get(k)
+        if good is None:
+            res = _core.solve(state, table_mb=table_mb, threads=1)
+            good = [
+                int(a) for a, o in zip(res.actions, res.outcomes) if -1 <= o <= 1 and o >= at_least
+            ]
+            cache[k] = good
+        if not good:
+            raise _core.StonefieldError(
+                f"no move keeps the value after actions {state.history}: no proof written"
+            )
+        a = good[0]
+        out.append(str(a))
+        state.apply(a)
+        _prove(state, player, at_least, out, cache, table_mb)
+        state.undo()
+        return
+    for a in state.legal_actions().tolist():
+        state.apply(a)
+        _prove(state, player, at_least, out, cache, table_mb)
+        state.undo()
+
+
+def write_proof(state: _core.State, value: int, path: str | Path, table_mb: int | None = 4) -> int:
+    """Writes a proof that ``state`` (a two-player position, not finished) has ``value`` for
+    its mover; returns the number of move lines.
+
+    The claiming player's moves are chosen by solving each of its positions on the proof
+    (small boards only: the proof is a tree, its size that of the game's proof tree).
+
+    Raises:
+        InvalidOptionError: the position is finished or not two-player, or value not ±1 / 0.
+        StonefieldError: the value does not hold (then nothing is written).
+    """
+    mover = state.current_player
+    if state.is_terminal() or mover is None:
+        raise _core.InvalidOptionError("certificate: the position is finished, nothing to prove")
+    if state.game.num_players != 2:
+        raise _core.InvalidOptionError("certificate: proofs are for two-player games")
+    if value not in (-1, 0, 1):
+        raise _core.InvalidOptionError(f"certificate: value must be +1, 0 or -1, got {value!r}")
+    work = state.copy()
+    cache: dict[tuple[int, int], list[int]] = {}
+    claims = []
+    body: list[str] = []
+    for player, at_least in _claims(value, mover):
+        moves: list[str] = []
+        _prove(work, player, at_least, moves, cache, table_mb)
+        claims.append({"player": player, "at_least": at_least, "moves": len(moves)})
+        body.extend(f"{a}\n" for a in moves)
+    text = "".join(body)
+    header = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "record": to_record(state),
+        "value": value,
+        "claims": claims,
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+    }
+    Path(path).write_text(json.dumps(header, separators=(",", ":")) + "\n" + text, encoding="utf-8")
+    return len(body)
+
+
+def solve(
+    state: _core.State,
+    max_nodes: int | None = None,
+    time: float | None = None,
+    threads: int | None = None,
+    margin: bool | None = None,
+    table_mb: int | None = None,
+    method: Literal["alphabeta", "pns"] | None = None,
+    certificate: str | Path | None = None,
+) -> _core.SolveResult:
+    """Solves a two-player position exactly: negamax alpha-beta (or df-pn) with a
+    transposition table keyed by the position key, sharing entries between a position's images
+    under the board's symmetries; the GIL released.
+
+    Args:
+        state: the position (not over) of a two-player game; for three or four players use
+            state_graph.
+        max_nodes: stop after about this many nodes (≥ 1), or None.
+        time: stop after this many seconds (> 0), or None.
+        threads: search threads (the result is the same for any count), default 1.
+        margin: also find the best final score difference (games with scores).
+        table_mb: the table's size in MiB, from 1 to the memory this process may still take;
+            default an eighth of that (16 MiB to 1 GiB).
+        method: "alphabeta" (default) or "pns" (a depth-first proof-number search).
+        certificate: a path: once the root value is proven, a proof of it is written there
+            (format in :mod:`stonefield.proofs`; check it with :func:`stonefield.verify_proof`
+            or ``stonefield verify-proof``). When the search stops before the value is proven
+            nothing is written. A proof is a tree: for small boards.
+
+    Returns:
+        SolveResult. When a budget stops the search, every root outcome proven so far is kept.
+
+    Raises:
+        SolveInterrupted: Ctrl-C stopped the search; its ``result`` is the SolveResult so far.
+        InvalidOptionError: a bad setting, or a table larger than the memory available.
+        OSError: the certificate cannot be written.
+
+    >>> import stonefield as sf
+    >>> res = sf.solve(sf.make("smallholder", board="hex232323").new_state())
+    >>> res.value, res.best, res.stopped_by
+    (1, [1, 7, 9], 'solved')
+    """
+    res = _core.solve(
+        state,
+        max_nodes=max_nodes,
+        time=time,
+        threads=threads,
+        margin=margin,
+        table_mb=table_mb,
+        method=method,
+    )
+    if certificate is not None and res.value is not None:
+        write_proof(state, int(res.value), certificate)
+    return res
+
+
+class _Lines:
+    """The move lines of a proof file, read one by one with their line numbers."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.i = 0
+
+    def take(self, legal: list[int], where: list[int]) -> int | None:
+        """The next line's move, legal here, or None for "?" (settled by minimax)."""
+        if self.i >= len(self.lines):
+            raise _core.RecordError(
+                f"line {self.i + 2}: the proof ends early, a move is missing after actions {where}"
+            )
+        text = self.lines[self.i].strip()
+        self.i += 1
+        if text == "?":
+            return None
+        try:
+            a = int(text)
+        except ValueError:
+            raise _core.RecordError(
+                f"line {self.i + 1}: {text[:40]!r} is not an action id (after actions {where})"
+            ) from None
+        if a not in legal:
+            raise _core.RecordError(
+                f"line {self.i + 1}: action {a} is not legal after actions {where}"
+            )
+        return a
+
+
+def _check(
+    state: _core.State,
+    player: int,
+    at_least: int,
+    lines: _Lines,
+    path: list[int],
+) -> int:
+    """Checks one claim's proof tree below ``state``; returns the positions visited."""
+    if state.is_terminal():
+        got = _result_for(state, player)
+        if got < at_least:
+            raise _core.RecordError(
+                f"line {lines.i + 1}: the game ends after actions {path} with result {got:+d} "
+                f"for player {player}, the proof claims at least {at_least:+d}"
+            )
+        return 1
+    legal = state.legal_actions().tolist()
+    if not legal:
+        raise _core.RecordError(f"no legal action after actions {path} in a running game")
+    n = 1
+    if state.current_player == player:
+        a = lines.take(legal, path)
+        if a is None:
+            budget = [CHECKER_LEAF_LIMIT]
+            try:
+                holds = _minimax(state, player, at_least, budget)
+            except _TooBig:
+                raise _core.RecordError(
+                    f'line {lines.i + 1}: "?" after actions {path} needs more than '
+                    f"{CHECKER_LEAF_LIMIT} positions of minimax"
+                ) from None
+            if not holds:
+                raise _core.RecordError(
+                    f"line {lines.i + 1}: minimax finds that player {player} cannot make sure "
+                    f"of at least {at_least:+d} after actions {path}"
+                )
+            return n - 1 + CHECKER_LEAF_LIMIT - budget[0]  # this position counted once
+        state.apply(a)
+        path.append(a)
+        n += _check(state, player, at_least, lines, path)
+        path.pop()
+        state.undo()
+        return n
+    for a in legal:
+        state.apply(a)
+        path.append(a)
+        n += _check(state, player, at_least, lines, path)
+        path.pop()
+        state.undo()
+    return n
+
+
+def verify_proof(path: str | Path) -> ProofCheck:
+    """Checks a proof file written by ``sf.solve(..., certificate=path)`` with the rules alone.
+
+    Returns:
+        ProofCheck: the game, the root, its value and how many positions were checked.
+
+    Raises:
+        RecordError: the file is not a proof, is truncated or altered, or its moves do not
+            prove its value; the message names the line and the position (actions from the
+            root) where it first fails.
+    """
+    start = _time.perf_counter()
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise _core.RecordError(f"{path}: cannot be read ({e})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _core.RecordError(f"{path}: not UTF-8 text, not a proof") from None
+    head, sep, body = text.partition("\n")
+    if not sep:
+        raise _core.RecordError("line 1: no header line ended by a newline: truncated")
+    try:
+        header = json.loads(head)
+    except ValueError as e:
+        raise _core.RecordError(f"line 1: the header is not JSON ({e})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise _core.RecordError(f"line 1: not a {FORMAT} file")
+    version = header.get("format_version")
+    if isinstance(version, bool) or version != FORMAT_VERSION:
+        raise _core.RecordError(
+            f"line 1: format_version {header.get('format_version')!r}; this checker reads "
+            f"{FORMAT_VERSION}"
+        )
+    record = header.get("record")
+    if not isinstance(record, dict):
+        raise _core.RecordError("line 1: record: missing or not an object")
+    try:
+        root = from_record(record)
+    except _core.RecordError as e:
+        raise _core.RecordError(f"line 1: record: {e}") from None
+    game = root.game
+    mover = root.current_player
+    if root.is_terminal() or mover is None or game.num_players != 2:
+        raise _core.RecordError("line 1: record: not a running two-player position")
+    value = header.get("value")
+    if isinstance(value, bool) or value not in (-1, 0, 1):
+        raise _core.RecordError(f"line 1: value must be +1, 0 or -1, got {value!r}")
+    want = _claims(value, mover)
+    claims = header.get("claims")
+    if not isinstance(claims, list) or len(claims) != len(want):
+        raise _core.RecordError(f"line 1: claims: a value of {value:+d} needs {len(want)} claims")
+    lines = _Lines(body.split("\n")[:-1] if body.endswith("\n") else body.split("\n"))
+    if body and not body.endswith("\n"):
+        raise _core.RecordError(f"line {len(lines.lines) + 1}: the last line is cut: truncated")
+    positions = 0
+    for claim, (player, at_least) in zip(claims, want):
+        if not isinstance(claim, dict) or (claim.get("player"), claim.get("at_least")) != (
+            player,
+            at_least,
+        ):
+            raise _core.RecordError(
+                f"line 1: claims: a value of {value:+d} needs the claims "
+                f"{[{'player': p, 'at_least': t} for p, t in want]}"
+            )
+        first = lines.i
+        positions += _check(root, player, at_least, lines, [])
+        if claim.get("moves") != lines.i - first:
+            raise _core.RecordError(
+                f"line 1: claims: player {player}'s proof has {lines.i - first} moves, the "
+                f"header says {claim.get('moves')!r}"
+            )
+    if lines.i != len(lines.lines):
+        raise _core.RecordError(f"line {lines.i + 2}: more lines than the proof uses")
+    if hashlib.sha256(body.encode()).hexdigest() != header.get("sha256"):
+        raise _core.RecordError("line 1: sha256 does not match the moves: the file was altered")
+    return ProofCheck(
+        game=game.name,
+        options=dict(game.options),
+        actions=list(root.history),
+        value=value,
+        positions=positions,
+        moves=lines.i,
+        seconds=_time.perf_counter() - start,
+    )

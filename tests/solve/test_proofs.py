@@ -1,0 +1,269 @@
+"""Proofs anyone can check: sf.solve(certificate=PATH) writes one, sf.verify_proof and
+``stonefield verify-proof`` check it with the rules alone, and reject every altered file."""
+
+from __future__ import annotations
+
+import doctest
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+import stonefield as sf
+from stonefield.cli import main
+
+
+def _state(name: str, moves: int = 0, **options: object) -> sf.State:
+    s = sf.make(name, **options).new_state()
+    for i in range(moves):
+        a = s.random_action(seed=i)
+        assert a is not None
+        s.apply(a)
+    return s
+
+
+# (id, game, options, random moves in, value for the mover)
+BOARDS = [
+    ("smallholder-win", "smallholder", {"board": "hex232323"}, 0, 1),
+    ("smallholder-loss", "smallholder", {"board": "hex232323", "ruleset": "stymie"}, 0, -1),
+    ("windflowers-draw", "windflowers", {"size": 3, "max_moves": 6}, 0, 0),
+    ("subsume-loss", "subsume", {"size": 3}, 6, -1),
+    ("subsume-win", "subsume", {"size": 3}, 5, 1),
+    ("smallholder-in", "smallholder", {"board": "hex232323"}, 4, 1),
+    ("faraday-loss", "faraday", {"order": 3, "grid": "hex"}, 4, -1),
+    ("faraday-win", "faraday", {"order": 3, "grid": "hex"}, 8, 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "moves", "value"),
+    [b[1:] for b in BOARDS],
+    ids=[b[0] for b in BOARDS],
+)
+def test_written_proof_verifies(
+    tmp_path: Path, game: str, options: dict[str, object], moves: int, value: int
+) -> None:
+    state = _state(game, moves, **options)
+    path = tmp_path / "p.proof"
+    res = sf.solve(state, certificate=path)
+    assert res.value == value
+    check = sf.verify_proof(path)
+    assert isinstance(check, sf.ProofCheck)
+    assert check.value == value
+    assert check.game == game
+    assert check.actions == state.history
+    assert check.positions > check.moves > 0
+    header = json.loads(path.read_text().partition("\n")[0])
+    assert [c["at_least"] for c in header["claims"]] == ([1] if value else [0, 0])
+    assert sum(c["moves"] for c in header["claims"]) == check.moves
+
+
+def test_unfinished_solve_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "p.proof"
+    res = sf.solve(_state("smallholder", board="hex3"), max_nodes=50, certificate=path)
+    assert res.value is None
+    assert not path.exists()
+
+
+def test_finished_position_is_refused(tmp_path: Path) -> None:
+    s = _state("windflowers", size=3, max_moves=2)
+    while not s.is_terminal():
+        s.apply(int(s.legal_actions()[0]))
+    with pytest.raises(sf.InvalidOptionError, match="finished"):
+        sf.proofs.write_proof(s, 0, tmp_path / "p.proof")
+
+
+@pytest.fixture(scope="module")
+def draw_proof(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("proof") / "draw.proof"
+    assert sf.solve(_state("windflowers", size=3, max_moves=6), certificate=path).value == 0
+    return path.read_text()
+
+
+@pytest.fixture(scope="module")
+def win_proof(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("proof") / "win.proof"
+    assert sf.solve(_state("smallholder", 4, board="hex232323"), certificate=path).value == 1
+    return path.read_text()
+
+
+def _reject(tmp_path: Path, text: str, match: str) -> None:
+    path = tmp_path / "bad.proof"
+    path.write_text(text)
+    with pytest.raises(sf.RecordError, match=match):
+        sf.verify_proof(path)
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_illegal_move_is_rejected_with_its_position(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    head, _, body = text.partition("\n")
+    lines = body.split("\n")
+    lines[0] = "100000"
+    _reject(tmp_path, head + "\n" + "\n".join(lines), r"line 2: action 100000 is not legal after")
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_every_other_move_flipped_is_rejected(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    head, _, body = text.partition("\n")
+    lines = body.split("\n")
+    record = json.loads(head)["record"]
+    root = sf.from_record(record)
+    for a in root.legal_actions().tolist():
+        if str(a) == lines[0]:
+            continue
+        changed = [str(a), *lines[1:]]
+        _reject(tmp_path, head + "\n" + "\n".join(changed), r"line \d+")
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_dropped_line_is_rejected(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    head, _, body = text.partition("\n")
+    lines = body.split("\n")
+    for drop in (0, len(lines) // 2, len(lines) - 2):
+        changed = lines[:drop] + lines[drop + 1 :]
+        _reject(tmp_path, head + "\n" + "\n".join(changed), r"line \d+")
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_truncated_file_is_rejected(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    for cut in (10, len(text) // 2, len(text) - 1, len(text) - 3):
+        _reject(tmp_path, text[:cut], r"line \d+")
+
+
+def test_extra_lines_and_changed_checksum_are_rejected(tmp_path: Path, draw_proof: str) -> None:
+    _reject(tmp_path, draw_proof + "5\n", "more lines than the proof uses")
+    head, _, body = draw_proof.partition("\n")
+    header = json.loads(head)
+    header["sha256"] = "0" * 64
+    _reject(tmp_path, json.dumps(header) + "\n" + body, "sha256 does not match")
+
+
+def test_other_game_or_value_is_rejected(tmp_path: Path, draw_proof: str, win_proof: str) -> None:
+    head, _, body = win_proof.partition("\n")
+    header = json.loads(head)
+    other = dict(header, record=dict(header["record"], game="subsume"))
+    _reject(tmp_path, json.dumps(other) + "\n" + body, "line 1: record")
+    bigger = dict(header["record"], options=dict(header["record"]["options"], board="hex3"))
+    _reject(tmp_path, json.dumps(dict(header, record=bigger)) + "\n" + body, r"line \d+")
+    head, _, body = draw_proof.partition("\n")
+    header = json.loads(head)
+    for value in (1, -1, 2, True, None):
+        _reject(tmp_path, json.dumps(dict(header, value=value)) + "\n" + body, "line 1")
+    _reject(tmp_path, json.dumps(dict(header, format="x")) + "\n" + body, "line 1")
+    for version in (2, True, "1", None):
+        changed = json.dumps(dict(header, format_version=version))
+        _reject(tmp_path, changed + "\n" + body, "line 1")
+
+
+def test_not_a_proof_is_rejected(tmp_path: Path) -> None:
+    _reject(tmp_path, "", "line 1")
+    _reject(tmp_path, "hello\n1\n", "line 1")
+    _reject(tmp_path, "[1, 2]\n", "line 1")
+    (tmp_path / "bin.proof").write_bytes(b"\xff\xfe\n")
+    with pytest.raises(sf.RecordError):
+        sf.verify_proof(tmp_path / "bin.proof")
+    with pytest.raises(sf.RecordError, match="cannot be read"):
+        sf.verify_proof(tmp_path / "missing.proof")
+
+
+def test_command_line_writes_and_checks_a_proof(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cli.proof"
+    argv = ["solve", "windflowers", "--option", "size=3", "--option", "max_moves=6"]
+    assert main([*argv, "--proof", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["value"] == 0 and out["proof"] == str(path) and out["proof_moves"] > 0
+    assert main(["verify-proof", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "draw for the player to move: proven" in text and "positions" in text
+    assert main(["verify-proof", str(path), "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["valid"] and checked["value"] == 0 and checked["moves"] == out["proof_moves"]
+    assert checked["positions"] == sf.verify_proof(path).positions
+    path.write_text(path.read_text()[:-3])
+    assert main(["verify-proof", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("stonefield verify-proof: rejected: line ")
+
+
+def test_command_line_unproven_value_writes_no_proof(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "none.proof"
+    argv = ["solve", "smallholder", "--option", "board=hex3", "--nodes", "50"]
+    assert main([*argv, "--proof", str(path)]) == 0
+    assert "no proof written" in capsys.readouterr().err
+    assert not path.exists()
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", "windflowers", "--graph", "--proof", str(path)])
+    assert exit_.value.code == 2
+    assert "--proof" in capsys.readouterr().err
+
+
+def test_a_losing_move_with_a_fixed_checksum_fails_at_a_position(tmp_path: Path) -> None:
+    # The checker does not lean on the checksum: a proof whose first move is changed to one
+    # that does not win, with the checksum made to match, still fails where the play fails.
+    state = _state("smallholder", 4, board="hex232323")
+    path = tmp_path / "p.proof"
+    res = sf.solve(state, certificate=path)
+    assert res.value == 1
+    head, _, body = path.read_text().partition("\n")
+    header = json.loads(head)
+    lines = body.split("\n")
+    bad = [int(a) for a, o in zip(res.actions, res.outcomes) if o < 1]
+    assert bad
+    for a in bad:
+        changed = "\n".join([str(a), *lines[1:]])
+        header["sha256"] = hashlib.sha256(changed.encode()).hexdigest()
+        text = json.dumps(header) + "\n" + changed
+        _reject(
+            tmp_path, text, r"line (\d\d*): (the game ends|the proof ends|action|minimax finds)"
+        )
+
+
+def test_solve_docstring_example_runs() -> None:
+    finder = doctest.DocTestFinder(recurse=False)
+    tests = finder.find(sf.solve, "solve", globs={})
+    assert tests and tests[0].examples
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for t in tests:
+        runner.run(t)
+    assert runner.failures == 0
+
+
+def test_minimax_leaves_are_checked(tmp_path: Path) -> None:
+    # "?" leaves a claiming player's position to the checker's own minimax: a false one and
+    # one too large for it are rejected with their position.
+    state = _state("smallholder", 4, board="hex232323")
+    path = tmp_path / "p.proof"
+    res = sf.solve(state, certificate=path)
+    head, _, body = path.read_text().partition("\n")
+    assert "?" in body.split("\n")
+    header = json.loads(head)
+    for a in [int(a) for a, o in zip(res.actions, res.outcomes) if o < 1]:
+        changed = f"{a}\n?\n"
+        header["claims"][0]["moves"] = 2
+        header["sha256"] = hashlib.sha256(changed.encode()).hexdigest()
+        _reject(tmp_path, json.dumps(header) + "\n" + changed, r"line \d+: (minimax finds|the)")
+    big = sf.make("smallholder", board="hex232323").new_state()
+    path = tmp_path / "big.proof"
+    sf.solve(big, certificate=path)
+    head, _, body = path.read_text().partition("\n")
+    header = json.loads(head)
+    header["claims"][0]["moves"] = 1
+    header["sha256"] = hashlib.sha256(b"?\n").hexdigest()
+    _reject(tmp_path, json.dumps(header) + "\n?\n", r"line 2: .* needs more than")
