@@ -1,7 +1,7 @@
 //! What both exact methods share, below them and the root that drives them: the options
 //! ([`SolveOptions`], [`Method`], [`Order`]), the budget every thread charges ([`Budget`]) and
 //! why a search ended ([`StoppedBy`]), the symmetric table keys ([`Symmetry`]), the outcome of a
-//! finished game, and the one thing the root asks of a method ([`Exact`]).
+//! finished game, and the one thing the root asks of a method (`Exact`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -64,12 +64,12 @@ pub struct SolveOptions {
 /// The values and best actions do not depend on it; only the nodes searched do.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Order {
-    /// The game's own choice ([`Knowledge::solver_knowledge`]): [`Order::Knowledge`] where its
+    /// The game's own choice ([`Knowledge::solver_knowledge`](crate::games::Knowledge::solver_knowledge)): [`Order::Knowledge`] where its
     /// knowledge scores paid in the measurements of `docs/solved/`, [`Order::History`] where
     /// they did not.
     #[default]
     Auto,
-    /// The game's knowledge score ([`Knowledge::playout_score`]) first, then history.
+    /// The game's knowledge score ([`Knowledge::playout_score`](crate::games::Knowledge::playout_score)) first, then history.
     Knowledge,
     /// History only.
     History,

@@ -1,5 +1,5 @@
 //! The front door of exact analysis: [`solve`] hands each root action to a method
-//! (alpha-beta, [`super::alphabeta`], or proof numbers, [`super::pns`]) through [`Exact`], and
+//! (alpha-beta, [`super::alphabeta`], or proof numbers, [`super::pns`]) through `Exact`, and
 //! keeps the root's bookkeeping, the same for both.
 //!
 //! * **Partial results.** The root's actions are solved one by one, each exactly, so when a
@@ -8,7 +8,7 @@
 //! * **Threads.** Root actions are handed out to the threads in turn; the threads share the
 //!   table. Every stored value is exact for its bound, so results (values, outcomes, best
 //!   actions, the principal line) are the same for any thread count; only node counts differ.
-//! * **The perfect line** ([`principal_line`]) is asked again of the method that solved the
+//! * **The perfect line** (`principal_line`) is asked again of the method that solved the
 //!   root, through its table, so it is cheap.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

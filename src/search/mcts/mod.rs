@@ -33,9 +33,9 @@
 //! best of them). Selection never enters a child proven lost while another remains; a proven
 //! draw is scored without a playout. The search stops as soon as the root is proven.
 //!
-//! The files, one job each: [`config`] the settings, [`tree`] the arena and the iteration,
-//! [`grave`] the AMAF statistics, [`playouts`] the recorded playouts, [`run`] the driver over
-//! threads, [`result`] what a search reports, [`agent`] the [`Mcts`] agent.
+//! The files, one job each: `config` the settings, `tree` the arena and the iteration,
+//! `grave` the AMAF statistics, `playouts` the recorded playouts, `run` the driver over
+//! threads, `result` what a search reports, `agent` the [`Mcts`] agent.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
