@@ -1,6 +1,7 @@
 """pytest-benchmark benchmarks of the play page's server side: the hint at its default budget on
-every game's default board (the page promises an answer within 2 s), and one human move as the
-page makes it (apply, draw, describe). Run with ``pytest benches/test_play_bench.py
+every game's default board (the coach's, the expert there: see ``_coach.coach``; the page
+promises an answer within 2 s), and one human move as the page makes it (apply, draw,
+describe). Run with ``pytest benches/test_play_bench.py
 --benchmark-enable``; CI runs each once with benchmarking disabled."""
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ def _opening(game: str, moves: int = 6) -> sf.State:
 @pytest.mark.parametrize("game", sf.games())
 def test_hint_at_the_default_budget(benchmark, game: str) -> None:
     state = _opening(game)
-    hint = benchmark(_coach.hint, state, _coach.HINT_ITERATIONS, 1)
-    assert hint["iterations"] == _coach.HINT_ITERATIONS and hint["action"] in state.legal_actions()
+    budget = _coach.budgets(state.game)[0]  # the coach's: the expert's simulations here
+    hint = benchmark(_coach.hint, state, budget, 1)
+    assert hint["iterations"] == budget and hint["action"] in state.legal_actions()
 
 
 @pytest.mark.parametrize("game", sf.games())

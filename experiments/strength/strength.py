@@ -33,6 +33,12 @@ run: SETTINGS are the search settings of an ``mcts:`` agent string without the b
 (``--define strong-b3=selection=grave,c=0,playouts=knowledge,grave_bias=1e-3``); the results
 file's header records them, so a file is never resumed with a name defined otherwise.
 
+The agent ``expert`` is ``sf.expert``, the PUCT search guided by the network shipped for each
+game (``expert:time=T`` at ``--time T``; at ``--iterations N`` it searches N simulations, so
+compare it at equal time). It joins a run's agents only when ``--agents`` names it
+(``NAMED_AGENTS``), so the results files of the ladders without it keep their pairings' numbers;
+a ladder with it is a results file of its own.
+
 Equal time per move is what users get; equal iterations (``--iterations``) shows the gain per
 iteration apart from the cost per iteration, which ``--speed`` measures (iterations per second of
 each agent on each configuration's opening position).
@@ -48,7 +54,7 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Union
 
 import stonefield as sf
 from stonefield._seeds import seat_seed
@@ -56,8 +62,12 @@ from stonefield.lab.metrics import bradley_terry
 from stonefield.lab.results import FORMAT, ResultsFile
 from stonefield.matches import wilson_interval
 
+#: The settings of the ladder's expert (``sf.expert``: PUCT guided by the network shipped for
+#: the game; at ``--iterations N`` it searches N simulations).
+EXPERT = "expert"
+
 #: The agents of the ladder, by name: MCTS settings (None: a uniformly random agent).
-AGENTS: dict[str, dict[str, Any] | None] = {
+AGENTS: dict[str, dict[str, Any] | str | None] = {
     "random": None,
     "uct": {},
     "uct+mast": {"playouts": "mast"},
@@ -66,6 +76,11 @@ AGENTS: dict[str, dict[str, Any] | None] = {
     "grave+mast": {"selection": "grave", "c": 0.0, "playouts": "mast"},
     "strong": {"preset": "strong"},
 }
+
+#: The ladder's agents that join a run only when ``--agents`` names them (after ``AGENTS`` and
+#: the defined ones): a results file numbers its pairings by the run's agents, so the files of
+#: the ladders played before these existed keep their numbers.
+NAMED_AGENTS: dict[str, dict[str, Any] | str | None] = {"expert": EXPERT}
 
 #: One larger board per game.
 LARGE: dict[str, dict[str, Any]] = {
@@ -83,8 +98,9 @@ LADDER_SETTINGS = ("iterations", "time", "seed", "threads")
 #: against a total; a ladder's is open-ended).
 MAX_GAMES = 1_000_000
 
-#: Settings of every agent a run knows: ``AGENTS`` and the ones ``--define`` adds.
-Settings = dict[str, Optional[dict[str, Any]]]
+#: Settings of every agent a run knows: ``AGENTS``, the ones ``--define`` adds, and the
+#: ``NAMED_AGENTS`` its ``--agents`` names.
+Settings = dict[str, Union[dict[str, Any], str, None]]
 
 
 def define(text: str) -> tuple[str, dict[str, Any]]:
@@ -97,8 +113,9 @@ def define(text: str) -> tuple[str, dict[str, Any]]:
     name = name.strip()
     if not eq or not name or "," in name:
         raise ValueError(f"--define takes NAME=SETTINGS, got {text!r}")
-    if name in AGENTS:
-        raise ValueError(f"--define {name}: the name is taken; agents are {', '.join(AGENTS)}")
+    if name in AGENTS or name in NAMED_AGENTS:
+        taken = ", ".join([*AGENTS, *NAMED_AGENTS])
+        raise ValueError(f"--define {name}: the name is taken; agents are {taken}")
     keys = [item.partition("=")[0].strip().lower() for item in spec.split(",") if item.strip()]
     # A bare number first is an agent string's iteration count.
     taken = [k for k in keys if k in LADDER_SETTINGS or k.isdigit()]
@@ -116,14 +133,34 @@ def make_agent(settings: Settings, name: str, budget: dict[str, Any]) -> Any:
     found = settings[name]
     if found is None:
         return sf.RandomAgent()
+    if found == EXPERT:
+        return sf.parse_agent(expert_string(budget))
+    assert isinstance(found, dict)
     return sf.MCTS(**budget, **found)
+
+
+def expert_string(budget: dict[str, Any]) -> str:
+    """The agent string of the expert at a ladder's budget (iterations are its simulations).
+
+    >>> expert_string({"iterations": 200}), expert_string({"time": 0.1})
+    ('expert:simulations=200', 'expert:time=0.1')
+    """
+    return "expert:" + ",".join(
+        f"{'simulations' if k == 'iterations' else k}={v}" for k, v in budget.items()
+    )
 
 
 def speed(game: sf.Game, settings: Settings, name: str, iterations: int) -> float:
     found = settings[name]
     if found is None:
         return math.nan
-    agent = sf.MCTS(iterations=iterations, **found)
+    if found == EXPERT:
+        # Simulations a second: a thousandth of the MCTS budget (each one runs the network).
+        iterations = max(1, iterations // 1000)
+        agent = sf.expert(game, simulations=iterations)
+    else:
+        assert isinstance(found, dict)
+        agent = sf.MCTS(iterations=iterations, **found)
     state = game.new_state()
     best = math.inf
     for _ in range(3):
@@ -147,7 +184,7 @@ def header(budget: dict[str, Any], seed: int, chunk: int, settings: Settings) ->
     """The results file's header: what makes its chunks the same matches. The agents and
     boards played are not in it (a file holds any of them; a chunk's variant says which), so a
     ladder can be taken up with more agents, boards or games."""
-    defined = {a: v for a, v in settings.items() if a not in AGENTS}
+    defined = {a: v for a, v in settings.items() if a not in AGENTS and a not in NAMED_AGENTS}
     return {
         "format": FORMAT,
         "ladder": {
@@ -416,9 +453,11 @@ def main(argv: list[str] | None = None) -> None:
             p.error(str(e))
         settings[name] = found
     agents = args.agents.split(",")
+    settings.update({a: v for a, v in NAMED_AGENTS.items() if a in agents})
     unknown = [a for a in agents if a not in settings]
     if unknown:
-        p.error(f"unknown agents {unknown}; agents are {', '.join(settings)}")
+        known = ", ".join([*settings, *(a for a in NAMED_AGENTS if a not in settings)])
+        p.error(f"unknown agents {unknown}; agents are {known}")
     runs: list[dict[str, Any]] = []
     started = time.perf_counter()
     what = f"{args.time} s a move" if args.time else f"{args.iterations} iterations a move"

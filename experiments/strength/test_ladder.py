@@ -223,3 +223,22 @@ def test_refitting_a_committed_ladder_gives_its_published_elo(tmp_path: Path) ->
         assert refit["elo"][agent] == pytest.approx([elo, half], rel=1e-9, abs=1e-9)
     # The published page's figure: strong +296 ± 53 over UCT.
     assert [round(x) for x in refit["elo"]["strong"]] == [296, 53]
+
+
+def test_the_expert_plays_in_the_ladder(tmp_path: Path) -> None:
+    """The shipped network's agent is a ladder agent: a tiny ladder against UCT at 10
+    iterations (the expert's simulations)."""
+    args = ["--iterations", "10", "--games", "2", "--agents", "uct,expert", "--game", "subsume"]
+    strength.main([*args, "--out", str(tmp_path), "--tag", "e", "--speed", "--chunk", "2"])
+    (run,) = json.loads((tmp_path / "ladder-e.json").read_text())
+    (pair,) = run["pairs"]
+    assert pair["games"] == 2 and 0.0 <= pair["score"] <= 1.0
+    assert set(run["elo"]) == {"uct", "expert"}
+    assert run["speed"]["expert"] > 0
+    # Named, it joins the run's agents after the built-in ones; it is not a defined agent.
+    head = json.loads((tmp_path / "ladder-e.results.jsonl").read_text().splitlines()[0])
+    assert head["ladder"]["agents"] == [*strength.AGENTS, "expert"]
+    assert head["ladder"]["defined"] == {}
+    assert [e["pairing"]["agents"] for e in _entries(tmp_path / "ladder-e.results.jsonl")] == [
+        ["uct", "expert"]
+    ]

@@ -1,5 +1,7 @@
 """Draws the learning curve of one or more training runs: the score against UCT per iteration
-(a moving mean over ``--window`` iterations, with the per-iteration scores faint behind it).
+(a moving mean over ``--window`` iterations, with the per-iteration scores faint behind it),
+and for runs evaluated against the strong preset (``--strong-games``) the score against
+``mcts:preset=strong`` at equal time per move with its 95 % interval per checkpoint, dashed.
 
     python experiments/training/curve.py OUT.png LABEL=runs/a/results.json [LABEL=...] [--window 25]
 
@@ -46,13 +48,35 @@ def main() -> None:
         rows = run["rows"]
         games = run["config"]["eval_games"]
         opponent = f"UCT at {run['config']['uct_iterations']} iterations"
-        it = np.array([r["iteration"] for r in rows])
-        score = np.array([r["score_vs_uct"] for r in rows])
+        rows_uct = [r for r in rows if "score_vs_uct" in r] or rows
+        it = np.array([r["iteration"] for r in rows_uct])
+        score = np.array([r.get("score_vs_uct", np.nan) for r in rows_uct])
         minutes = np.cumsum([r["seconds"] for r in rows]) / 60
         w = min(args.window, len(score))
         mean = np.convolve(score, np.ones(w) / w, mode="valid")
         (line,) = ax.plot(it[w - 1 :], mean, label=f"{label} ({minutes[-1]:.0f} min)")
         ax.plot(it, score, ".", color=line.get_color(), alpha=0.15, markersize=3)
+        strong = [r for r in rows if "score_vs_strong" in r]
+        if strong:
+            si = np.array([r["iteration"] for r in strong])
+            ss = np.array([r["score_vs_strong"] for r in strong])
+            ax.plot(si, ss, "--", color=line.get_color(), label=f"{label}: vs strong, equal time")
+            ax.fill_between(
+                si,
+                [r["strong_low"] for r in strong],
+                [r["strong_high"] for r in strong],
+                color=line.get_color(),
+                alpha=0.1,
+            )
+            print(f"\n{label} against mcts:preset=strong at equal time per move:")
+            print("| iteration | board | s a move | score vs strong | 95 % interval |")
+            print("|---:|---|---:|---:|---|")
+            for r in strong:
+                ci = f"[{r['strong_low']:.3f}, {r['strong_high']:.3f}]"
+                print(
+                    f"| {r['iteration']} | {r.get('board', '')} | {r['seconds_per_move']:.4f} |"
+                    f" {r['score_vs_strong']:.3f} | {ci} |"
+                )
         print(f"\n{label}: {len(rows)} iterations, {minutes[-1]:.1f} minutes")
         print("| iterations | minutes | games | score against UCT | 95 % interval |")
         print("|---|---:|---:|---:|---|")

@@ -43,6 +43,7 @@ from ._core import (
 from ._methods import attach as _attach_methods
 from .agents import parse_agent
 from .batch import SimulationResult, simulate
+from .experts import expert
 from .matches import Match, MatchInterrupted, match
 from .options import option_spec
 from .proofs import ProofCheck, solve, verify_proof
@@ -84,6 +85,7 @@ __all__ = [
     "VectorEnv",
     "__version__",
     "board_text",
+    "expert",
     "from_record",
     "games",
     "load_record",

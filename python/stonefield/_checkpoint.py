@@ -1,11 +1,15 @@
 """Checkpoints of ``stonefield train`` read and played with numpy alone.
 
 A checkpoint is an ``.npz`` archive without pickles: a JSON ``header`` (the format and its
-version, the game and its options, the network's width and depth) and the network's weights as
-float32 arrays ``leaf_0`` … ``leaf_N``. Playing one needs no JAX: :class:`CheckpointNetwork`
-runs the forward pass in numpy and is an evaluator for :class:`stonefield.PUCT`
-(``sf.PUCT(checkpoint=PATH)``, the agent string ``puct:checkpoint=PATH``). Training
-(:mod:`stonefield.alphazero`, the ``jax`` extra) writes and reads the same files.
+version, the network's architecture, the game and its options it was trained on, the network's
+width and depth) and the network's weights as float32 arrays ``leaf_0`` … ``leaf_N``. Two
+architectures: ``graph`` (:mod:`stonefield._graphnet`, the default since format version 2: one
+set of weights plays every board of its game) and ``mlp`` (a perceptron over the flattened
+observation, for one board; every version-1 checkpoint is one). Playing one needs no JAX:
+:class:`CheckpointNetwork` runs the forward pass in numpy and is an evaluator for
+:class:`stonefield.PUCT` (``sf.PUCT(checkpoint=PATH)``, the agent string
+``puct:checkpoint=PATH``). Training (:mod:`stonefield.alphazero`, the ``jax`` extra) writes and
+reads the same files.
 
 Every member's ``.npy`` header (dtype, shape) is checked against the network the header
 describes before any data is read, and the arrays may not take more than
@@ -30,12 +34,15 @@ import numpy.typing as npt
 from . import _core
 from ._core import Game, InvalidOptionError, RecordError, StonefieldError
 from ._files import atomic_write
+from ._graphnet import Board, graph_forward, graph_shapes
 
 __all__ = [
     "CHECKPOINT_FORMAT",
     "CHECKPOINT_VERSION",
+    "ARCHITECTURES",
     "CheckpointNetwork",
     "forward",
+    "network_shapes",
     "load_evaluator",
     "mlp_shapes",
     "read_checkpoint",
@@ -45,9 +52,22 @@ __all__ = [
 
 #: The ``format`` of a checkpoint's header.
 CHECKPOINT_FORMAT = "stonefield-alphazero"
-#: The version of that format this stonefield writes and reads (a header without
-#: ``format_version``, as the first checkpoints have, is version 1).
-CHECKPOINT_VERSION = 1
+#: The version of that format this stonefield writes (a header without ``format_version``, as
+#: the first checkpoints have, is version 1; version 2 adds ``architecture``).
+CHECKPOINT_VERSION = 2
+#: The versions it reads.
+READABLE_VERSIONS = (1, 2)
+#: The networks a checkpoint may hold.
+ARCHITECTURES = ("graph", "mlp")
+#: The options that choose a game's board (and the move limit that follows from it): a graph
+#: network plays its game with any of them; every other option (the rules) must be the one it
+#: was trained with.
+BOARD_OPTIONS = {
+    "smallholder": {"board", "max_moves"},
+    "windflowers": {"grid", "size", "max_moves"},
+    "faraday": {"grid", "order"},
+    "subsume": {"size"},
+}
 #: Widest hidden layer a checkpoint may declare.
 MAX_HIDDEN = 8192
 #: Most hidden layers a checkpoint may declare.
@@ -92,6 +112,18 @@ def mlp_shapes(game: Game, hidden: int, layers: int) -> list[tuple[int, ...]]:
     for a, b in zip(dims, dims[1:]):
         out += [(b, a), (b,)]
     return out
+
+
+def network_shapes(
+    game: Game, architecture: str, hidden: int, layers: int
+) -> list[tuple[int, ...]]:
+    """The shapes of the weights of a network of ``architecture`` (``graph``: ``layers`` is its
+    number of blocks) for ``game``, in their stored order."""
+    if architecture == "mlp":
+        return mlp_shapes(game, hidden, layers)
+    board = Board.of(game)
+    layout = board.layout
+    return graph_shapes(board.planes, board.players, layout.blocks, layout.extras, hidden, layers)
 
 
 def describe_game(game: Game) -> str:
@@ -147,7 +179,9 @@ class CheckpointNetwork:
 
     Calling it (or :meth:`evaluate`) with observations float32 (B, planes, sites) and a legal
     mask bool (B, num_actions) gives priors float32 (B, num_actions) and values float32 (B,
-    players). A search refuses it for any game but its own (:meth:`check_game`).
+    players). A search checks the game first (:meth:`check_game`): an ``mlp`` network plays
+    only the board and options it was trained on, a ``graph`` network any board of its game
+    whose observation planes, players and kinds of actions are those it was trained with.
 
     >>> import os, tempfile, stonefield as sf
     >>> game = sf.make("subsume", size=3)
@@ -155,6 +189,9 @@ class CheckpointNetwork:
     >>> CheckpointNetwork.random(game, hidden=8, layers=1).save(path)
     >>> net = CheckpointNetwork.load(path)
     >>> bool(game.new_state().is_legal(sf.PUCT(net, simulations=20).act(game.new_state())))
+    True
+    >>> big = sf.make("subsume", size=4)   # a graph network plays other sizes too
+    >>> bool(big.new_state().is_legal(sf.PUCT(net, simulations=20).act(big.new_state())))
     True
     """
 
@@ -165,41 +202,62 @@ class CheckpointNetwork:
         layers: int,
         weights: Sequence[npt.NDArray[np.float32]],
         path: str | None = None,
+        architecture: str = "graph",
     ) -> None:
-        shapes = mlp_shapes(game, hidden, layers)
+        if architecture not in ARCHITECTURES:
+            raise InvalidOptionError(
+                f"architecture must be one of {', '.join(ARCHITECTURES)}, got {architecture!r}"
+            )
+        shapes = network_shapes(game, architecture, hidden, layers)
         if [tuple(w.shape) for w in weights] != shapes:
             raise InvalidOptionError(
-                f"weights of shapes {[tuple(w.shape) for w in weights]} do not fit the network"
-                f" of hidden={hidden}, layers={layers} for {describe_game(game)} ({shapes})"
+                f"weights of shapes {[tuple(w.shape) for w in weights]} do not fit the"
+                f" {architecture} network of hidden={hidden}, layers={layers} for"
+                f" {describe_game(game)} ({shapes})"
             )
         self.game = game
+        self.architecture = architecture
         self.hidden = hidden
         self.layers = layers
-        #: The arrays as stored: weight (out, in) and bias (out,) of each layer.
+        #: The arrays as stored (see :func:`network_shapes`).
         self.weights = [np.asarray(w, np.float32) for w in weights]
         #: The checkpoint it was read from (None for one made in this process).
         self.path = path
-        self._layers: Layers = [
-            (np.ascontiguousarray(self.weights[i].T), self.weights[i + 1])
-            for i in range(0, len(self.weights), 2)
-        ]
+        self._layers: Layers = []
+        if architecture == "mlp":
+            self._layers = [
+                (np.ascontiguousarray(self.weights[i].T), self.weights[i + 1])
+                for i in range(0, len(self.weights), 2)
+            ]
+        # The boards this graph network has been asked to play, by number of sites.
+        self._boards: dict[int, tuple[Game, Board]] = {}
 
     def __repr__(self) -> str:
         where = "" if self.path is None else f", path={self.path!r}"
         return (
-            f"CheckpointNetwork({describe_game(self.game)}, hidden={self.hidden},"
-            f" layers={self.layers}{where})"
+            f"CheckpointNetwork({self.architecture}, {describe_game(self.game)},"
+            f" hidden={self.hidden}, layers={self.layers}{where})"
         )
 
     @classmethod
-    def random(cls, game: Game, *, hidden: int = 128, layers: int = 2, seed: int = 0) -> Any:
+    def random(
+        cls,
+        game: Game,
+        *,
+        hidden: int = 128,
+        layers: int = 2,
+        seed: int = 0,
+        architecture: str = "graph",
+    ) -> Any:
         """A network of random weights (for tests and examples)."""
         rng = np.random.default_rng(seed)
         weights = [
-            (rng.standard_normal(s) / np.sqrt(s[-1])).astype(np.float32)
-            for s in mlp_shapes(game, hidden, layers)
+            (
+                rng.standard_normal(s) / np.sqrt(max(s[0] if architecture == "graph" else s[-1], 1))
+            ).astype(np.float32)
+            for s in network_shapes(game, architecture, hidden, layers)
         ]
-        return cls(game, hidden, layers, weights)
+        return cls(game, hidden, layers, weights, architecture=architecture)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], game: Game | None = None) -> CheckpointNetwork:
@@ -208,24 +266,94 @@ class CheckpointNetwork:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the checkpoint (see :func:`write_checkpoint`)."""
-        write_checkpoint(path, self.game, self.hidden, self.layers, self.weights)
+        write_checkpoint(path, self.game, self.hidden, self.layers, self.weights, self.architecture)
+
+    def plays(self, game: Game) -> str | None:
+        """None when the network can play ``game``, else why not."""
+        if self.architecture == "mlp" or game.name != self.game.name:
+            if game == self.game:
+                return None
+            kind = "this board and these options" if game.name == self.game.name else "it"
+            return f"an {self.architecture} network plays {kind} only"
+        mine, theirs = dict(self.game.options), dict(game.options)
+        board = BOARD_OPTIONS.get(game.name, set())
+        rules = sorted(
+            k for k in set(mine) | set(theirs) if k not in board and mine.get(k) != theirs.get(k)
+        )
+        if rules:
+            return (
+                "it was trained with other rules ("
+                + ", ".join(f"{k}={mine.get(k)!r}, not {theirs.get(k)!r}" for k in rules)
+                + "); a graph network plays other boards of its game, not other rules"
+            )
+        try:
+            shapes = network_shapes(game, "graph", self.hidden, self.layers)
+        except InvalidOptionError as e:
+            return str(e)
+        if shapes != [tuple(w.shape) for w in self.weights]:
+            return "its observation planes, players or kinds of actions differ"
+        return None
 
     def check_game(self, game: Game) -> None:
-        """Raises :class:`~stonefield.InvalidOptionError` unless ``game`` is the network's
-        game with the same options (:class:`stonefield.PUCT` calls it before a search)."""
-        if game != self.game:
+        """Raises :class:`~stonefield.InvalidOptionError` unless the network can play ``game``
+        (:class:`stonefield.PUCT` calls it before a search), naming what the network holds
+        and what was asked for."""
+        why = self.plays(game)
+        if why is not None:
             where = "this network" if self.path is None else f"checkpoint {self.path}"
             raise InvalidOptionError(
-                f"{where} holds a network for {describe_game(self.game)}; it cannot play"
-                f" {describe_game(game)}"
+                f"{where} holds a {self.architecture} network for {describe_game(self.game)};"
+                f" it cannot play {describe_game(game)}: {why}"
             )
+        if self.architecture == "graph":
+            held = self._boards.get(game.num_sites)
+            if held is not None and held[0] != game:
+                same = Board.of(game)
+                old = held[1]
+                if not (
+                    np.array_equal(same.orth, old.orth)
+                    and np.array_equal(same.diag, old.diag)
+                    and np.array_equal(same.static, old.static)
+                ):
+                    raise InvalidOptionError(
+                        f"this network already plays {describe_game(held[0])}, a board of"
+                        f" {game.num_sites} sites as {describe_game(game)} has; load the"
+                        " checkpoint again to play both"
+                    )
+            if held is None:
+                self._boards[game.num_sites] = (game, Board.of(game))
 
     def evaluate(
         self, observations: npt.NDArray[np.float32], legal_mask: npt.NDArray[np.bool_]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Priors float32 (B, num_actions) and values float32 (B, players)."""
         where = "this network" if self.path is None else f"checkpoint {self.path}"
-        return forward(self._layers, self.game, observations, legal_mask, where)
+        if self.architecture == "mlp":
+            return forward(self._layers, self.game, observations, legal_mask, where)
+        shape = getattr(observations, "shape", None)
+        if shape is None or len(shape) != 3:
+            raise InvalidOptionError(
+                f"{where} reads observations of shape (B, planes, sites), got {shape}"
+            )
+        held = self._boards.get(shape[2])
+        if held is None and shape[2] == self.game.num_sites:
+            self.check_game(self.game)
+            held = self._boards.get(shape[2])
+        if held is None:
+            raise InvalidOptionError(
+                f"{where} has not been given a board of {shape[2]} sites: call check_game(game)"
+                " first (a search does)"
+            )
+        board = held[1]
+        na = len(board.layout.index)
+        if shape[1] != board.planes or getattr(legal_mask, "shape", None) != (shape[0], na):
+            raise InvalidOptionError(
+                f"{where} plays {describe_game(held[0])}: it reads observations of shape"
+                f" (B, {board.planes}, {board.sites}) and masks of {na} actions, got"
+                f" observations of shape {shape} and a mask of shape"
+                f" {getattr(legal_mask, 'shape', '?')}"
+            )
+        return graph_forward(self.weights, board, self.layers, observations, legal_mask)
 
     __call__ = evaluate
 
@@ -241,6 +369,7 @@ def write_checkpoint(
     hidden: int,
     layers: int,
     weights: Sequence[npt.NDArray[np.float32]],
+    architecture: str = "graph",
 ) -> None:
     """Writes a checkpoint: the header and the weights, uncompressed, to a temporary file that
     then replaces ``path`` (a full disk or a kill leaves the earlier file whole)."""
@@ -248,6 +377,7 @@ def write_checkpoint(
         {
             "format": CHECKPOINT_FORMAT,
             "format_version": CHECKPOINT_VERSION,
+            "architecture": architecture,
             "game": game.name,
             "options": dict(game.options),
             "hidden": hidden,
@@ -312,16 +442,22 @@ def _check_size(info: zipfile.ZipInfo, name: str, offset: int, size: int) -> Non
         )
 
 
-def _header(meta: Any) -> tuple[Game, int, int, int]:
-    """The game, width, depth and leaf count a header names, each checked."""
+def _header(meta: Any) -> tuple[Game, str, int, int, int]:
+    """The game, architecture, width, depth and leaf count a header names, each checked."""
     if not isinstance(meta, dict):
         raise RecordError("the header is not a JSON object")
     if meta.get("format") != CHECKPOINT_FORMAT:
         raise RecordError(f"format {meta.get('format')!r}, expected {CHECKPOINT_FORMAT!r}")
     version = meta.get("format_version", 1)
-    if version != CHECKPOINT_VERSION or isinstance(version, bool):
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise RecordError(
-            f"format version {version!r}; this stonefield reads version {CHECKPOINT_VERSION}"
+            f"format version {version!r}; this stonefield reads versions"
+            f" {', '.join(map(str, READABLE_VERSIONS))}"
+        )
+    architecture = meta.get("architecture", "mlp") if version >= 2 else "mlp"
+    if architecture not in ARCHITECTURES:
+        raise RecordError(
+            f"architecture {architecture!r}; this stonefield reads {', '.join(ARCHITECTURES)}"
         )
     name, options = meta.get("game"), meta.get("options")
     if not isinstance(name, str) or not isinstance(options, dict):
@@ -337,7 +473,7 @@ def _header(meta: Any) -> tuple[Game, int, int, int]:
             allowed = f"from 1 to {high}" if high else "a positive integer"
             raise RecordError(f"the header's {key} must be {allowed}, got {v!r}")
         numbers[key] = v
-    return game, numbers["hidden"], numbers["layers"], numbers["leaves"]
+    return game, architecture, numbers["hidden"], numbers["layers"], numbers["leaves"]
 
 
 def read_npz(
@@ -410,14 +546,14 @@ def _read(path: str) -> CheckpointNetwork:
     found: dict[str, Any] = {}
 
     def template_of(meta: Any) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
-        game, hidden, layers, leaves = _header(meta)
-        shapes = mlp_shapes(game, hidden, layers)
+        game, architecture, hidden, layers, leaves = _header(meta)
+        shapes = network_shapes(game, architecture, hidden, layers)
         if leaves != len(shapes):
             raise RecordError(
-                f"the header says {leaves} arrays, the network it describes (hidden={hidden},"
-                f" layers={layers}) has {len(shapes)}"
+                f"the header says {leaves} arrays, the {architecture} network it describes"
+                f" (hidden={hidden}, layers={layers}) has {len(shapes)}"
             )
-        found.update(game=game, hidden=hidden, layers=layers)
+        found.update(game=game, hidden=hidden, layers=layers, architecture=architecture)
         f32 = np.dtype(np.float32)
         return {f"leaf_{i}": (f32, shape) for i, shape in enumerate(shapes)}
 
@@ -428,4 +564,11 @@ def _read(path: str) -> CheckpointNetwork:
         if not np.isfinite(a).all():
             raise RecordError(f'entry "leaf_{i}": holds NaN or infinite weights')
         weights.append(a)
-    return CheckpointNetwork(found["game"], found["hidden"], found["layers"], weights, path=path)
+    return CheckpointNetwork(
+        found["game"],
+        found["hidden"],
+        found["layers"],
+        weights,
+        path=path,
+        architecture=found["architecture"],
+    )

@@ -34,6 +34,7 @@ __all__ = [
     "option_spec",
     "parse_option",
     "play_games",
+    "graph_evaluate",
     "puct_play_games",
     "puct_selfplay_games",
     "seat_seed",
@@ -339,13 +340,19 @@ class PUCT:
         seed: SupportsIndex | None = None,
         max_nodes: SupportsIndex | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
+        time: float | None = None,
+        threads: SupportsIndex | None = None,
     ) -> PUCT: ...
     def act(self, state: State) -> int: ...
     def analyse(self, state: State) -> SearchResult: ...
     @property
     def evaluator(self) -> _Evaluator | str: ...
     @property
-    def simulations(self) -> int: ...
+    def simulations(self) -> int | None: ...
+    @property
+    def time(self) -> float | None: ...
+    @property
+    def threads(self) -> int: ...
     @property
     def c(self) -> float: ...
     @property
@@ -408,6 +415,12 @@ def play_games(
     first: SupportsIndex | None = None,
     keep_partial: bool = False,
 ) -> dict[str, Any]: ...
+def graph_evaluate(
+    network: Any,
+    game: Game | str,
+    observations: npt.ArrayLike,
+    legal_mask: npt.ArrayLike,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
 def puct_play_games(
     game: Game | str,
     agents: Sequence[PUCT | MCTS | RandomAgent],
@@ -423,6 +436,9 @@ def puct_selfplay_games(
     seed: SupportsIndex,
     temperature_moves: SupportsIndex,
     threads: SupportsIndex | None = None,
+    full_search_share: float | None = None,
+    fast_simulations: SupportsIndex | None = None,
+    first: SupportsIndex | None = None,
 ) -> dict[str, Any]: ...
 def selfplay_games(
     game: Game | str,
@@ -482,6 +498,8 @@ def solve(
     margin: bool | None = None,
     table_mb: int | None = None,
     method: Literal["alphabeta", "pns"] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    save_every: float | None = None,
 ) -> SolveResult: ...
 
 @final

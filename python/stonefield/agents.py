@@ -14,27 +14,36 @@ settings::
 ``mcts:preset=strong``; without ``iterations`` or ``time`` it gets 1000 iterations. ``random``
 takes ``seed``. Booleans are ``true`` or ``false``; ``iterations=none`` or ``time=none`` removes
 that budget; ``mcts:2000`` is short for ``mcts:iterations=2000`` (a bare number as the first
-setting). ``puct`` is :class:`stonefield.PUCT` (``simulations``, ``c``, ``dirichlet_alpha``,
-``dirichlet_fraction``, ``batch_size``, ``seed``, ``max_nodes``) guided by the native rollout
-evaluator, or by a network trained with ``stonefield train`` (``checkpoint=PATH``, played with
+setting). ``puct`` is :class:`stonefield.PUCT` (``simulations``, ``time``, ``threads``, ``c``,
+``dirichlet_alpha``, ``dirichlet_fraction``, ``batch_size``, ``seed``, ``max_nodes``; with
+``time`` and no ``simulations`` as many simulations as the time allows:
+``puct:time=0.1,threads=2``) guided by the native rollout evaluator, or by a network trained with ``stonefield train`` (``checkpoint=PATH``, played with
 numpy alone): ``puct:simulations=400,checkpoint=run/latest.npz``. As a player it searches
-without root noise unless ``dirichlet_fraction`` is given. Every mistake raises
-:class:`stonefield.InvalidOptionError` with a one-line message naming what is allowed.
+without root noise unless ``dirichlet_fraction`` is given. ``expert`` is the PUCT search guided
+by the network shipped in the package for the game it plays (:func:`stonefield.expert`), with
+PUCT's settings (``time``, ``simulations``, ``threads``, ``seed``, ...; 400 simulations when no
+budget is given): ``expert``, ``expert:simulations=200,seed=1``, ``expert:time=0.1``. Every
+mistake raises :class:`stonefield.InvalidOptionError` with a one-line message naming what is
+allowed.
 
 >>> parse_agent("mcts:iterations=2000,c=1.0")
 MCTS(iterations=2000, time=None, c=1.0, threads=1, solver=None, seed=0, max_nodes=10000000, reuse=False)
 >>> parse_agent("random:seed=3")
 RandomAgent(seed=3)
 >>> parse_agent("puct:simulations=200,seed=1")
-PUCT('rollout', simulations=200, c=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0, batch_size=32, seed=1, max_nodes=10000000)
+PUCT('rollout', simulations=200, time=None, threads=1, c=1.25, dirichlet_alpha=0.3, dirichlet_fraction=0, batch_size=32, seed=1, max_nodes=10000000)
 >>> agent_string(parse_agent("puct:simulations=200,c=2"))
 'puct:simulations=200,c=2.0'
+>>> agent_string(parse_agent("puct:time=0.1,threads=2"))
+'puct:time=0.1,threads=2'
 >>> agent_string(parse_agent("mcts:time=0.5,solver=false"))
 'mcts:time=0.5,solver=false'
+>>> agent_string(parse_agent("expert:simulations=200,seed=1"))
+'expert:simulations=200,seed=1'
 >>> parse_agent("alphazero")
 Traceback (most recent call last):
 ...
-stonefield.InvalidOptionError: unknown agent "alphazero"; agents: random, mcts, puct (e.g. mcts:iterations=2000,c=1.0)
+stonefield.InvalidOptionError: unknown agent "alphazero"; agents: random, mcts, puct, expert (e.g. mcts:iterations=2000,c=1.0)
 """  # noqa: E501
 
 from __future__ import annotations
@@ -64,7 +73,9 @@ _KIND_CLASSES: dict[str, type] = {"mcts": MCTS, "puct": PUCT, "random": RandomAg
 
 def agent_kind(agent: object) -> str | None:
     """The kind of a native agent (``"mcts"``, ``"puct"`` or ``"random"``), None for any
-    other agent: the one place that tells the kinds apart.
+    other agent: the one place that tells the kinds apart. An expert (``sf.expert``, the
+    agent string ``expert``) is a ``"puct"``: a PUCT search that :func:`agent_string` writes
+    back as ``expert:...``.
 
     >>> import stonefield as sf
     >>> agent_kind(sf.PUCT(simulations=10)), agent_kind(sf.RandomAgent()), agent_kind(object())
@@ -134,7 +145,9 @@ _SETTINGS: dict[str, dict[str, tuple[Callable[[str], Any], str]]] = {
         "preset": (str, "strong"),
     },
     "puct": {
-        "simulations": (_int, "an integer ≥ 1"),
+        "simulations": (_optional(_int), "an integer ≥ 1 or none"),
+        "time": (_optional(_float), "seconds > 0 or none"),
+        "threads": (_int, "an integer from 1 to 256"),
         "c": (_float, "a number ≥ 0"),
         "dirichlet_alpha": (_float, "a number > 0"),
         "dirichlet_fraction": (_float, "a number from 0 to 1"),
@@ -143,6 +156,17 @@ _SETTINGS: dict[str, dict[str, tuple[Callable[[str], Any], str]]] = {
         "max_nodes": (_int, "an integer ≥ 1024"),
         "evaluator": (str, "rollout"),
         "checkpoint": (str, "the path of a checkpoint written by stonefield train"),
+    },
+    "expert": {
+        "time": (_optional(_float), "seconds > 0 or none"),
+        "simulations": (_optional(_int), "an integer ≥ 1 or none"),
+        "threads": (_int, "an integer ≥ 1"),
+        "seed": (_int, "an integer ≥ 0"),
+        "c": (_float, "a number ≥ 0"),
+        "dirichlet_alpha": (_float, "a number > 0"),
+        "dirichlet_fraction": (_float, "a number from 0 to 1"),
+        "batch_size": (_int, "an integer from 1 to 65536"),
+        "max_nodes": (_int, "an integer ≥ 1024"),
     },
 }
 
@@ -153,6 +177,8 @@ AGENT_KINDS = tuple(_SETTINGS)
 #: Every setting of :class:`stonefield.PUCT` an agent string may set, beside ``checkpoint``.
 PUCT_SETTINGS = (
     "simulations",
+    "time",
+    "threads",
     "c",
     "dirichlet_alpha",
     "dirichlet_fraction",
@@ -186,7 +212,8 @@ def parse_agent(text: str) -> Any:
 
     Returns:
         A :class:`stonefield.MCTS`, :class:`stonefield.RandomAgent` or
-        :class:`stonefield.PUCT`.
+        :class:`stonefield.PUCT` (``puct``, and ``expert``: the expert of whichever game it
+        plays, see :func:`stonefield.expert`).
 
     Raises:
         InvalidOptionError: an unknown name or setting, a malformed value, or settings the
@@ -241,6 +268,10 @@ def parse_agent(text: str) -> Any:
             return RandomAgent(**settings)
         if name == "puct":
             return _puct(settings)
+        if name == "expert":
+            from .experts import build
+
+            return build(None, settings)
         if "iterations" not in settings and "time" not in settings:
             settings["iterations"] = DEFAULT_ITERATIONS
         return MCTS(**settings)
@@ -277,6 +308,9 @@ def _puct_string(agent: Any) -> str:
     parts = []
     for key in PUCT_SETTINGS:
         value = getattr(agent, key)
+        if key == "simulations" and value is None:
+            # As many as the time allows: what a string with time and no simulations means.
+            continue
         if value != getattr(default, key) or key == "simulations":
             parts.append(f"{key}={value}")
     evaluator = agent.evaluator
@@ -288,6 +322,17 @@ def _puct_string(agent: Any) -> str:
     elif evaluator != "rollout":
         parts.append(f"evaluator={getattr(evaluator, '__qualname__', type(evaluator).__name__)}")
     return "puct:" + ",".join(parts)
+
+
+def _puct_settings(agent: Any) -> dict[str, Any]:
+    """The settings of a PUCT agent, ``time`` and ``threads`` too where PUCT has them and the
+    agent's differ from the defaults."""
+    settings = {k: getattr(agent, k) for k in PUCT_SETTINGS}
+    for key, default in (("time", None), ("threads", 1)):
+        value = getattr(agent, key, default)
+        if value != default:
+            settings[key] = value
+    return settings
 
 
 #: The budget setting of each kind of search: what makes it stronger or weaker.
@@ -311,7 +356,7 @@ def rebuilt(agent: Any, **changes: Any) -> Any:
     if kind == "mcts":
         return MCTS(**{**{k: getattr(agent, k) for k in MCTS_SETTINGS}, **changes})
     if kind == "puct":
-        return PUCT(agent.evaluator, **{**{k: getattr(agent, k) for k in PUCT_SETTINGS}, **changes})
+        return PUCT(agent.evaluator, **{**_puct_settings(agent), **changes})
     raise TypeError(f"only native agents can be rebuilt, got {type(agent).__name__}")
 
 
@@ -359,6 +404,8 @@ def agent_string(agent: object) -> str:
             parts.append(f"{key}={shown}")
         return "mcts" + (":" + ",".join(parts) if parts else "")
     if kind == "puct":
-        return _puct_string(agent)
+        from .experts import expert_string
+
+        return expert_string(agent) or _puct_string(agent)
     name = getattr(agent, "name", None)
     return name if isinstance(name, str) else type(agent).__name__

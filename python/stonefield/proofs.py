@@ -219,6 +219,8 @@ def solve(
     table_mb: int | None = None,
     method: Literal["alphabeta", "pns"] | None = None,
     certificate: str | Path | None = None,
+    checkpoint: str | Path | None = None,
+    save_every: float | None = None,
 ) -> _core.SolveResult:
     """Solves a two-player position exactly: negamax alpha-beta (or df-pn) with a
     transposition table keyed by the position key, sharing entries between a position's images
@@ -238,13 +240,21 @@ def solve(
             (format in :mod:`stonefield.proofs`; check it with :func:`stonefield.verify_proof`
             or ``stonefield verify-proof``). When the search stops before the value is proven
             nothing is written. A proof is a tree: for small boards.
+        checkpoint: a directory: the run is saved there as it goes (the table's entries and
+            the root outcomes proven, every ``save_every`` seconds and when it ends: solved, a
+            budget, Ctrl-C) and a later solve of the same position resumes from it
+            (docs/solved/checkpoints.md). Alpha-beta only.
+        save_every: seconds between saves (> 0), default 300; only with ``checkpoint``.
 
     Returns:
         SolveResult. When a budget stops the search, every root outcome proven so far is kept.
 
     Raises:
         SolveInterrupted: Ctrl-C stopped the search; its ``result`` is the SolveResult so far.
-        InvalidOptionError: a bad setting, or a table larger than the memory available.
+        InvalidOptionError: a bad setting, or a table larger than the memory available; a
+            checkpoint directory that cannot be written or holds another run (what differs is
+            named).
+        RecordError: the checkpoint file is truncated or altered (nothing of it is loaded).
         OSError: the certificate cannot be written.
 
     >>> import stonefield as sf
@@ -260,6 +270,8 @@ def solve(
         margin=margin,
         table_mb=table_mb,
         method=method,
+        checkpoint=checkpoint,
+        save_every=save_every,
     )
     if certificate is not None and res.value is not None:
         write_proof(state, int(res.value), certificate)

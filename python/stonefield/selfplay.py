@@ -38,8 +38,9 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "SelfPlayData", "selfplay"]
 
 #: The ``format`` entry of a saved file.
 FORMAT = "stonefield-selfplay"
-#: The version of the saved layout this module writes and reads.
-FORMAT_VERSION = 1
+#: The version of the saved layout this module writes (it reads this one and every earlier).
+#: Version 2 added ``full_search`` and ``search_values``.
+FORMAT_VERSION = 2
 
 # Array fields: dtype and number of dimensions.
 _ARRAYS: dict[str, tuple[type[np.generic], int]] = {
@@ -51,10 +52,14 @@ _ARRAYS: dict[str, tuple[type[np.generic], int]] = {
     "actions": (np.uint32, 1),
     "offsets": (np.int64, 1),
     "legal_masks": (np.bool_, 2),
+    "full_search": (np.bool_, 1),
+    "search_values": (np.float32, 1),
 }
 
-#: Entries a file may lack (written by an older stonefield): they are rebuilt by replaying.
-_OPTIONAL = ("legal_masks",)
+#: Entries a file may lack (written by an older stonefield): the legal masks are rebuilt by
+#: replaying, a file without ``full_search`` searched every move in full, and one without
+#: ``search_values`` takes the outcomes for them.
+_OPTIONAL = ("legal_masks", "full_search", "search_values")
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +79,11 @@ class SelfPlayData:
         game_index: uint32 (positions,): the game each position comes from.
         actions: uint32: every game's actions, concatenated.
         offsets: int64 (games + 1,): game ``i`` is ``actions[offsets[i]:offsets[i + 1]]``.
+        full_search: bool (positions,): whether the position's search was a full one, so
+            that its policy is a training target (false for the fast searches of playout-cap
+            randomisation; all true otherwise).
+        search_values: float32 (positions,): the root value of the position's search for its
+            player to move, in [-1, 1] (the final return for data without them).
     """
 
     game: Game
@@ -85,6 +95,8 @@ class SelfPlayData:
     actions: npt.NDArray[np.uint32]
     offsets: npt.NDArray[np.int64]
     legal_masks: npt.NDArray[np.bool_]
+    full_search: npt.NDArray[np.bool_]
+    search_values: npt.NDArray[np.float32]
 
     def value_targets(self) -> npt.NDArray[np.float32]:
         """float32 (positions,): each position's final return for its player to move,
@@ -204,6 +216,11 @@ class SelfPlayData:
         game = _header_game(data["header"])
         if "legal_masks" not in data and "offsets" in data and "actions" in data:
             data = {**data, "legal_masks": _replayed_masks(game, data)}
+        positions = data["players"].shape[0]
+        if "full_search" not in data:
+            data = {**data, "full_search": np.ones(positions, dtype=np.bool_)}
+        if "search_values" not in data:
+            data = {**data, "search_values": _outcome_values(data)}
         for key, (dtype, ndim) in _ARRAYS.items():
             a = data[key]
             if a.dtype != dtype or a.ndim != ndim:
@@ -219,6 +236,8 @@ class SelfPlayData:
             "legal_masks": (positions, game.num_actions),
             "returns": (positions, game.num_players),
             "game_index": (positions,),
+            "full_search": (positions,),
+            "search_values": (positions,),
         }
         for key, shape in expected.items():
             if data[key].shape != shape:
@@ -323,7 +342,8 @@ def _check_shapes_early(headers: dict[str, tuple[tuple[int, ...], int]]) -> None
     """The shape agreements that need no game: one row per position in every per-position
     array, and one more offset than games."""
     positions = headers["players"][0][0]
-    for key in ("observations", "policies", "returns", "game_index", "actions"):
+    keys = ("observations", "policies", "returns", "game_index", "actions")
+    for key in keys + tuple(k for k in ("full_search", "search_values") if k in headers):
         if headers[key][0][0] != positions:
             raise RecordError(
                 f'entry "{key}": expected shape ({positions}, ...), one row per position, got'
@@ -352,6 +372,18 @@ def _replayed_masks(game: Game, data: dict[str, np.ndarray]) -> npt.NDArray[np.b
     return np.stack(rows).astype(np.bool_)
 
 
+def _outcome_values(data: dict[str, np.ndarray]) -> npt.NDArray[np.float32]:
+    """The final return of each position's player to move (the search values of a file that
+    lacks them; shapes that disagree are left for the checks after to report)."""
+    players, returns = data["players"], data["returns"]
+    if returns.ndim != 2 or players.ndim != 1 or returns.shape[0] != players.shape[0]:
+        return np.zeros(players.shape[:1], dtype=np.float32)
+    cols = np.clip(players.astype(np.int64), 0, max(returns.shape[1] - 1, 0))
+    if returns.shape[1] == 0:
+        return np.zeros(players.shape[:1], dtype=np.float32)
+    return returns[np.arange(len(players)), cols].astype(np.float32)
+
+
 def _check_values(data: dict[str, np.ndarray], n_games: int) -> None:
     """Observations in [0, 1], policies that are distributions, finite returns in [−1, 1],
     and each game's positions where its offsets say."""
@@ -364,6 +396,9 @@ def _check_values(data: dict[str, np.ndarray], n_games: int) -> None:
             raise RecordError('entry "policies": each row must be a distribution (sum 1)')
     if ret.size and not (np.isfinite(ret).all() and np.abs(ret).max() <= 1):
         raise RecordError('entry "returns": values must lie in [-1, 1]')
+    sv = data["search_values"]
+    if sv.size and not (np.isfinite(sv).all() and np.abs(sv).max() <= 1):
+        raise RecordError('entry "search_values": values must lie in [-1, 1]')
     if pol.size and (pol[~data["legal_masks"]] > 0).any():
         raise RecordError('entry "legal_masks": a policy puts weight on an action it marks illegal')
     lengths = np.diff(data["offsets"])
@@ -390,10 +425,15 @@ def _header_game(header: np.ndarray) -> Game:
         raise RecordError(f'entry "header": not JSON text ({e})') from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise RecordError(f'entry "header": expected format "{FORMAT}"')
-    if meta.get("format_version") != FORMAT_VERSION:
+    version = meta.get("format_version")
+    if (
+        not isinstance(version, int)
+        or isinstance(version, bool)
+        or not 1 <= version <= FORMAT_VERSION
+    ):
         raise RecordError(
-            f'entry "header": this stonefield reads format_version {FORMAT_VERSION},'
-            f" got {meta.get('format_version')!r}"
+            f'entry "header": this stonefield reads format_version 1 to {FORMAT_VERSION},'
+            f" got {version!r}"
         )
     name, options = meta.get("game"), meta.get("options")
     if not isinstance(name, str) or not isinstance(options, dict):
@@ -412,6 +452,9 @@ def selfplay(
     seed: int = 0,
     temperature_moves: int = 0,
     threads: int | None = None,
+    full_search_share: float = 1.0,
+    fast_simulations: int | None = None,
+    first: int = 0,
     **options: Any,
 ) -> SelfPlayData:
     """Plays ``games`` games of ``agent`` against itself in Rust and records every decision.
@@ -432,6 +475,14 @@ def selfplay(
         seed: The seed (0 to 2**64 − 1).
         temperature_moves: Actions per game drawn in proportion to visits (≥ 0).
         threads: Worker threads; None uses every core.
+        full_search_share: Playout-cap randomisation (KataGo; PUCT only): the probability,
+            from 0 to 1, that a move is searched in full (the agent's simulations and root
+            noise); the others are searched with ``fast_simulations`` (1 to simulations − 1)
+            and no noise, and ``full_search`` marks which policies are training targets.
+        fast_simulations: The simulations of a fast search (needed when the share is below 1).
+        first: The index of the first game (PUCT only): games ``first`` to ``first + games - 1``
+            of the run are played, so a run split into parts (over workers) gives the games of
+            the whole.
         **options: Game options when ``game`` is an id.
 
     Raises:
@@ -454,8 +505,31 @@ def selfplay(
     temperature_moves = count_arg("temperature_moves", temperature_moves, 0)
     threads = threads_arg(threads)
     if kind == "puct":
+        if full_search_share < 1 and fast_simulations is None:
+            raise _core.InvalidOptionError(
+                "fast_simulations (1 to simulations - 1) is needed when full_search_share is"
+                " below 1"
+            )
+        # An evaluator made for one game (a checkpoint's network, the expert's) checks it
+        # first, as a search does, and learns the board it plays.
+        check = getattr(agent.evaluator, "check_game", None)
+        if callable(check):
+            check(game)
         raw = _core.puct_selfplay_games(
-            game, agent, games, seed, temperature_moves, threads=threads
+            game,
+            agent,
+            games,
+            seed,
+            temperature_moves,
+            threads=threads,
+            full_search_share=full_search_share,
+            fast_simulations=fast_simulations,
+            first=first,
+        )
+    elif full_search_share != 1 or fast_simulations is not None or first != 0:
+        raise _core.InvalidOptionError(
+            "playout-cap randomisation (full_search_share, fast_simulations) and first need a"
+            " PUCT agent"
         )
     else:
         raw = _core.selfplay_games(game, agent, games, seed, temperature_moves, threads=threads)

@@ -292,7 +292,7 @@ mod _core {
     #[pymodule_export]
     use super::memory::available_memory;
     #[pymodule_export]
-    use super::puct::{puct_play_games, puct_selfplay_games, PyPuct};
+    use super::puct::{graph_evaluate, puct_play_games, puct_selfplay_games, PyPuct};
     #[pymodule_export]
     use super::search::{
         play_games, seat_seed, selfplay_games, PyMcts, PyRandomAgent, PySearchResult,

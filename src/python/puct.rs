@@ -2,8 +2,11 @@
 //! leaves of many games into one evaluator call.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-use numpy::{PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{
+    PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -16,14 +19,17 @@ use super::search::{
     agent_arg, bad, chunked, describe, game_arg, opt, real_arg, records_dict, selfplay_dict,
     state_arg, PySearchResult,
 };
-use super::{as_invalid_option, setting_arg, threads_arg, to_py};
+use super::{as_invalid_option, setting_arg, threads_arg, to_py, MAX_THREADS};
 use crate::error::{Error, Result};
+use crate::search::network::{GraphNet, GraphWeights};
 use crate::search::puct::{play_puct_games, MatchAgent};
 use crate::search::puct::{
     Batch, BatchEvaluator, DEFAULT_BATCH_SIZE, DEFAULT_DIRICHLET_ALPHA, DEFAULT_DIRICHLET_FRACTION,
-    DEFAULT_PUCT_C, DEFAULT_SIMULATIONS, MAX_BATCH_SIZE,
+    DEFAULT_PUCT_C, DEFAULT_SIMULATIONS, MAX_BATCH_SIZE, UNLIMITED_SIMULATIONS,
 };
-use crate::search::{puct_search, selfplay_puct, PuctConfig, SearchResult, DEFAULT_MAX_NODES};
+use crate::search::{
+    puct_search, selfplay_puct, PlayoutCap, PuctConfig, SearchResult, DEFAULT_MAX_NODES,
+};
 use crate::sim::batch::thread_pool;
 
 /// `cfg` with its node limit lowered so that `trees` searches at once fit in the memory
@@ -151,6 +157,47 @@ impl<'a> PyEvaluator<'a> {
     }
 }
 
+/// The weights of `evaluator` when it is a `stonefield._checkpoint.CheckpointNetwork` (the
+/// class itself) of architecture "graph", or an evaluator whose `native_network()` gives one
+/// (the expert of one game), played natively then; else `None`.
+fn native_weights(
+    py: Python<'_>,
+    evaluator: &Bound<'_, PyAny>,
+) -> PyResult<Option<Arc<GraphWeights>>> {
+    if let Ok(method) = evaluator.getattr(intern!(py, "native_network")) {
+        let network = method.call0()?;
+        if network.is_none() {
+            return Ok(None);
+        }
+        return native_weights(py, &network);
+    }
+    let class = py
+        .import(intern!(py, "stonefield._checkpoint"))?
+        .getattr(intern!(py, "CheckpointNetwork"))?;
+    // The class itself: a subclass may play its own forward pass.
+    if !evaluator.get_type().is(&class) {
+        return Ok(None);
+    }
+    let architecture: String = evaluator.getattr(intern!(py, "architecture"))?.extract()?;
+    if architecture != "graph" {
+        return Ok(None);
+    }
+    let blocks: usize = evaluator.getattr(intern!(py, "layers"))?.extract()?;
+    let numpy = py.import(intern!(py, "numpy"))?;
+    let mut arrays = Vec::new();
+    for w in evaluator.getattr(intern!(py, "weights"))?.try_iter()? {
+        let a = numpy.call_method1(
+            intern!(py, "ascontiguousarray"),
+            (w?, intern!(py, "float32")),
+        )?;
+        let a: PyReadonlyArrayDyn<'_, f32> = a.extract()?;
+        arrays.push((a.shape().to_vec(), a.as_slice()?.to_vec()));
+    }
+    GraphWeights::new(blocks, arrays)
+        .map(|w| Some(Arc::new(w)))
+        .map_err(to_py)
+}
+
 /// The first `n` items of a batch's buffer.
 fn rows<T>(buf: &[T], n: usize) -> PyResult<&[T]> {
     buf.get(..n)
@@ -205,8 +252,17 @@ impl BatchEvaluator for PyEvaluator<'_> {
 ///         (p + k) mod players, p the player to move (column 0 is the mover's own). Anything
 ///         else it returns raises EvaluatorError; an exception it raises comes through
 ///         unchanged.
-///     simulations: simulations per search (default 800), the root's own evaluation not
-///         counted: the root's visits add up to it.
+///     simulations: simulations per search (default 800; split over the threads), the root's
+///         own evaluation not counted: the root's visits add up to it. None with a time budget
+///         alone: as many as the time allows (up to ``max_nodes``).
+///     time: seconds of wall time per search, or None (default). With both budgets the first
+///         reached stops the search; in ``sf.selfplay`` and matches each game's search keeps
+///         its own clock.
+///     threads: root parallelisation (default 1, up to 256): this many independent trees
+///         searched at once for one move, each with its own random stream from the seed,
+///         their root visits summed. Only for native evaluation (rollout, or a graph
+///         network's checkpoint): a Python evaluator runs on one thread, and more raise
+///         InvalidOptionError.
 ///     c: the exploration constant (default 1.25), a finite number ≥ 0.
 ///     dirichlet_alpha: α of the Dirichlet noise mixed into the root priors (default 0.3), > 0.
 ///     dirichlet_fraction: the noise's share ε, from 0 to 1 (default 0.25; 0 for no noise, as
@@ -214,14 +270,17 @@ impl BatchEvaluator for PyEvaluator<'_> {
 ///     batch_size: leaves one search gathers per evaluator call (default 32), 1 to 65536.
 ///     seed: the same seed and the same evaluator outputs give the same moves.
 ///     max_nodes: the most tree nodes of one search (default 10,000,000), at least 1024.
-///     checkpoint: the path of a checkpoint of ``stonefield train``, whose network (played in
-///         numpy, no JAX needed) becomes the evaluator; instead of ``evaluator``. A search of
+///     checkpoint: the path of a checkpoint of ``stonefield train``, whose network (no JAX
+///         needed) becomes the evaluator; instead of ``evaluator``. A ``graph`` network (given
+///         so, or as a ``CheckpointNetwork`` evaluator) is played natively, without Python, its
+///         weights copied when the PUCT is made; an ``mlp`` one in numpy. A search of
 ///         another game or other options than the checkpoint's raises InvalidOptionError.
 ///
 /// Raises:
 ///     InvalidOptionError: a setting out of range (simulations=0, batch_size=0, negative c,
-///         dirichlet_alpha ≤ 0, dirichlet_fraction outside [0, 1], an unknown evaluator name,
-///         both an evaluator and a checkpoint).
+///         dirichlet_alpha ≤ 0, dirichlet_fraction outside [0, 1], time ≤ 0 or not finite,
+///         threads 0 or above 256, or above 1 with a Python evaluator; an unknown evaluator
+///         name, both an evaluator and a checkpoint).
 ///     RecordError: the checkpoint cannot be read or is not one.
 ///
 /// >>> import numpy as np, stonefield as sf
@@ -236,6 +295,8 @@ impl BatchEvaluator for PyEvaluator<'_> {
 pub struct PyPuct {
     pub(crate) config: PuctConfig,
     evaluator: Option<Py<PyAny>>,
+    /// The evaluator's weights when it is a graph network, played natively.
+    native: Option<Arc<GraphWeights>>,
 }
 
 impl PyPuct {
@@ -251,7 +312,16 @@ impl PyPuct {
         if let Some(f) = &func {
             check_evaluator_game(py, f, game)?;
         }
+        let mut net = self
+            .native
+            .as_ref()
+            .map(|w| GraphNet::new(w.clone(), game))
+            .transpose()
+            .map_err(to_py)?;
         let (out, interrupted) = interruptible(py, |stop| {
+            if let Some(n) = net.as_mut() {
+                return (work(Some(n), stop), None);
+            }
             let mut ev = func.as_ref().map(|f| PyEvaluator::new(f, game));
             let r = work(ev.as_mut().map(|e| e as &mut dyn BatchEvaluator), stop);
             (r, ev.and_then(|e| e.raised))
@@ -278,7 +348,7 @@ impl PyPuct {
     #[new]
     #[pyo3(signature = (evaluator = None, simulations = None, c = None, dirichlet_alpha = None,
                         dirichlet_fraction = None, batch_size = None, seed = None,
-                        max_nodes = None, checkpoint = None))]
+                        max_nodes = None, checkpoint = None, time = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -291,6 +361,8 @@ impl PyPuct {
         seed: Option<Bound<'_, PyAny>>,
         max_nodes: Option<Bound<'_, PyAny>>,
         checkpoint: Option<Bound<'_, PyAny>>,
+        time: Option<Bound<'_, PyAny>>,
+        threads: Option<Bound<'_, PyAny>>,
     ) -> PyResult<PyPuct> {
         // A checkpoint's network, read and played by numpy alone (stonefield._checkpoint).
         let evaluator = match opt(&checkpoint) {
@@ -335,11 +407,38 @@ impl PyPuct {
                 "dirichlet_fraction must be a number from 0 to 1, got {fraction}"
             )));
         }
+        let time = opt(&time)
+            .map(|v| real_arg("time", v, 0.0, true))
+            .transpose()?;
+        let threads = opt(&threads)
+            .map(|v| setting_arg(v, "threads", 1, MAX_THREADS))
+            .transpose()?
+            .unwrap_or(1) as usize;
+        let native = match &evaluator {
+            Some(e) => native_weights(py, e.bind(py))?,
+            None => None,
+        };
+        if threads > 1 && native.is_none() {
+            if let Some(e) = &evaluator {
+                return Err(bad(format!(
+                    "PUCT threads={threads} needs a native evaluation (\"rollout\" or a graph \
+                     network's checkpoint); the evaluator {} is called from one thread, so \
+                     threads must be 1",
+                    describe(e.bind(py))
+                )));
+            }
+        }
         let config = PuctConfig {
             simulations: opt(&simulations)
                 .map(|v| setting_arg(v, "simulations", 1, u32::MAX.into()))
                 .transpose()?
-                .unwrap_or(DEFAULT_SIMULATIONS),
+                .unwrap_or(if time.is_some() {
+                    UNLIMITED_SIMULATIONS
+                } else {
+                    DEFAULT_SIMULATIONS
+                }),
+            time,
+            threads,
             c: opt(&c)
                 .map(|v| real_arg("c", v, 0.0, false))
                 .transpose()?
@@ -364,7 +463,11 @@ impl PyPuct {
             rollout: evaluator.is_none(),
         };
         config.validate().map_err(to_py)?;
-        Ok(PyPuct { config, evaluator })
+        Ok(PyPuct {
+            config,
+            evaluator,
+            native,
+        })
     }
 
     /// The action to play in `state` (the state is not changed).
@@ -396,9 +499,22 @@ impl PyPuct {
         }
     }
 
+    /// Simulations per search; None for as many as the time budget allows.
     #[getter]
-    fn simulations(&self) -> u64 {
-        self.config.simulations
+    fn simulations(&self) -> Option<u64> {
+        (self.config.simulations != UNLIMITED_SIMULATIONS).then_some(self.config.simulations)
+    }
+
+    /// Seconds per search, or None.
+    #[getter]
+    fn time(&self) -> Option<f64> {
+        self.config.time
+    }
+
+    /// Searches run at once for one move (root parallelisation).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.config.threads
     }
 
     #[getter]
@@ -443,6 +559,7 @@ impl PyPuct {
                 ..self.config.clone()
             },
             evaluator: self.evaluator.as_ref().map(|f| f.clone_ref(py)),
+            native: self.native.clone(),
         })
     }
 
@@ -461,10 +578,16 @@ impl PyPuct {
                 .unwrap_or_else(|_| "<evaluator>".into()),
         };
         let c = &self.config;
+        let simulations = self
+            .simulations()
+            .map_or_else(|| "None".to_string(), |n| n.to_string());
+        let time = c
+            .time
+            .map_or_else(|| "None".to_string(), |t| format!("{t:?}"));
         format!(
-            "PUCT({ev}, simulations={}, c={}, dirichlet_alpha={}, dirichlet_fraction={}, \
-             batch_size={}, seed={}, max_nodes={})",
-            c.simulations,
+            "PUCT({ev}, simulations={simulations}, time={time}, threads={}, c={}, \
+             dirichlet_alpha={}, dirichlet_fraction={}, batch_size={}, seed={}, max_nodes={})",
+            c.threads,
             c.c,
             c.dirichlet_alpha,
             c.dirichlet_fraction,
@@ -480,13 +603,21 @@ impl PyPuct {
 /// each evaluator call serves the leaves of all the games; with rollouts the games run in
 /// parallel on `threads` threads. Ctrl-C stops it (KeyboardInterrupt).
 ///
+/// With `full_search_share` below 1 (playout-cap randomisation), each move is searched in full
+/// with that probability and otherwise with `fast_simulations` and no root noise; the arrays
+/// `full_search` (bool) and `search_values` (float32, the root value for the mover) say which
+/// and what it found. `first` numbers the games from there (game `i` of a run is seeded by
+/// `(seed, i)`), so that the parts of a run split over workers make the same games.
+///
 /// >>> import stonefield as sf
 /// >>> from stonefield._core import puct_selfplay_games
 /// >>> d = puct_selfplay_games(sf.make("subsume", size=3), sf.PUCT(simulations=20), 2, 5, 2)
 /// >>> d["legal_masks"].shape == d["policies"].shape
 /// True
 #[pyfunction]
-#[pyo3(signature = (game, agent, games, seed, temperature_moves, threads = None))]
+#[pyo3(signature = (game, agent, games, seed, temperature_moves, threads = None,
+                    full_search_share = None, fast_simulations = None, first = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn puct_selfplay_games<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -495,6 +626,9 @@ pub fn puct_selfplay_games<'py>(
     seed: &Bound<'py, PyAny>,
     temperature_moves: &Bound<'py, PyAny>,
     threads: Option<Bound<'py, PyAny>>,
+    full_search_share: Option<Bound<'py, PyAny>>,
+    fast_simulations: Option<Bound<'py, PyAny>>,
+    first: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game_arg(game)?;
     let Ok(agent) = agent.cast::<PyPuct>() else {
@@ -509,10 +643,39 @@ pub fn puct_selfplay_games<'py>(
     let tm = setting_arg(temperature_moves, "temperature_moves", 0, u32::MAX.into())? as usize;
     let threads = threads_arg(opt(&threads)).map_err(|e| as_invalid_option(py, e))?;
     let cfg = &capped(&agent.config, games.max(1));
+    let full_share = opt(&full_search_share)
+        .map(|v| real_arg("full_search_share", v, 0.0, false))
+        .transpose()?
+        .unwrap_or(1.0);
+    let fast = opt(&fast_simulations)
+        .map(|v| setting_arg(v, "fast_simulations", 1, u32::MAX.into()))
+        .transpose()?
+        .unwrap_or(1);
+    let cap = PlayoutCap {
+        full_share,
+        fast_simulations: fast,
+    };
+    cap.validate(cfg).map_err(to_py)?;
+    // The index of the first game: a run split into parts plays the games of the whole.
+    let first_game = opt(&first)
+        .map(|v| setting_arg(v, "first", 0, u64::MAX - u64::from(u32::MAX)))
+        .transpose()?
+        .unwrap_or(0);
     let played = if agent.evaluator.is_some() {
         let g = &game;
         agent.run(py, g, |ev, stop| {
-            selfplay_puct(g, cfg, ev, seed, 0, games, tm, false, Some(stop))
+            selfplay_puct(
+                g,
+                cfg,
+                ev,
+                seed,
+                first_game,
+                games,
+                tm,
+                cap,
+                false,
+                Some(stop),
+            )
         })?
     } else {
         let pool = match threads {
@@ -526,9 +689,10 @@ pub fn puct_selfplay_games<'py>(
                 cfg,
                 None,
                 seed,
-                first as u64,
+                first_game + first as u64,
                 count,
                 tm,
+                cap,
                 parallel,
                 Some(stop),
             )
@@ -578,6 +742,7 @@ pub fn puct_play_games<'py>(
     let mut native = Vec::new();
     let mut puct_seats = 0usize;
     let mut funcs: Vec<Option<Py<PyAny>>> = Vec::new();
+    let mut weights: Vec<Option<Arc<GraphWeights>>> = Vec::new();
     for (i, a) in agents.try_iter()?.enumerate() {
         let a = a?;
         if let Ok(p) = a.cast::<PyPuct>() {
@@ -585,9 +750,11 @@ pub fn puct_play_games<'py>(
             native.push(MatchAgent::Puct(p.config.clone()));
             puct_seats += 1;
             funcs.push(p.evaluator.as_ref().map(|f| f.clone_ref(py)));
+            weights.push(p.native.clone());
         } else {
             native.push(MatchAgent::Native(agent_arg(i, &a)?));
             funcs.push(None);
+            weights.push(None);
         }
     }
     let n = game.num_players();
@@ -636,16 +803,33 @@ pub fn puct_play_games<'py>(
     for f in funcs.iter().flatten() {
         check_evaluator_game(py, f, &game)?;
     }
+    let mut nets: Vec<Option<GraphNet>> = weights
+        .iter()
+        .map(|w| {
+            w.as_ref()
+                .map(|w| GraphNet::new(w.clone(), &game))
+                .transpose()
+        })
+        .collect::<Result<_>>()
+        .map_err(to_py)?;
     let started = std::time::Instant::now();
     let g = &game;
     let (out, interrupted) = interruptible(py, |stop| {
         let mut evs: Vec<Option<PyEvaluator<'_>>> = funcs
             .iter()
-            .map(|f| f.as_ref().map(|f| PyEvaluator::new(f, g)))
+            .zip(&nets)
+            .map(|(f, n)| match n {
+                Some(_) => None,
+                None => f.as_ref().map(|f| PyEvaluator::new(f, g)),
+            })
             .collect();
         let mut slots: Vec<Option<&mut dyn BatchEvaluator>> = evs
             .iter_mut()
-            .map(|e| e.as_mut().map(|e| e as &mut dyn BatchEvaluator))
+            .zip(nets.iter_mut())
+            .map(|(e, n)| match n {
+                Some(n) => Some(n as &mut dyn BatchEvaluator),
+                None => e.as_mut().map(|e| e as &mut dyn BatchEvaluator),
+            })
             .collect();
         let r = play_puct_games(g, &native, &mut slots, &seats, seed, first, Some(stop));
         drop(slots);
@@ -660,4 +844,72 @@ pub fn puct_play_games<'py>(
         return Err(e.clone_ref(py));
     }
     records_dict(py, &game, records, started, interrupted)
+}
+
+/// Priors and values, as an evaluator returns them.
+type PriorsValues<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<f32>>);
+
+/// The native forward pass of a graph network (a ``CheckpointNetwork`` of architecture
+/// ``graph``) on ``game``'s board: priors float32 (B, num_actions) and values float32 (B,
+/// players) of observations float32 (B, planes, sites) and a legal mask bool (B,
+/// num_actions), as ``network(observations, legal_mask)`` gives them in numpy. What
+/// ``sf.PUCT`` plays with such a network; here for tests and measurements.
+///
+/// Raises:
+///     TypeError: ``network`` is not a graph network.
+///     InvalidOptionError: the network cannot play ``game``, or the arrays' shapes are not
+///         the game's.
+#[pyfunction]
+pub fn graph_evaluate<'py>(
+    py: Python<'py>,
+    network: &Bound<'py, PyAny>,
+    game: &Bound<'py, PyAny>,
+    observations: &Bound<'py, PyAny>,
+    legal_mask: &Bound<'py, PyAny>,
+) -> PyResult<PriorsValues<'py>> {
+    let game = game_arg(game)?;
+    let Some(weights) = native_weights(py, network)? else {
+        return Err(PyTypeError::new_err(format!(
+            "graph_evaluate takes a CheckpointNetwork of architecture graph, got {}",
+            describe(network)
+        )));
+    };
+    check_evaluator_game(py, &network.clone().unbind(), &game)?;
+    let mut net = GraphNet::new(weights, &game).map_err(to_py)?;
+    let numpy = py.import(intern!(py, "numpy"))?;
+    let obs = numpy.call_method1(
+        intern!(py, "ascontiguousarray"),
+        (observations, intern!(py, "float32")),
+    )?;
+    let mask = numpy.call_method1(
+        intern!(py, "ascontiguousarray"),
+        (legal_mask, intern!(py, "bool")),
+    )?;
+    let obs: PyReadonlyArrayDyn<'_, f32> = obs.extract()?;
+    let mask: PyReadonlyArrayDyn<'_, bool> = mask.extract()?;
+    let (planes, sites, na) = (
+        game.observation_planes(),
+        game.board().num_sites(),
+        game.num_actions(),
+    );
+    let b = obs.shape().first().copied().unwrap_or(0);
+    if obs.shape() != [b, planes, sites] || mask.shape() != [b, na] {
+        return Err(bad(format!(
+            "{} reads observations of shape (B, {planes}, {sites}) and masks of shape (B, {na}), \
+             got {:?} and {:?}",
+            game.name(),
+            obs.shape(),
+            mask.shape()
+        )));
+    }
+    let mut batch = Batch::new(&game.new_state(), true);
+    batch.len = b;
+    batch.observations.extend_from_slice(obs.as_slice()?);
+    batch.legal.extend_from_slice(mask.as_slice()?);
+    batch.priors.resize(b * na, 0.0);
+    batch.values.resize(b * game.num_players(), 0.0);
+    net.evaluate(&mut batch).map_err(to_py)?;
+    let priors = numpy::PyArray1::from_vec(py, batch.priors).reshape([b, na])?;
+    let values = numpy::PyArray1::from_vec(py, batch.values).reshape([b, game.num_players()])?;
+    Ok((priors, values))
 }

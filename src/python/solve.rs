@@ -17,7 +17,7 @@ use super::game::{PyGame, PyState};
 use super::search::{bad, bool_arg, describe, opt, real_arg};
 use super::{as_invalid_option, setting_arg, threads_arg, to_py};
 use crate::games::{each_state, Rules};
-use crate::solve::{self as core, GraphStop, Method, SolveOptions, StoppedBy};
+use crate::solve::{self as core, Checkpoint, GraphStop, Method, SolveOptions, StoppedBy};
 
 create_exception!(
     stonefield,
@@ -242,6 +242,13 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///         each root action's outcome (one or two yes-or-no questions: a win? at least a
 ///         draw?) with a table per thread. Same results; which finishes first depends on the
 ///         board (docs/solved). The margin is always found by alpha-beta.
+///     checkpoint: a directory (made if missing): the run is saved there as it goes (its
+///         table's entries and the root outcomes proven, to `solve.ckpt`, atomically) every
+///         `save_every` seconds and when it ends (solved, a budget, Ctrl-C); a later solve of
+///         the same position with the same directory resumes from it. Alpha-beta only; with
+///         margin=True the margin's search is not saved. A directory holding another run
+///         (game, options, position, solver version) is refused, naming what differs.
+///     save_every: seconds between saves (> 0), default 300; only with checkpoint.
 ///
 /// Returns:
 ///     SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -249,7 +256,9 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 /// Raises:
 ///     SolveInterrupted: Ctrl-C (or cancel_native_calls) stopped the search; its `result` is
 ///         the SolveResult so far (stopped_by "interrupted", every outcome proven before kept).
-///     InvalidOptionError: a bad setting, or a table larger than the memory available.
+///     InvalidOptionError: a bad setting, or a table larger than the memory available; a
+///         checkpoint directory that cannot be written or holds another run.
+///     RecordError: the checkpoint file is truncated or altered (nothing of it is loaded).
 ///
 /// >>> import stonefield as sf
 /// >>> res = sf.solve(sf.make("smallholder", board="hex232323").new_state())
@@ -261,7 +270,7 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
 #[pyo3(signature = (state, max_nodes = None, time = None, threads = None, margin = None,
-                    table_mb = None, method = None))]
+                    table_mb = None, method = None, checkpoint = None, save_every = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -271,6 +280,8 @@ pub fn solve(
     margin: Option<Bound<'_, PyAny>>,
     table_mb: Option<Bound<'_, PyAny>>,
     method: Option<Bound<'_, PyAny>>,
+    checkpoint: Option<Bound<'_, PyAny>>,
+    save_every: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PySolveResult> {
     let st = state.cast::<PyState>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
@@ -316,6 +327,37 @@ pub fn solve(
         )));
     }
     core::check_solvable(&root).map_err(to_py)?;
+    let every = opt(&save_every)
+        .map(|v| real_arg("save_every", v, 0.0, true))
+        .transpose()?;
+    let checkpoint = match opt(&checkpoint) {
+        Some(v) => {
+            let dir: std::path::PathBuf = v.extract().map_err(|_| {
+                bad(format!(
+                    "solve: checkpoint must be a directory path (str or os.PathLike), not {}",
+                    describe(v)
+                ))
+            })?;
+            let every = every.unwrap_or(300.0);
+            let every = Duration::try_from_secs_f64(every).map_err(|_| {
+                bad(format!(
+                    "solve: save_every must be a finite number of seconds > 0, got {every}"
+                ))
+            })?;
+            Some(Checkpoint {
+                dir,
+                every,
+                identity: checkpoint_identity(&root),
+            })
+        }
+        None if every.is_some() => {
+            return Err(bad(
+                "solve: save_every is only used with checkpoint (a directory to save in)"
+                    .to_string(),
+            ))
+        }
+        None => None,
+    };
     let opts = SolveOptions {
         max_nodes,
         time,
@@ -325,6 +367,7 @@ pub fn solve(
         max_moves: core::max_moves(&root.game()),
         symmetries: root.game().symmetries(),
         method,
+        checkpoint,
         ..SolveOptions::default()
     };
     let (result, stop) = interruptible(py, |stop| {
@@ -335,6 +378,7 @@ pub fn solve(
                     margin: true,
                     method: Method::AlphaBeta,
                     max_nodes: opts.max_nodes.map(|n| n.saturating_sub(r.nodes).max(1)),
+                    checkpoint: None,
                     ..opts.clone()
                 };
                 Some(core::solve(s, &left, Some(stop))?)
@@ -369,6 +413,44 @@ pub fn solve(
         None => Ok(result),
         Some(why) => Err(interrupted(why, Bound::new(py, result)?.into_any())),
     }
+}
+
+/// What a solve's checkpoint is a run of: the format, the solver's version, the game, its
+/// rules version, the position keys' version (`KEY_VERSION`: saved entries are keyed by them)
+/// and its options, the position (its key and move count) and what is solved. A checkpoint is
+/// resumed only when all of them are the same.
+fn checkpoint_identity(root: &crate::games::State) -> Vec<(String, String)> {
+    let game = root.game();
+    let options: Vec<String> = game
+        .options()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    vec![
+        (
+            "format".into(),
+            format!(
+                "stonefield-solve-checkpoint {}",
+                core::checkpoint::FORMAT_VERSION
+            ),
+        ),
+        (
+            "solver".into(),
+            format!("stonefield {}", env!("CARGO_PKG_VERSION")),
+        ),
+        ("game".into(), root.game_name().to_string()),
+        ("rules_version".into(), game.rules_version().to_string()),
+        (
+            "key_version".into(),
+            crate::games::zobrist::KEY_VERSION.to_string(),
+        ),
+        ("options".into(), options.join(", ")),
+        (
+            "position".into(),
+            format!("key {:016x} after {} moves", root.key(), root.move_count()),
+        ),
+        ("mode".into(), "outcomes (alpha-beta)".into()),
+    ]
 }
 
 /// The whole state graph of a game (see `stonefield.state_graph`).

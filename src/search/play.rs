@@ -287,6 +287,11 @@ pub struct SelfPlayGame {
     pub actions: Vec<u32>,
     /// Final returns by player.
     pub returns: Vec<f64>,
+    /// Whether each position's search was a full one (its policy a training target): false
+    /// for the fast searches of playout-cap randomisation ([`super::puct::PlayoutCap`]).
+    pub full_search: Vec<bool>,
+    /// The root value of each position's search, for the player to move, in [−1, 1].
+    pub search_values: Vec<f32>,
 }
 
 /// Plays self-play game `index` of a run with `seed`: the first `temperature_moves` moves are
@@ -324,6 +329,8 @@ pub fn selfplay_game(
         g.policies.resize(q + na, 0.0);
         r.policy_into(&mut g.policies[q..]);
         g.players.push(p as i8);
+        g.full_search.push(true);
+        g.search_values.push(r.value.clamp(-1.0, 1.0) as f32);
         let a = if g.actions.len() < temperature_moves {
             sample_by_visits(&r.actions, &r.visits, &mut rng).unwrap_or(r.best)
         } else {

@@ -34,7 +34,7 @@
 //! (as UCT allocates them), which saves allocating the children of leaves never revisited.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -46,6 +46,7 @@ use super::play::{game_seed, sample_by_visits, Agent, GameRecord, Seat, SelfPlay
 use crate::error::{Error, Result};
 use crate::games::{each_state, Game, Rules, State};
 use crate::rng::Rng;
+use crate::sim::batch::MAX_THREADS;
 
 /// The default PUCT exploration constant (AlphaZero's 1.25, as OpenSpiel and mctx use).
 pub const DEFAULT_PUCT_C: f64 = 1.25;
@@ -65,6 +66,10 @@ pub const MAX_BATCH_SIZE: usize = 1 << 16;
 /// The default number of simulations.
 pub const DEFAULT_SIMULATIONS: u64 = 800;
 
+/// [`PuctConfig::simulations`] for no limit on the simulations: the search then needs a time
+/// budget, and stops at it or when the tree is full.
+pub const UNLIMITED_SIMULATIONS: u64 = u64::MAX;
+
 /// The loss counted, for the mover of every node on its path, while a leaf waits.
 const VIRTUAL_LOSS: f64 = 1.0;
 
@@ -74,8 +79,17 @@ const PENDING: i8 = 2;
 /// The settings of a PUCT search. Check them with [`PuctConfig::validate`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct PuctConfig {
-    /// Simulations per search (the root's own evaluation not counted).
+    /// Simulations per search (the root's own evaluation not counted), split over the threads;
+    /// [`UNLIMITED_SIMULATIONS`] for none but the time budget's.
     pub simulations: u64,
+    /// Seconds of wall time per search; `None` for no limit. The first of the budgets reached
+    /// stops a search (each thread's search checks the clock between its batches).
+    pub time: Option<f64>,
+    /// Searches run in parallel for one move (root parallelisation, 1 to [`MAX_THREADS`]):
+    /// independent trees, each with its own random stream from the seed, their root visits
+    /// summed. More than one needs an evaluator that can run on other threads
+    /// ([`BatchEvaluator::fork`]) or rollouts.
+    pub threads: usize,
     /// The exploration constant of the PUCT formula.
     pub c: f64,
     /// The Dirichlet parameter α of the root noise (> 0).
@@ -97,6 +111,8 @@ impl Default for PuctConfig {
     fn default() -> Self {
         PuctConfig {
             simulations: DEFAULT_SIMULATIONS,
+            time: None,
+            threads: 1,
             c: DEFAULT_PUCT_C,
             dirichlet_alpha: DEFAULT_DIRICHLET_ALPHA,
             dirichlet_fraction: DEFAULT_DIRICHLET_FRACTION,
@@ -115,6 +131,24 @@ impl PuctConfig {
         let bad = |m: String| Err(Error::InvalidOption(m));
         if self.simulations == 0 {
             return bad("PUCT simulations must be at least 1".into());
+        }
+        if self.simulations == UNLIMITED_SIMULATIONS && self.time.is_none() {
+            return bad(
+                "PUCT needs a budget: simulations (≥ 1), time (seconds > 0) or both".into(),
+            );
+        }
+        if let Some(t) = self.time {
+            if !(t.is_finite() && t > 0.0) {
+                return bad(format!(
+                    "PUCT time must be a finite number of seconds > 0 (or None), got {t}"
+                ));
+            }
+        }
+        if self.threads == 0 || self.threads > MAX_THREADS {
+            return bad(format!(
+                "PUCT threads must be 1 to {MAX_THREADS}, got {}",
+                self.threads
+            ));
         }
         if !(self.c.is_finite() && self.c >= 0.0) {
             return bad(format!(
@@ -146,6 +180,83 @@ impl PuctConfig {
                 u32::MAX,
                 self.max_nodes
             ));
+        }
+        if self.max_nodes / self.threads < MIN_NODES_PER_THREAD {
+            return bad(format!(
+                "PUCT max_nodes must be at least {} with {} threads ({MIN_NODES_PER_THREAD} per \
+                 thread), got {}",
+                MIN_NODES_PER_THREAD * self.threads,
+                self.threads,
+                self.max_nodes
+            ));
+        }
+        Ok(())
+    }
+
+    /// The settings of thread `t`'s search: its share of the simulations and of the nodes.
+    fn for_thread(&self, t: usize) -> PuctConfig {
+        let k = self.threads.max(1) as u64;
+        let simulations = if self.simulations == UNLIMITED_SIMULATIONS {
+            UNLIMITED_SIMULATIONS
+        } else {
+            // At least one each, so that every tree has something to add.
+            (self.simulations / k + u64::from((t as u64) < self.simulations % k)).max(1)
+        };
+        PuctConfig {
+            simulations,
+            max_nodes: self.max_nodes / self.threads.max(1),
+            threads: 1,
+            ..self.clone()
+        }
+    }
+}
+
+/// Playout-cap randomisation of self-play (KataGo): each move is searched in full (the
+/// config's simulations, with its root noise) with probability `full_share`, and otherwise
+/// with `fast_simulations` and no root noise; only the full searches' policies are training
+/// targets ([`SelfPlayGame::full_search`]). The choice of each move is drawn from a stream of
+/// the game's seed, so a run stays a function of its seed. The default searches every move in
+/// full (and draws nothing).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutCap {
+    /// The probability of a full search, in [0, 1].
+    pub full_share: f64,
+    /// The simulations of a fast search, 1 to `simulations − 1`.
+    pub fast_simulations: u64,
+}
+
+impl Default for PlayoutCap {
+    fn default() -> Self {
+        PlayoutCap {
+            full_share: 1.0,
+            fast_simulations: 1,
+        }
+    }
+}
+
+impl PlayoutCap {
+    /// Whether every move is searched in full.
+    pub fn all_full(&self) -> bool {
+        self.full_share >= 1.0
+    }
+
+    /// Fails with [`Error::InvalidOption`], naming what is allowed, on settings that make no
+    /// sense with `cfg`'s simulations.
+    pub fn validate(&self, cfg: &PuctConfig) -> Result<()> {
+        if !(0.0..=1.0).contains(&self.full_share) {
+            return Err(Error::InvalidOption(format!(
+                "full_search_share must be a number from 0 to 1, got {}",
+                self.full_share
+            )));
+        }
+        if !self.all_full() && !(1..cfg.simulations).contains(&self.fast_simulations) {
+            return Err(Error::InvalidOption(format!(
+                "fast_simulations must be 1 to {} (below the {} simulations of a full search), \
+                 got {}",
+                cfg.simulations.saturating_sub(1),
+                cfg.simulations,
+                self.fast_simulations
+            )));
         }
         Ok(())
     }
@@ -202,8 +313,9 @@ impl Batch {
         self.values.clear();
     }
 
-    /// Adds a row for `state`; returns its index.
-    fn push<R: Rules>(&mut self, state: &R) -> usize {
+    /// Adds a row for `state` (its observation and legal mask when the batch observes);
+    /// returns its index.
+    pub fn push<R: Rules>(&mut self, state: &R) -> usize {
         let i = self.len;
         self.len += 1;
         if self.observe {
@@ -264,6 +376,13 @@ pub trait BatchEvaluator {
     /// Writes `batch.priors` (`len × num_actions`) and `batch.values` (`len × players`) for
     /// the rows of `batch` (their lengths are set already). An error ends the search.
     fn evaluate(&mut self, batch: &mut Batch) -> Result<()>;
+
+    /// An evaluator giving the same outputs that can run on another thread, for searches with
+    /// [`PuctConfig::threads`] above 1; `None` (the default) when this one cannot (a Python
+    /// callable, which needs the GIL).
+    fn fork(&self) -> Option<Box<dyn BatchEvaluator + Send>> {
+        None
+    }
 }
 
 /// A leaf waiting for its evaluation: its node and its path (a range of `PuctSearch::paths`).
@@ -298,18 +417,33 @@ pub struct PuctSearch<R: Rules> {
     returns: Vec<f64>,
     noise: Vec<f64>,
     started: Instant,
+    /// When the time budget runs out.
+    deadline: Option<Instant>,
 }
 
 impl<R: Rules> PuctSearch<R> {
-    /// A search of `root` (not terminal) with checked settings `cfg`.
+    /// A search of `root` (not terminal) with checked settings `cfg` (one thread's: its
+    /// [`PuctConfig::threads`] is not read).
     pub fn new(root: &R, cfg: &PuctConfig) -> PuctSearch<R> {
+        PuctSearch::on_thread(root, cfg, 0)
+    }
+
+    /// The search of thread `t` of a root-parallel search: its own random stream.
+    fn on_thread(root: &R, cfg: &PuctConfig, t: usize) -> PuctSearch<R> {
         let players = root.num_players();
+        let started = Instant::now();
+        // A budget too far in the future for the clock is no limit.
+        let deadline = cfg.time.and_then(|t| {
+            Duration::try_from_secs_f64(t)
+                .ok()
+                .and_then(|d| started.checked_add(d))
+        });
         PuctSearch {
             root: root.clone(),
             tree: Tree::new(root),
             prior: vec![1.0],
             cfg: cfg.clone(),
-            rng: Rng::stream(position_seed(root, cfg.seed), 0),
+            rng: Rng::stream(position_seed(root, cfg.seed), t as u64),
             done: 0,
             leaves: Vec::new(),
             paths: Vec::new(),
@@ -319,15 +453,23 @@ impl<R: Rules> PuctSearch<R> {
             ranks: vec![0.0; players],
             returns: vec![0.0; players],
             noise: Vec::new(),
-            started: Instant::now(),
+            started,
+            deadline,
         }
     }
 
-    /// Whether the search is over: its simulations are spent (or the tree is full) and no leaf
-    /// waits.
+    /// Whether the time budget is spent (once at least one simulation is done, so that the
+    /// result says something beyond the priors).
+    fn expired(&self) -> bool {
+        self.done > 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the search is over: its simulations or its time are spent (or the tree is
+    /// full) and no leaf waits.
     pub fn finished(&self) -> bool {
         self.leaves.is_empty()
-            && (self.full || self.root_ready && self.done >= self.cfg.simulations)
+            && (self.full
+                || self.root_ready && (self.done >= self.cfg.simulations || self.expired()))
     }
 
     /// Simulations finished so far.
@@ -413,8 +555,11 @@ impl<R: Rules> PuctSearch<R> {
             }
             return self.leaves.len() - before;
         }
+        if self.expired() {
+            return 0;
+        }
         'sims: while self.leaves.len() < max
-            && self.done + (self.leaves.len() as u64) < self.cfg.simulations
+            && self.done.saturating_add(self.leaves.len() as u64) < self.cfg.simulations
             && !self.full
         {
             let mut state = self.root.clone();
@@ -434,6 +579,11 @@ impl<R: Rules> PuctSearch<R> {
                             .backup(&self.paths[start..], &self.returns, 1, 0.0);
                         self.paths.truncate(start);
                         self.done += 1;
+                        // Descents that all end in finished games add no leaf: the clock
+                        // alone ends them.
+                        if self.expired() {
+                            break 'sims;
+                        }
                         continue 'sims;
                     }
                     // With rollouts the priors are uniform whatever the evaluation says, so a
@@ -522,15 +672,7 @@ impl<R: Rules> PuctSearch<R> {
     /// it is not over.
     pub fn result(&self, stopped: Option<StoppedBy>) -> SearchResult {
         let legal = self.root.legal_actions();
-        let stopped = stopped.unwrap_or(if self.full {
-            StoppedBy::Nodes
-        } else {
-            StoppedBy::Iterations
-        });
-        let outcome = ThreadOutcome {
-            iterations: self.done,
-            stopped,
-        };
+        let outcome = self.outcome(stopped);
         let seconds = self.started.elapsed().as_secs_f64();
         summarise(
             &self.root,
@@ -541,6 +683,122 @@ impl<R: Rules> PuctSearch<R> {
             seconds,
         )
     }
+
+    /// What this search did and what ended it (`stopped` when the caller knows).
+    fn outcome(&self, stopped: Option<StoppedBy>) -> ThreadOutcome {
+        let stopped = stopped.unwrap_or(if self.full {
+            StoppedBy::Nodes
+        } else if self.done < self.cfg.simulations && self.deadline.is_some() {
+            StoppedBy::Time
+        } else {
+            StoppedBy::Iterations
+        });
+        ThreadOutcome {
+            iterations: self.done,
+            stopped,
+        }
+    }
+
+    /// Runs this search to its end, `evaluator` evaluating its batches; `Some(Interrupted)`
+    /// when `stop` or `abort` was set first.
+    fn run(
+        &mut self,
+        evaluator: &mut Option<&mut dyn BatchEvaluator>,
+        stop: Option<&AtomicBool>,
+        abort: &AtomicBool,
+    ) -> Result<Option<StoppedBy>> {
+        let mut batch = Batch::new(&self.root, !self.cfg.rollout);
+        loop {
+            if stop.is_some_and(|f| f.load(Ordering::Relaxed)) || abort.load(Ordering::Relaxed) {
+                return Ok(Some(StoppedBy::Interrupted));
+            }
+            batch.clear();
+            self.gather(self.cfg.batch_size, &mut batch);
+            evaluate(evaluator, &mut batch)?;
+            self.apply(&batch, 0);
+            if self.finished() {
+                return Ok(None);
+            }
+        }
+    }
+}
+
+/// The evaluators of threads 1.. of a search with `cfg` (`cfg.threads − 1` of them; all
+/// `None` with rollouts), forked from `evaluator`; an [`Error::InvalidOption`] when it cannot
+/// be forked.
+fn fork_evaluators(
+    cfg: &PuctConfig,
+    evaluator: &Option<&mut dyn BatchEvaluator>,
+) -> Result<Vec<Option<Box<dyn BatchEvaluator + Send>>>> {
+    (1..cfg.threads)
+        .map(|_| match evaluator {
+            None => Ok(None),
+            Some(e) => e.fork().map(Some).ok_or_else(|| {
+                Error::InvalidOption(format!(
+                    "PUCT threads={} needs a native evaluation (rollout or a graph network's \
+                     checkpoint): this evaluator runs on one thread only",
+                    cfg.threads
+                ))
+            }),
+        })
+        .collect()
+}
+
+/// Searches `root` with `cfg.threads` independent trees at once (root parallelisation): the
+/// first on this thread with `evaluator`, the others on threads of their own with `forks`
+/// ([`fork_evaluators`]); their root statistics summed.
+fn search_threads<R: Rules + Send + Sync>(
+    root: &R,
+    cfg: &PuctConfig,
+    evaluator: &mut Option<&mut dyn BatchEvaluator>,
+    forks: &mut [Option<Box<dyn BatchEvaluator + Send>>],
+    stop: Option<&AtomicBool>,
+) -> Result<SearchResult> {
+    let started = Instant::now();
+    let abort = AtomicBool::new(false);
+    let go = |t: usize, ev: &mut Option<&mut dyn BatchEvaluator>| {
+        let mut search = PuctSearch::on_thread(root, &cfg.for_thread(t), t);
+        let r = search.run(ev, stop, &abort);
+        if r.is_err() {
+            abort.store(true, Ordering::Relaxed);
+        }
+        r.map(|stopped| (search, stopped))
+    };
+    let outs: Vec<Result<(PuctSearch<R>, Option<StoppedBy>)>> = if forks.is_empty() {
+        vec![go(0, evaluator)]
+    } else {
+        std::thread::scope(|scope| {
+            let go = &go;
+            let handles: Vec<_> = forks
+                .iter_mut()
+                .enumerate()
+                .map(|(t, fork)| {
+                    scope.spawn(move || {
+                        let mut ev = fork.as_deref_mut().map(|e| e as &mut dyn BatchEvaluator);
+                        go(t + 1, &mut ev)
+                    })
+                })
+                .collect();
+            let mut outs = vec![go(0, evaluator)];
+            for h in handles {
+                outs.push(match h.join() {
+                    Ok(o) => o,
+                    Err(e) => std::panic::resume_unwind(e),
+                });
+            }
+            outs
+        })
+    };
+    let mut trees = Vec::with_capacity(outs.len());
+    let mut outcomes = Vec::with_capacity(outs.len());
+    for out in outs {
+        let (search, stopped) = out?;
+        outcomes.push(search.outcome(stopped));
+        trees.push(search.tree);
+    }
+    let legal = root.legal_actions();
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(summarise(root, &legal, &trees, &outcomes, false, seconds))
 }
 
 /// Checks `batch` after an evaluator filled it.
@@ -577,22 +835,8 @@ pub fn puct_search(
     cfg.validate()?;
     check_evaluator(cfg, &evaluator)?;
     check_state(state)?;
-    each_state!(state, s => {
-        let mut search = PuctSearch::new(s, cfg);
-        let mut batch = Batch::new(s, !cfg.rollout);
-        loop {
-            if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
-                return Ok(search.result(Some(StoppedBy::Interrupted)));
-            }
-            batch.clear();
-            search.gather(cfg.batch_size, &mut batch);
-            evaluate(&mut evaluator, &mut batch)?;
-            search.apply(&batch, 0);
-            if search.finished() {
-                return Ok(search.result(None));
-            }
-        }
-    })
+    let mut forks = fork_evaluators(cfg, &evaluator)?;
+    each_state!(state, s => search_threads(s, cfg, &mut evaluator, &mut forks, stop))
 }
 
 /// One game of [`selfplay_puct`] in progress.
@@ -601,25 +845,66 @@ struct Playing<R: Rules> {
     search: Option<PuctSearch<R>>,
     game: SelfPlayGame,
     rng: Rng,
+    /// The stream that draws full or fast searches (playout-cap randomisation).
+    cap_rng: Rng,
+    /// Whether the search in progress is a full one.
+    full: bool,
     seed: u64,
     /// This game's rows of the batch being evaluated: (first row, count).
     rows: (usize, usize),
 }
 
+impl<R: Rules> Playing<R> {
+    /// Records the position, the search's policy `r` and the move, and makes it (drawn by
+    /// visits during the first `temperature_moves`).
+    fn play(&mut self, r: &SearchResult, temperature_moves: usize) {
+        let (size, na) = (
+            self.state.observation_planes() * self.state.board().num_sites(),
+            self.state.num_actions(),
+        );
+        let p = self.state.current_player().unwrap_or(0);
+        let g = &mut self.game;
+        let o = g.observations.len();
+        g.observations.resize(o + size, 0.0);
+        self.state.write_observation(&mut g.observations[o..]);
+        let l = g.legal_masks.len();
+        g.legal_masks.resize(l + na, false);
+        self.state.write_legal_mask(&mut g.legal_masks[l..]);
+        let q = g.policies.len();
+        g.policies.resize(q + na, 0.0);
+        r.policy_into(&mut g.policies[q..]);
+        g.players.push(p as i8);
+        g.full_search.push(self.full);
+        g.search_values.push(r.value.clamp(-1.0, 1.0) as f32);
+        let a = if g.actions.len() < temperature_moves {
+            sample_by_visits(&r.actions, &r.visits, &mut self.rng).unwrap_or(r.best)
+        } else {
+            r.best
+        };
+        self.state.apply_unchecked(a as usize);
+        g.actions.push(a);
+        if self.state.is_terminal() {
+            g.returns = self.state.returns().unwrap_or_default();
+        }
+    }
+}
+
 /// Plays the games `ids` of a self-play run in lock step: each round every unfinished game
 /// gathers leaves, all of them go to the evaluator in one batch, and each game applies its
-/// rows; a game whose search is over makes its move.
-fn selfplay_lockstep<R: Rules>(
+/// rows; a game whose search is over makes its move. With [`PuctConfig::threads`] above 1 each
+/// move is a root-parallel search of its own instead, the games one after the other.
+#[allow(clippy::too_many_arguments)]
+fn selfplay_lockstep<R: Rules + Send + Sync>(
     start: &R,
     cfg: &PuctConfig,
     mut evaluator: Option<&mut dyn BatchEvaluator>,
     seed: u64,
     ids: &[u64],
     temperature_moves: usize,
+    cap: PlayoutCap,
     stop: Option<&AtomicBool>,
 ) -> Result<Vec<SelfPlayGame>> {
-    let size = start.observation_planes() * start.board().num_sites();
-    let na = start.num_actions();
+    let mut forks = fork_evaluators(cfg, &evaluator)?;
     let mut games: Vec<Playing<R>> = ids
         .iter()
         .map(|&index| {
@@ -629,6 +914,8 @@ fn selfplay_lockstep<R: Rules>(
                 search: None,
                 game: SelfPlayGame::default(),
                 rng: Rng::stream(gs, 1),
+                cap_rng: Rng::stream(gs, 2),
+                full: true,
                 seed: Rng::stream(gs ^ cfg.seed, 1000).next_u64(),
                 rows: (0, 0),
             }
@@ -646,10 +933,42 @@ fn selfplay_lockstep<R: Rules>(
                 continue;
             }
             live += 1;
+            if cfg.threads > 1 {
+                g.full = cap.all_full() || g.cap_rng.unit() < cap.full_share;
+                let c = if g.full {
+                    PuctConfig {
+                        seed: g.seed,
+                        ..cfg.clone()
+                    }
+                } else {
+                    PuctConfig {
+                        seed: g.seed,
+                        simulations: cap.fast_simulations,
+                        dirichlet_fraction: 0.0,
+                        ..cfg.clone()
+                    }
+                };
+                let r = search_threads(&g.state, &c, &mut evaluator, &mut forks, stop)?;
+                if r.stopped_by == StoppedBy::Interrupted {
+                    break;
+                }
+                g.play(&r, temperature_moves);
+                continue;
+            }
             if g.search.is_none() {
-                let c = PuctConfig {
-                    seed: g.seed,
-                    ..cfg.clone()
+                g.full = cap.all_full() || g.cap_rng.unit() < cap.full_share;
+                let c = if g.full {
+                    PuctConfig {
+                        seed: g.seed,
+                        ..cfg.clone()
+                    }
+                } else {
+                    PuctConfig {
+                        seed: g.seed,
+                        simulations: cap.fast_simulations,
+                        dirichlet_fraction: 0.0,
+                        ..cfg.clone()
+                    }
                 };
                 g.search = Some(PuctSearch::new(&g.state, &c));
             }
@@ -674,27 +993,7 @@ fn selfplay_lockstep<R: Rules>(
             }
             let r = search.result(None);
             g.search = None;
-            let p = g.state.current_player().unwrap_or(0);
-            let o = g.game.observations.len();
-            g.game.observations.resize(o + size, 0.0);
-            g.state.write_observation(&mut g.game.observations[o..]);
-            let l = g.game.legal_masks.len();
-            g.game.legal_masks.resize(l + na, false);
-            g.state.write_legal_mask(&mut g.game.legal_masks[l..]);
-            let q = g.game.policies.len();
-            g.game.policies.resize(q + na, 0.0);
-            r.policy_into(&mut g.game.policies[q..]);
-            g.game.players.push(p as i8);
-            let a = if g.game.actions.len() < temperature_moves {
-                sample_by_visits(&r.actions, &r.visits, &mut g.rng).unwrap_or(r.best)
-            } else {
-                r.best
-            };
-            g.state.apply_unchecked(a as usize);
-            g.game.actions.push(a);
-            if g.state.is_terminal() {
-                g.game.returns = g.state.returns().unwrap_or_default();
-            }
+            g.play(&r, temperature_moves);
         }
     }
     Ok(games.into_iter().map(|g| g.game).collect())
@@ -706,8 +1005,9 @@ fn selfplay_lockstep<R: Rules>(
 /// With an evaluator, all the games are played at once on this thread and every evaluator
 /// call serves the leaves of all of them (up to `count × batch_size` rows). With rollouts
 /// (`evaluator` `None`), the games run in parallel on the current rayon pool when `parallel`.
-/// Game `i` draws from streams derived from `(seed, i)` either way. Once `stop` is set the
-/// games end within a round, unfinished (the caller discards them).
+/// Game `i` draws from streams derived from `(seed, i)` either way. `cap` chooses each move's
+/// search, full or fast ([`PlayoutCap`]). Once `stop` is set the games end within a round,
+/// unfinished (the caller discards them).
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay_puct(
     game: &Game,
@@ -717,19 +1017,21 @@ pub fn selfplay_puct(
     first: u64,
     count: usize,
     temperature_moves: usize,
+    cap: PlayoutCap,
     parallel: bool,
     stop: Option<&AtomicBool>,
 ) -> Result<Vec<SelfPlayGame>> {
     cfg.validate()?;
+    cap.validate(cfg)?;
     check_evaluator(cfg, &evaluator)?;
     let start = game.new_state();
     let ids: Vec<u64> = (first..first + count as u64).collect();
     each_state!(&start, s => {
         if evaluator.is_some() {
-            selfplay_lockstep(s, cfg, evaluator, seed, &ids, temperature_moves, stop)
+            selfplay_lockstep(s, cfg, evaluator, seed, &ids, temperature_moves, cap, stop)
         } else {
             let one = |&i: &u64| {
-                selfplay_lockstep(s, cfg, None, seed, &[i], temperature_moves, stop)
+                selfplay_lockstep(s, cfg, None, seed, &[i], temperature_moves, cap, stop)
                     .map(|mut v| v.pop().unwrap_or_default())
             };
             if parallel {
@@ -824,6 +1126,14 @@ pub fn play_puct_games(
             }
         }
     }
+    let mut forks = agents
+        .iter()
+        .zip(evaluators.iter())
+        .map(|(a, e)| match a {
+            MatchAgent::Puct(cfg) => fork_evaluators(cfg, e),
+            MatchAgent::Native(_) => Ok(Vec::new()),
+        })
+        .collect::<Result<Vec<_>>>()?;
     let start = game.new_state();
     let mut batches: Vec<Batch> = agents
         .iter()
@@ -877,7 +1187,26 @@ pub fn play_puct_games(
                         let (a, v) = seat.act(&g.state, &g.record.actions, &mut buf, stop)?;
                         g.play(a, p, v);
                     }
-                    Sitting::Puct(k, s) => break (*k, *s),
+                    Sitting::Puct(k, s) => {
+                        let (k, s) = (*k, *s);
+                        let MatchAgent::Puct(cfg) = &agents[k] else {
+                            unreachable!("a PUCT seat names a PUCT agent")
+                        };
+                        if cfg.threads == 1 {
+                            break (k, s);
+                        }
+                        // A root-parallel search moves at once, as a native agent does.
+                        let c = PuctConfig {
+                            seed: s,
+                            ..cfg.clone()
+                        };
+                        let r =
+                            search_threads(&g.state, &c, &mut evaluators[k], &mut forks[k], stop)?;
+                        if r.stopped_by == StoppedBy::Interrupted {
+                            return Ok(finished_prefix(games));
+                        }
+                        g.play(r.best, p, r.value as f32);
+                    }
                 }
                 if stopped() {
                     return Ok(finished_prefix(games));

@@ -274,6 +274,31 @@ fn settings_are_checked() {
             dirichlet_fraction: 1.5,
             ..PuctConfig::default()
         },
+        PuctConfig {
+            simulations: UNLIMITED_SIMULATIONS,
+            ..PuctConfig::default()
+        },
+        PuctConfig {
+            time: Some(0.0),
+            ..PuctConfig::default()
+        },
+        PuctConfig {
+            time: Some(f64::NAN),
+            ..PuctConfig::default()
+        },
+        PuctConfig {
+            threads: 0,
+            ..PuctConfig::default()
+        },
+        PuctConfig {
+            threads: MAX_THREADS + 1,
+            ..PuctConfig::default()
+        },
+        PuctConfig {
+            threads: 4,
+            max_nodes: MIN_NODES_PER_THREAD * 2,
+            ..PuctConfig::default()
+        },
     ];
     for cfg in bad {
         assert!(
@@ -331,7 +356,19 @@ fn selfplay_batches_the_leaves_of_all_games_and_matches_rollout_shapes() {
         ..rollout(40, 2, 0)
     };
     let mut ev = Fixed::new(0.0);
-    let games = selfplay_puct(&g, &cfg, Some(&mut ev), 9, 0, 6, 2, false, None).expect("plays");
+    let games = selfplay_puct(
+        &g,
+        &cfg,
+        Some(&mut ev),
+        9,
+        0,
+        6,
+        2,
+        PlayoutCap::default(),
+        false,
+        None,
+    )
+    .expect("plays");
     assert_eq!(games.len(), 6);
     // Six games of two leaves each: twelve rows per call while all six play.
     assert_eq!(ev.largest, 12);
@@ -363,13 +400,168 @@ fn selfplay_batches_the_leaves_of_all_games_and_matches_rollout_shapes() {
         0,
         6,
         2,
+        PlayoutCap::default(),
         false,
         None,
     )
     .expect("plays");
     assert_eq!(games, again);
     let r = rollout(30, 4, 0);
-    let a = selfplay_puct(&g, &r, None, 3, 0, 4, 2, true, None).expect("plays");
-    let b = selfplay_puct(&g, &r, None, 3, 0, 4, 2, false, None).expect("plays");
+    let a =
+        selfplay_puct(&g, &r, None, 3, 0, 4, 2, PlayoutCap::default(), true, None).expect("plays");
+    let b =
+        selfplay_puct(&g, &r, None, 3, 0, 4, 2, PlayoutCap::default(), false, None).expect("plays");
     assert_eq!(a, b);
+}
+
+#[test]
+fn playout_cap_searches_a_share_of_moves_in_full_and_is_a_function_of_the_seed() {
+    let g = game("subsume", &[("size", 3i64.into())]);
+    let cfg = PuctConfig {
+        dirichlet_fraction: 0.25,
+        ..rollout(40, 4, 0)
+    };
+    let cap = PlayoutCap {
+        full_share: 0.25,
+        fast_simulations: 10,
+    };
+    let a = selfplay_puct(&g, &cfg, None, 5, 0, 8, 2, cap, false, None).expect("plays");
+    let b = selfplay_puct(&g, &cfg, None, 5, 0, 8, 2, cap, true, None).expect("plays");
+    assert_eq!(a, b);
+    let full: usize = a
+        .iter()
+        .flat_map(|s| &s.full_search)
+        .filter(|&&f| f)
+        .count();
+    let all: usize = a.iter().map(|s| s.full_search.len()).sum();
+    assert!(full > 0 && full < all, "{full} of {all} searched in full");
+    let na = g.new_state().num_actions();
+    for s in &a {
+        assert_eq!(s.full_search.len(), s.players.len());
+        assert_eq!(s.search_values.len(), s.players.len());
+        assert!(s.search_values.iter().all(|v| (-1.0..=1.0).contains(v)));
+        // A fast search spends its 10 simulations: visit fractions in tenths.
+        for (k, &f) in s.full_search.iter().enumerate() {
+            let row = &s.policies[k * na..(k + 1) * na];
+            let tenths = row
+                .iter()
+                .all(|&p| ((p * 10.0).round() - p * 10.0).abs() < 1e-4);
+            if !f {
+                assert!(tenths, "fast search policy {row:?}");
+            }
+        }
+    }
+    // Every move in full (the default): the games without the cap, all flagged full.
+    let plain = selfplay_puct(
+        &g,
+        &cfg,
+        None,
+        5,
+        0,
+        8,
+        2,
+        PlayoutCap::default(),
+        false,
+        None,
+    )
+    .expect("plays");
+    assert!(plain.iter().all(|s| s.full_search.iter().all(|&f| f)));
+    for bad in [
+        PlayoutCap {
+            full_share: 1.5,
+            fast_simulations: 10,
+        },
+        PlayoutCap {
+            full_share: 0.5,
+            fast_simulations: 40,
+        },
+        PlayoutCap {
+            full_share: 0.5,
+            fast_simulations: 0,
+        },
+    ] {
+        let e = selfplay_puct(&g, &cfg, None, 5, 0, 1, 0, bad, false, None).expect_err("refused");
+        assert!(matches!(e, Error::InvalidOption(_)), "{e}");
+    }
+}
+
+#[test]
+fn a_time_budget_stops_the_search_by_the_clock() {
+    let s = game("subsume", &[("size", 4i64.into())]).new_state();
+    let cfg = PuctConfig {
+        simulations: UNLIMITED_SIMULATIONS,
+        time: Some(0.02),
+        ..rollout(1, 8, 1)
+    };
+    let started = Instant::now();
+    let r = puct_search(&s, &cfg, None, None).expect("searchable");
+    // The order of magnitude only.
+    assert!(started.elapsed().as_secs_f64() < 2.0);
+    assert_eq!(r.stopped_by, StoppedBy::Time);
+    assert!(r.iterations > 0);
+    assert_eq!(r.visits.iter().sum::<u64>(), r.iterations);
+    // The simulations, when they come first, stop it.
+    let both = PuctConfig {
+        simulations: 30,
+        time: Some(60.0),
+        ..cfg
+    };
+    let r = puct_search(&s, &both, None, None).expect("searchable");
+    assert_eq!((r.stopped_by, r.iterations), (StoppedBy::Iterations, 30));
+}
+
+#[test]
+fn a_time_budget_ends_a_search_of_finished_games_only() {
+    // Near the end every descent may reach a finished game and add no leaf.
+    let g = game("subsume", &[("size", 3i64.into())]);
+    let mut s = g.new_state();
+    let mut rng = Rng::new(3);
+    let mut buf = Vec::new();
+    while let Some(a) = s.random_action(&mut rng, &mut buf) {
+        let mut next = s.clone();
+        next.apply_unchecked(a);
+        if next.is_terminal() {
+            break;
+        }
+        s = next;
+    }
+    let cfg = PuctConfig {
+        simulations: UNLIMITED_SIMULATIONS,
+        time: Some(0.01),
+        ..rollout(1, 4, 1)
+    };
+    let r = puct_search(&s, &cfg, None, None).expect("searchable");
+    assert_eq!(r.stopped_by, StoppedBy::Time);
+}
+
+#[test]
+fn threads_search_independent_trees_and_sum_their_visits() {
+    let s = game("windflowers", &[("size", 3i64.into())]).new_state();
+    let two = PuctConfig {
+        threads: 2,
+        ..rollout(301, 8, 4)
+    };
+    let a = puct_search(&s, &two, None, None).expect("searchable");
+    let b = puct_search(&s, &two, None, None).expect("searchable");
+    assert_eq!(a.visits.iter().sum::<u64>(), 301);
+    assert_eq!(a.iterations, 301);
+    assert_eq!((a.visits.clone(), a.values.clone()), (b.visits, b.values));
+    let one = puct_search(&s, &rollout(301, 8, 4), None, None).expect("searchable");
+    assert_ne!(one.visits, a.visits);
+}
+
+#[test]
+fn threads_need_an_evaluator_that_forks() {
+    let s = game("subsume", &[("size", 3i64.into())]).new_state();
+    let cfg = PuctConfig {
+        rollout: false,
+        threads: 2,
+        ..rollout(20, 4, 1)
+    };
+    let mut fixed = Fixed::new(0.0);
+    let e = puct_search(&s, &cfg, Some(&mut fixed), None).expect_err("no fork");
+    assert!(
+        matches!(e, Error::InvalidOption(ref m) if m.contains("threads=2")),
+        "{e}"
+    );
 }

@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
+use super::checkpoint::Checkpoint;
 use crate::error::{Error, Result};
 use crate::games::{Rules, MAX_PLAYERS};
 
@@ -58,6 +59,9 @@ pub struct SolveOptions {
     pub method: Method,
     /// How alpha-beta orders a position's actions after the table's move.
     pub order: Order,
+    /// Save the run there as it goes and resume a run saved there (alpha-beta only, outcomes
+    /// only: not with `margin`).
+    pub checkpoint: Option<Checkpoint>,
 }
 
 /// How alpha-beta orders a position's actions after the table's best move (ties by action).
@@ -156,6 +160,7 @@ impl Default for SolveOptions {
             symmetries: Vec::new(),
             method: Method::AlphaBeta,
             order: Order::Auto,
+            checkpoint: None,
         }
     }
 }

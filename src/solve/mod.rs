@@ -14,8 +14,12 @@
 //!   |            +----> pns -------+
 //!   +----------------------------------------> graph (the state graph, on the games alone)
 //! ```
+//!
+//! and `table --> checkpoint --> common` (the saved runs of [`checkpoint`]: `common` names it in
+//! the options, `root` saves and resumes).
 
 pub mod alphabeta;
+pub mod checkpoint;
 pub mod common;
 pub mod graph;
 mod memory;
@@ -23,6 +27,7 @@ pub mod pns;
 pub mod root;
 pub mod table;
 
+pub use checkpoint::Checkpoint;
 pub use common::{Budget, Method, Order, SolveOptions, StoppedBy, Symmetry};
 pub use graph::{
     enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,

@@ -94,6 +94,16 @@ pub fn solve<R: Knowledge>(
         )));
     }
     let pns = opts.method == Method::ProofNumber;
+    if let Some(c) = &opts.checkpoint {
+        if pns || opts.margin {
+            return Err(Error::InvalidOption(
+                "solve: a checkpoint needs method \"alphabeta\" and no margin (it keeps \
+                 alpha-beta's table of outcomes)"
+                    .to_string(),
+            ));
+        }
+        c.prepare()?;
+    }
     let start = Instant::now();
     let threads = opts.threads.min(root.legal_actions().len()).max(1);
     // Alpha-beta's table is shared; each proof-number thread keeps its own share of the bytes.
@@ -112,12 +122,47 @@ pub fn solve<R: Knowledge>(
     let mover = root.current_player().unwrap_or(0);
     let actions = root.legal_actions();
     let outcomes: Vec<AtomicU64> = actions.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
+    // A saved run: its entries go straight into the table (a damaged file is an error here,
+    // before any search, and the table it was read into goes with this solve).
+    let saved = match &opts.checkpoint {
+        Some(c) => c.load(&table)?,
+        None => None,
+    };
+    if let (Some(saved), Some(c)) = (&saved, &opts.checkpoint) {
+        let theirs: Vec<u32> = saved.iter().map(|&(a, _)| a).collect();
+        if theirs != actions {
+            return Err(Error::InvalidOption(format!(
+                "solve: the checkpoint in {} is of a position with other legal actions; give \
+                 another directory",
+                c.dir.display()
+            )));
+        }
+        for (o, &(_, v)) in outcomes.iter().zip(saved) {
+            if let Some(v) = v {
+                o.store((i64::from(v) + OFFSET) as u64, Ordering::Relaxed);
+            }
+        }
+    }
+    let proven_outcomes = || -> Vec<(u32, Option<i32>)> {
+        actions
+            .iter()
+            .zip(&outcomes)
+            .map(|(&a, o)| {
+                let v = o.load(Ordering::Relaxed);
+                (a, (v != u64::MAX).then_some((v as i64 - OFFSET) as i32))
+            })
+            .collect()
+    };
     let next = AtomicUsize::new(0);
     let run = |s: &mut dyn Exact<R>| {
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= actions.len() || budget.stopped() {
                 break;
+            }
+            if outcomes[i].load(Ordering::Relaxed) != u64::MAX {
+                // Proven by a run this one resumes.
+                continue;
             }
             let mut child = root.clone();
             child.apply_unchecked(actions[i] as usize);
@@ -163,13 +208,46 @@ pub fn solve<R: Knowledge>(
             run(&mut searcher());
         }
     };
-    if threads == 1 {
+    // The saver: a thread that saves the run every `every` while the others search.
+    let done = AtomicBool::new(false);
+    let save_error = Mutex::new(None);
+    let saver = |c: &super::checkpoint::Checkpoint| {
+        let mut last = Instant::now();
+        while !done.load(Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(50).min(c.every));
+            if last.elapsed() >= c.every && !done.load(Ordering::Relaxed) {
+                if let Err(e) = c.save(&proven_outcomes(), &table) {
+                    *save_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                    return;
+                }
+                last = Instant::now();
+            }
+        }
+    };
+    if threads == 1 && opts.checkpoint.is_none() {
         work(0);
     } else {
         std::thread::scope(|scope| {
-            for t in 0..threads {
-                let work = &work;
-                scope.spawn(move || work(t));
+            let saving = opts.checkpoint.as_ref().map(|c| {
+                let saver = &saver;
+                scope.spawn(move || saver(c))
+            });
+            let searchers: Vec<_> = (0..threads)
+                .map(|t| {
+                    let work = &work;
+                    scope.spawn(move || work(t))
+                })
+                .collect();
+            for h in searchers {
+                if let Err(panic) = h.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
+            done.store(true, Ordering::Relaxed);
+            if let Some(h) = saving {
+                if let Err(panic) = h.join() {
+                    std::panic::resume_unwind(panic);
+                }
             }
         });
     }
@@ -210,6 +288,12 @@ pub fn solve<R: Knowledge>(
             pv = principal_line(&mut s, root, value.unwrap_or(0));
             s.flush();
         }
+    }
+    if let Some(c) = &opts.checkpoint {
+        if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
+        c.save(&proven_outcomes(), &table)?;
     }
     let (table_entries, table_bytes) = if pns {
         proof_tables.into_inner().unwrap_or_else(|e| e.into_inner())

@@ -191,6 +191,34 @@ impl Table<'_> {
         slot[1].store(data, Ordering::Relaxed);
     }
 
+    /// Calls `f(key, packed entry)` for every entry in use whose check holds and whose key
+    /// chooses its slot (an entry torn by two writers at once is skipped), for a checkpoint
+    /// (`super::checkpoint`) taken while the search runs.
+    pub fn each_entry(&self, mut f: impl FnMut(u64, u64)) {
+        for (i, slot) in self.slots.iter().enumerate() {
+            let data = slot[1].load(Ordering::Relaxed);
+            if data == 0 {
+                continue;
+            }
+            let key = slot[0].load(Ordering::Relaxed) ^ data;
+            if key as usize & self.mask == i && Entry::unpack(data).is_some() {
+                f(key, data);
+            }
+        }
+    }
+
+    /// Whether `data` is a packed entry (as `each_entry` gives).
+    pub fn valid_data(data: u64) -> bool {
+        data >> 59 == 0 && Entry::unpack(data).is_some()
+    }
+
+    /// Stores a packed entry as `each_entry` gave it.
+    pub fn store_raw(&self, key: u64, data: u64) {
+        let slot = &self.slots[key as usize & self.mask];
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+
     /// Entries in use (a full scan).
     pub fn filled(&self) -> usize {
         self.slots

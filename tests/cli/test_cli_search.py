@@ -81,11 +81,25 @@ def test_match_with_three_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert "seat 2" in out and "Elo" not in out
 
 
+def test_match_seats_the_expert(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(
+        capsys, "match", "subsume", "expert:simulations=10,seed=3", "random", "-n", "2", "-q"
+    )
+    assert code == 0, err
+    assert "0 expert:simulations=10,seed=3" in out and "2 games" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
         (["match", "subsume", "mcts:iters=3", "random"], 'unknown setting "iters"'),
         (["match", "subsume", "alphago", "random"], 'unknown agent "alphago"'),
+        (["match", "subsume", "expret", "random"], "did you mean 'expert'?"),
+        (["match", "subsume", "expert:iterations=3", "random"], 'unknown setting "iterations"'),
+        (
+            ["match", "windflowers", "expert", "random", "random", "--option", "players=3"],
+            "the expert network of windflowers",
+        ),
         (["match", "subsume", "random"], "takes 2 agents"),
         (["match", "subsume", "random", "random", "--games", "0"], "at least 1"),
         (["match", "subsume", "random", "random", "--games", "x"], "games must be an integer"),

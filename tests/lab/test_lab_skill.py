@@ -32,6 +32,8 @@ MCTS_VALUES: dict[str, Any] = {
 #: A value other than the default for every PUCT setting.
 PUCT_VALUES: dict[str, Any] = {
     "simulations": 21,
+    "time": 30.0,
+    "threads": 2,
     "c": 2.5,
     "dirichlet_alpha": 0.7,
     "dirichlet_fraction": 0.25,
@@ -73,11 +75,15 @@ def test_a_puct_copy_keeps_every_setting_and_its_evaluator(key: str) -> None:
     def evaluator(obs: Any, mask: Any) -> Any:
         return np.ones(mask.shape, np.float32), np.zeros(mask.shape[0], np.float32)
 
-    agent = sf.PUCT(evaluator, **{"simulations": 10, key: PUCT_VALUES[key]})
+    # More than one thread needs native evaluation.
+    chosen: Any = "rollout" if key == "threads" else evaluator
+    agent = sf.PUCT(chosen, **{"simulations": 10, key: PUCT_VALUES[key]})
     copy = at_budget(agent, 4)
-    assert copy.evaluator is evaluator
+    assert copy.evaluator is chosen or copy.evaluator == chosen
     for k in PUCT_SETTINGS:
-        want = 4 * agent.simulations if k == "simulations" else getattr(agent, k)
+        # The budgets scale: simulations and, as MCTS's, the time.
+        scaled = k in ("simulations", "time") and getattr(agent, k) is not None
+        want = 4 * getattr(agent, k) if scaled else getattr(agent, k)
         assert getattr(copy, k) == want, k
 
 
@@ -95,6 +101,7 @@ def test_agents_without_a_budget_are_refused() -> None:
         "mcts:iterations=50,selection=grave,grave_ref=5,playouts=mast,threads=2,c=0.3",
         "mcts:time=0.1,solver=false,reuse=true,max_nodes=50000,seed=4",
         "puct:simulations=30,c=2.0,batch_size=8",
+        "expert:simulations=30,seed=2",
     ],
 )
 def test_the_skill_agent_is_the_lab_agent_at_four_times_its_budget(agent: str) -> None:

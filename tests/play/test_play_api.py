@@ -509,13 +509,16 @@ AGENT_STRINGS = [
     "mcts:selection=grave,iterations=120",
     "puct:simulations=40",
     "puct:simulations=30,c=2,batch_size=4",
+    "expert",
+    "expert:simulations=30,seed=2",
 ]
 
 
 def test_the_seat_kinds_are_every_agent_kind() -> None:
     from stonefield.agents import AGENT_KINDS
 
-    assert _agents.available_kinds() == ["human", *AGENT_KINDS]
+    # Every agent kind, and the perfect seat (the solver; small boards only).
+    assert _agents.available_kinds() == ["human", *AGENT_KINDS, "perfect"]
     assert "puct" in AGENT_KINDS
 
 

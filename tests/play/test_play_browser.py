@@ -634,3 +634,62 @@ if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit("usage: python tests/play/test_play_browser.py OUTDIR")
     write_screenshots(Path(sys.argv[1]))
+
+
+def test_perfect_play_marks_every_move_and_review_marks_a_lost_draw(
+    server: Server, browser: WebDriver
+) -> None:
+    """On a small board, Perfect play writes W / D / L on every legal site as the API answers,
+    and after a move that turns a draw into a loss the review marks it."""
+    from urllib.parse import quote
+
+    from stonefield.play._session import action_name
+
+    options = {"size": 3, "max_moves": 12}
+    game = sf.make("windflowers", **options)
+    line = [12, 6, 0, 5, 10, 11, 9, 7]  # a draw for Black to move; passing (14) loses it
+    names = ",".join(quote(action_name(game, a)) for a in line)
+    browser.get(
+        play_url(server.base, "windflowers", options, ["human", "human"]) + f"&moves={names}"
+    )
+    WebDriverWait(browser, 20).until(lambda d: read(d)["step"] == len(line))
+    wait_idle(browser)
+    browser.find_element(By.ID, "perfect").click()
+    WebDriverWait(browser, 30).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#board .perfect-mark")
+    )
+    marks = {
+        int(e.get_attribute("data-site")): e.get_attribute("data-word")
+        for e in browser.find_elements(By.CSS_SELECTOR, "#board .perfect-mark")
+    }
+    state = engine_state("windflowers", options, line)
+    res = sf.solve(state)
+    words = {
+        int(a): {1: "win", 0: "draw", -1: "loss"}[int(o)] for a, o in zip(res.actions, res.outcomes)
+    }
+    assert game.action_site(14) is None and words.pop(14) == "loss"
+    assert marks == {game.action_site(a): w for a, w in words.items()}
+    assert set(marks.values()) == {"draw"}
+    passing = browser.find_element(By.CSS_SELECTOR, 'button.action[data-action="14"]')
+    assert "perfect-loss" in (passing.get_attribute("class") or "")
+    text = browser.find_element(By.ID, "perfect-text").text
+    assert "a draw for the player to move" in text and "loss" in text
+    before = read(browser)["version"]
+    passing.click()
+    wait_idle(browser, changed_from=before)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .perfect-mark")  # a new position
+    browser.find_element(By.ID, "review").click()
+    WebDriverWait(browser, 60).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#moves li.changed")
+    )
+    changed = browser.find_elements(By.CSS_SELECTOR, "#moves li.changed")
+    assert [e.get_attribute("data-step") for e in changed] == [str(len(line) + 1)]
+    notes = browser.find_element(By.ID, "review-notes").text
+    assert "draw → loss" in notes
+    # On a board too big for the solver, the button says so and asks nothing.
+    browser.get(play_url(server.base, "subsume", {}, ["human", "human"]))
+    wait_idle(browser)
+    browser.find_element(By.ID, "perfect").click()
+    shown = browser.find_element(By.ID, "message").text
+    assert "at most 30 sites" in shown and "this one has 91" in shown
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .perfect-mark")

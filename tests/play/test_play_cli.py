@@ -24,6 +24,11 @@ from stonefield.play import _is_loopback
         (["play", "windflowers", "--option", "size=99"], "size"),
         (["play", "windflowers", "--opponent", "robot"], "--opponent: seat kind"),
         (["play", "subsume", "--seat", "2"], "--seat is 0..1"),
+        (["play", "subsume", "--opponent", "expert:iterations=5"], 'unknown setting "iterations"'),
+        (
+            ["play", "windflowers", "--option", "players=3", "--opponent", "expert"],
+            "--opponent: the expert network of windflowers",
+        ),
         (["play", "--option", "size=3"], "need a GAME"),
     ],
 )
@@ -129,6 +134,8 @@ CHECKPOINT = str(
         "mcts:preset=strong",
         "puct:simulations=50",
         "puct:simulations=50,checkpoint=" + CHECKPOINT,
+        "expert",
+        "expert:simulations=20,seed=1",
     ],
 )
 def test_play_seats_every_agent_string_match_reads(

@@ -205,6 +205,23 @@ def test_the_hint_is_the_strong_agents_choice(server: Server, browser: WebDriver
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .hint-mark")
 
 
+def test_the_hint_on_a_default_board_is_the_experts(server: Server, browser: WebDriver) -> None:
+    browser.get(play_url(server.base, "subsume", {}, ["human", "random"]))
+    wait_idle(browser)
+    browser.find_element(By.ID, "hint").click()
+    WebDriverWait(browser, 60).until(
+        lambda d: d.find_element(By.ID, "hint-text").get_attribute("data-action")
+    )
+    text = browser.find_element(By.ID, "hint-text")
+    action = int(text.get_attribute("data-action") or -1)
+    seed = int(text.get_attribute("data-seed") or -1)
+    simulations = int(text.get_attribute("data-iterations") or -1)
+    state = engine_state("subsume", {}, [])
+    result = sf.expert(state.game, simulations=simulations, seed=seed).analyse(state)
+    assert action == int(result.best)
+    assert f"expert (trained network), {simulations:,} simulations" in text.text
+
+
 def test_the_review_graphs_one_value_per_move(server: Server, browser: WebDriver) -> None:
     options = {"board": "hex232323"}
     browser.get(play_url(server.base, "smallholder", options, ["human", "random"]))
@@ -497,6 +514,28 @@ def test_the_strong_search_is_the_default_opponent(server: Server, browser: WebD
     # The address carries the seat, and opening it again gives the same seats.
     seats = parse_qs(urlsplit(browser.current_url).query)["seats"]
     assert seats == ["human,mcts:preset=strong,iterations=300"]
+    browser.get(browser.current_url)
+    wait_idle(browser)
+    assert served(browser)["players"] == players
+
+
+def test_the_expert_is_the_strongest_level(server: Server, browser: WebDriver) -> None:
+    browser.get(server.base + "/")
+    WebDriverWait(browser, 10).until(lambda d: read(d)["state"] == "setup")
+    seat = browser.find_element(By.CSS_SELECTOR, "#seats [name=seat1]")
+    levels = [o.get_attribute("value") for o in seat.find_elements(By.TAG_NAME, "option")]
+    assert levels[-3:] == ["strong", "expert", "agent"]
+    browser.execute_script(
+        "arguments[0].value = 'expert'; arguments[0].dispatchEvent(new Event('change'))", seat
+    )
+    assert not browser.find_element(By.CSS_SELECTOR, "#seats [name=budget1]").is_displayed()
+    browser.find_element(By.ID, "new-game").click()
+    wait_idle(browser)
+    players = served(browser)["players"]
+    assert players[1]["kind"] == "expert" and players[1]["agent"] == "expert"
+    assert "Expert (trained network)" in browser.find_element(By.ID, "players").text
+    # The address carries the level, and opening it again gives the same seats.
+    assert parse_qs(urlsplit(browser.current_url).query)["seats"] == ["human,expert"]
     browser.get(browser.current_url)
     wait_idle(browser)
     assert served(browser)["players"] == players

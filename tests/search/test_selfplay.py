@@ -105,7 +105,7 @@ def test_save_load_round_trip(data: SelfPlayData, tmp_path: Path) -> None:
     back = SelfPlayData.load(path)
     assert back.game == data.game
     keys = ("observations", "policies", "legal_masks", "players", "returns", "game_index")
-    for key in (*keys, "actions"):
+    for key in (*keys, "actions", "full_search", "search_values"):
         a, b = getattr(data, key), getattr(back, key)
         assert a.dtype == b.dtype and np.array_equal(a, b)
     assert np.array_equal(back.offsets, data.offsets)
@@ -122,6 +122,8 @@ def test_save_load_round_trip(data: SelfPlayData, tmp_path: Path) -> None:
                 "actions",
                 "offsets",
                 "legal_masks",
+                "full_search",
+                "search_values",
             )
         )
 
@@ -153,7 +155,7 @@ def _saved(data: SelfPlayData, folder: Path) -> Path:
         ({"header": np.array("{}")}, 'entry "header"'),
         ({"header": np.array("not json")}, 'entry "header": not JSON'),
         (
-            {"header": np.array('{"format": "stonefield-selfplay", "format_version": 2}')},
+            {"header": np.array('{"format": "stonefield-selfplay", "format_version": 3}')},
             "format_version",
         ),
         (
@@ -256,3 +258,65 @@ def test_legal_masks_match_the_positions_and_older_files_get_them_by_replay(
     targets = data.value_targets()
     assert targets.dtype == np.float32 and targets.shape == (len(data),)
     assert np.array_equal(targets, data.returns[np.arange(len(data)), data.players])
+
+
+def test_playout_cap_marks_full_searches_and_version_1_files_load_as_all_full(
+    tmp_path: Path,
+) -> None:
+    agent = sf.PUCT(simulations=24, seed=2)
+    capped = sf.selfplay(
+        "subsume",
+        agent,
+        games=4,
+        seed=3,
+        size=3,
+        threads=1,
+        full_search_share=0.25,
+        fast_simulations=6,
+    )
+    again = sf.selfplay(
+        "subsume", agent, games=4, seed=3, size=3, full_search_share=0.25, fast_simulations=6
+    )
+    assert np.array_equal(capped.actions, again.actions)
+    assert np.array_equal(capped.full_search, again.full_search)
+    assert capped.full_search.dtype == np.bool_ and capped.search_values.dtype == np.float32
+    assert 0 < capped.full_search.sum() < len(capped)
+    assert np.abs(capped.search_values).max() <= 1
+    path = tmp_path / "capped.npz"
+    capped.save(path)
+    back = SelfPlayData.load(path)
+    assert np.array_equal(back.full_search, capped.full_search)
+    assert np.array_equal(back.search_values, capped.search_values)
+    # Without the cap every position is a full search.
+    plain = sf.selfplay("subsume", agent, games=2, seed=3, size=3)
+    assert plain.full_search.all()
+    # A version-1 file (no full_search, no search_values): all full, values from outcomes.
+    with zipfile.ZipFile(path) as z:
+        members = {
+            n: z.read(n)
+            for n in z.namelist()
+            if n not in ("full_search.npy", "search_values.npy", "header.npy")
+        }
+    header = np.lib.format
+    old = tmp_path / "v1.npz"
+    with zipfile.ZipFile(old, "w") as z:
+        for n, b in members.items():
+            z.writestr(n, b)
+        text = (
+            '{"format": "stonefield-selfplay", "format_version": 1, "game": "subsume",'
+            ' "options": {"size": 3}}'
+        )
+        with z.open("header.npy", "w") as f:
+            header.write_array(f, np.array(text))
+    v1 = SelfPlayData.load(old)
+    assert v1.full_search.all()
+    assert np.array_equal(v1.search_values, capped.value_targets())
+    for bad in (
+        {"full_search_share": 1.5, "fast_simulations": 6},
+        {"full_search_share": 0.5, "fast_simulations": 24},
+        {"full_search_share": 0.5},
+    ):
+        with pytest.raises(sf.InvalidOptionError, match="full_search_share|fast_simulations"):
+            sf.selfplay("subsume", agent, games=1, size=3, **bad)
+    with pytest.raises(sf.InvalidOptionError, match="need a PUCT"):
+        sf.selfplay("subsume", sf.MCTS(iterations=10), games=1, size=3, full_search_share=0.5)

@@ -60,7 +60,9 @@ def test_a_short_run_learns_and_its_checkpoint_reloads(tmp_path: Path) -> None:
         "resume",
     ]
     # What a resume needs: the optimiser's state and the replay window's data.
+    # (and the network the round's self-play played, as the workers read it).
     assert sorted(p.name for p in (tmp_path / "resume").iterdir()) == [
+        "network.npz",
         "selfplay-001.npz",
         "selfplay-002.npz",
         "selfplay-003.npz",
@@ -157,18 +159,21 @@ def test_puct_string_reads_a_trained_checkpoint(tmp_path: Any) -> None:
     assert (agent.evaluator(obs, mask)[0] == net.evaluate(obs, mask)[0]).all()
 
 
-def test_the_numpy_evaluator_is_the_jax_model() -> None:
+@pytest.mark.parametrize("architecture", ["graph", "mlp"])
+def test_the_numpy_evaluator_is_the_jax_model(architecture: str) -> None:
     # evaluate() runs the forward pass in numpy; it must be the trained JAX model's, and follow
     # the weights as training changes them.
     import jax
 
-    net = Network.create(GAME, hidden=32, layers=3, seed=4)
+    from stonefield.alphazero.network import board_arrays
+
+    net = Network.create(GAME, hidden=32, layers=3, seed=4, architecture=architecture)
     d = sf.selfplay(GAME, sf.PUCT(simulations=8), games=4, seed=5)
     for _ in range(2):
         obs, mask = d.observations[:50], d.legal_masks[:50]
         priors, values = net.evaluate(obs, mask)
         assert priors.dtype == np.float32 and values.dtype == np.float32
-        logits, jvalues = jax.vmap(net.model)(obs.reshape(len(obs), -1))
+        logits, jvalues = net.model(jax.numpy.asarray(obs), board_arrays(GAME))
         jpriors = jax.nn.softmax(np.where(mask, np.asarray(logits), -1e9), axis=-1)
         np.testing.assert_allclose(priors, np.asarray(jpriors), atol=1e-5)
         np.testing.assert_allclose(values, np.asarray(jvalues), atol=1e-5)
@@ -209,9 +214,11 @@ def test_a_symmetry_moves_a_position_to_its_image() -> None:
     [
         ("subsume", {"size": 3}, 12, 12),
         ("smallholder", {}, 12, 12),
-        # Actions that are not sites (a pass, moves along lines): nothing to move them by.
-        ("windflowers", {"grid": "hex", "size": 3}, 6, 1),
-        ("faraday", {}, 12, 1),
+        # Actions that name no site (a pass; Faraday's pass, accept, swap) stay where they are,
+        # and Faraday's phase-1 stones keep their colour on the image site.
+        ("windflowers", {"grid": "hex", "size": 3}, 6, 6),
+        ("windflowers", {}, 4, 4),
+        ("faraday", {}, 12, 12),
     ],
 )
 def test_which_symmetries_a_game_keeps(
@@ -231,3 +238,35 @@ def test_a_time_budget_stops_the_run(tmp_path: Path) -> None:
     assert saved["config"]["minutes"] == 1e-6 and saved["symmetries"] == 12
     with pytest.raises(sf.InvalidOptionError, match="minutes must be a positive number"):
         train(GAME, 1, tmp_path, TrainConfig(minutes=0))
+
+
+def test_augment_moves_faraday_pie_actions_and_keeps_the_others() -> None:
+    # A position in Faraday's pie offer: player 0 has put a second-colour stone on one site.
+    # Its image under a symmetry is the position with that stone on the image site; the legal
+    # mask and the policy move the same way, the pass stays where it is.
+    from stonefield.alphazero.symmetry import action_permutation, augment
+
+    game = sf.make("faraday", order=3)
+    n = game.num_sites
+    perm = game_symmetries(game)[1]
+    moved = action_permutation(game, perm)
+    state = game.new_state()
+    state.apply(n + 0)  # a player-1 stone on site 0
+    image = game.new_state()
+    image.apply(int(moved[n + 0]))
+    assert int(moved[n + 0]) == n + int(perm[0]) and int(moved[2 * n]) == 2 * n
+    policy = np.zeros(game.num_actions, np.float32)
+    policy[[3, n + 5, 2 * n]] = [0.5, 0.25, 0.25]
+    batch = {
+        "observations": state.observation()[None],
+        "legal_masks": state.legal_mask()[None],
+        "policies": policy[None],
+        "policy_weights": np.ones(1, np.float32),
+        "values": np.zeros((1, 2), np.float32),
+    }
+    out = augment(batch, np.stack([perm, perm]), np.random.default_rng(0), np.stack([moved] * 2))
+    assert np.array_equal(out["observations"][0], image.observation())
+    assert np.array_equal(out["legal_masks"][0], image.legal_mask())
+    expected = np.zeros_like(policy)
+    expected[[int(moved[3]), int(moved[n + 5]), 2 * n]] = [0.5, 0.25, 0.25]
+    assert np.array_equal(out["policies"][0], expected)

@@ -72,7 +72,8 @@ def test_a_checkpoint_plays_through_puct_and_the_agent_string(good: Path) -> Non
 
 def test_the_checkpoint_header_names_the_game_and_a_format_version(good: Path) -> None:
     header = _header(good)
-    assert header["format"] == "stonefield-alphazero" and header["format_version"] == 1
+    assert header["format"] == "stonefield-alphazero" and header["format_version"] == 2
+    assert header["architecture"] == "graph"
     assert header["game"] == "subsume" and header["options"] == dict(GAME.options)
 
 
@@ -80,15 +81,15 @@ def test_the_checkpoint_header_names_the_game_and_a_format_version(good: Path) -
     ("other", "note"),
     [
         (sf.make("windflowers"), "another game"),
-        (sf.make("subsume", size=4), "another board"),
         (sf.make("subsume", size=3, anti_blob=False), "same shapes, other rules"),
+        (sf.make("subsume", size=4, remove_surrounded=False), "another board and other rules"),
     ],
 )
 def test_a_checkpoint_of_another_game_is_refused_by_name(
     good: Path, other: sf.Game, note: str
 ) -> None:
     agent = sf.PUCT(checkpoint=str(good), simulations=10)
-    with pytest.raises(sf.InvalidOptionError, match="holds a network for subsume") as e:
+    with pytest.raises(sf.InvalidOptionError, match="holds a graph network for subsume") as e:
         agent.act(other.new_state())
     assert other.name in str(e.value) and "size=3" in str(e.value), note
     with pytest.raises(sf.InvalidOptionError, match="cannot play"):
@@ -103,8 +104,28 @@ def test_a_checkpoint_of_another_game_is_refused_by_name(
 def test_the_forward_pass_refuses_inputs_of_another_shape(good: Path) -> None:
     net = read_checkpoint(good)
     state = sf.make("subsume", size=4).new_state()
-    with pytest.raises(sf.InvalidOptionError, match="reads observations of shape"):
+    # A graph network plays another board once it has been shown it (a search does that).
+    with pytest.raises(sf.InvalidOptionError, match="has not been given a board of 37 sites"):
         net(state.observation()[None], state.legal_mask()[None])
+    with pytest.raises(sf.InvalidOptionError, match="reads observations of shape"):
+        net(np.zeros((1, 3, 19), np.float32), GAME.new_state().legal_mask()[None])
+    old = tmp_mlp = good.with_name("mlp.npz")
+    CheckpointNetwork.random(GAME, hidden=16, layers=1, architecture="mlp").save(tmp_mlp)
+    with pytest.raises(sf.InvalidOptionError, match="reads observations of shape"):
+        read_checkpoint(old)(state.observation()[None], state.legal_mask()[None])
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_a_graph_network_plays_every_board_of_its_game(good: Path, size: int) -> None:
+    # One set of weights: a search on any size of the game, the same network on the board it
+    # was trained on, and an mlp network only on its own board.
+    game = sf.make("subsume", size=size)
+    agent = sf.PUCT(checkpoint=str(good), simulations=16, dirichlet_fraction=0)
+    state = game.new_state()
+    assert state.is_legal(agent.act(state))
+    assert read_checkpoint(good, game).plays(game) is None
+    mlp = CheckpointNetwork.random(GAME, hidden=16, layers=1, architecture="mlp")
+    assert (mlp.plays(game) is None) == (size == 3)
 
 
 def _bad_files(good: Path, tmp: Path) -> dict[str, Path]:
@@ -131,7 +152,9 @@ def _bad_files(good: Path, tmp: Path) -> dict[str, Path]:
     np.savez(files["recursive header"], **{**_members(good), "header": np.array(deep)})
     for key, value in [
         ("format", "other"),
-        ("format_version", 2),
+        ("format_version", 3),
+        ("format_version", 1),  # version 1 held perceptrons only: these shapes do not fit
+        ("architecture", "transformer"),
         ("hidden", -3),
         ("hidden", 10**9),
         ("layers", True),
@@ -185,10 +208,11 @@ def test_every_kind_of_bad_checkpoint_is_a_record_error(good: Path, tmp_path: Pa
 def test_the_messages_say_what_the_file_holds(good: Path, tmp_path: Path) -> None:
     bad = _bad_files(good, tmp_path)
     cases = {
-        "format_version=2": "format version 2; this stonefield reads version 1",
+        "format_version=3": "format version 3; this stonefield reads versions 1, 2",
+        "architecture=transformer": "architecture 'transformer'",
         "hidden=-3": "hidden must be from 1 to",
         "float64 weights": "got <f8",
-        "wrong shape": "expected <f4 of shape (16, 95)",
+        "wrong shape": "expected <f4 of shape (8, 16)",
         "game=chess": "'chess'",
     }
     for key, words in cases.items():
@@ -251,7 +275,7 @@ def _write_bomb(path: Path, header: dict[str, object], members: dict[str, tuple[
 
 
 def test_a_small_crafted_checkpoint_cannot_take_gigabytes(good: Path, tmp_path: Path) -> None:
-    header = _header(good)
+    header = {**_header(good), "architecture": "mlp", "leaves": 4}
     shapes = mlp_shapes(GAME, 16, 1)
     # A member that declares 1 GiB where the header's network wants 16 floats.
     lying = tmp_path / "bomb-leaf.npz"

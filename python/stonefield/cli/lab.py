@@ -96,8 +96,8 @@ def add_parser(sub: Any) -> None:
         action="append",
         default=[],
         metavar="AGENT",
-        help="an agent string: random, mcts:iterations=N,..., puct:... (once for every seat, "
-        "or once per seat)",
+        help="an agent string: random, mcts:iterations=N,..., puct:..., expert (once for every"
+        " seat, or once per seat)",
     )
     # Its own dest: the top-level parser checks a plain `games` against negatives.
     p.add_argument(

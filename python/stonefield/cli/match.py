@@ -32,7 +32,8 @@ AGENT_HELP = (
     " threads, solver, seed, max_nodes, reuse, selection, grave_ref, grave_bias, playouts, preset"
     " (e.g. mcts:iterations=2000,c=1.0 or mcts:preset=strong,time=0.5), or puct[:key=value,...]"
     " with simulations, c, dirichlet_alpha, dirichlet_fraction, batch_size, seed, max_nodes and"
-    " checkpoint=PATH (a network from stonefield train)"
+    " checkpoint=PATH (a network from stonefield train), or expert[:key=value,...] (PUCT guided"
+    " by the network shipped for the game) with time, simulations, threads, seed"
 )
 
 # The two "unknown ..." messages of parse_agent, with the names they allow.

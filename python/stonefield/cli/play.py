@@ -29,8 +29,9 @@ def add_parser(sub: Any) -> None:
         "--opponent",
         default=None,
         metavar="AGENT",
-        help="the other seats: an agent string (random, mcts:iterations=N, mcts:preset=strong, ...;"
-        " default: the strong search, mcts:preset=strong, 10,000 iterations a move)",
+        help="the other seats: an agent string (random, mcts:iterations=N, mcts:preset=strong,"
+        " expert (the network shipped for the game), ...; default: the strong search,"
+        " mcts:preset=strong, 10,000 iterations a move)",
     )
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first")
     p.add_argument(
@@ -56,9 +57,11 @@ def run(args: argparse.Namespace) -> int:
         game: _core.Game = make_game(args.game, options)
         opponent = args.opponent or default_opponent()
         try:
-            Seat.parse(opponent)
+            why = Seat.parse(opponent).refusal(game)
         except SeatError as e:
-            fail(f"--opponent: {e}")
+            why = str(e)
+        if why is not None:
+            fail(f"--opponent: {why}")
         if not 0 <= args.seat < game.num_players:
             fail(f"--seat is 0..{game.num_players - 1} for this game, got {args.seat}")
         seats = [opponent] * game.num_players

@@ -61,6 +61,19 @@ def add_parser(sub: Any) -> None:
         help="once the value is proven, write a proof of it there (small boards; check it with "
         "stonefield verify-proof PATH)",
     )
+    p.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        default=None,
+        help="save the run in DIR as it goes and when it stops (Ctrl-C, a budget); the same "
+        "command with the same DIR resumes it (alpha-beta only)",
+    )
+    p.add_argument(
+        "--save-every",
+        type=seconds,
+        default=None,
+        help="--checkpoint: seconds between saves (> 0, default 300)",
+    )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
         "--max-positions",
@@ -96,6 +109,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         "--method": args.method is not None,
         "--table-mb": args.table_mb is not None,
         "--proof": args.proof is not None,
+        "--checkpoint": args.checkpoint is not None,
+        "--save-every": args.save_every is not None,
     }
     graph_only = {
         "--max-positions": args.max_positions is not None,
@@ -109,6 +124,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         given = [flag for flag, on in graph_only.items() if on]
         if given:
             parser.error(f"{', '.join(given)}: only used with --graph")
+        if args.save_every is not None and args.checkpoint is None:
+            parser.error("--save-every: only used with --checkpoint DIR")
     if args.graph:
         try:
             g = _core.state_graph(game, max_positions=args.max_positions, max_mb=args.max_mb)
@@ -156,6 +173,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             margin=args.margin,
             table_mb=args.table_mb,
             method=args.method,
+            checkpoint=args.checkpoint,
+            save_every=args.save_every,
         )
     except _core.SolveInterrupted as e:
         assert isinstance(e.result, _core.SolveResult)
@@ -188,6 +207,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                     "stopped_by": res.stopped_by,
                     "proof": None if proof_moves is None else args.proof,
                     "proof_moves": proof_moves,
+                    "checkpoint": args.checkpoint,
                 }
             )
         )
@@ -202,6 +222,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         rate = res.nodes / max(res.seconds, 1e-9)
         print(f"nodes       {res.nodes} in {res.seconds:.2f} s ({rate / 1e6:.2f} M/s)")
         print(f"stopped by  {res.stopped_by}")
+        if args.checkpoint is not None:
+            print(f"checkpoint  {args.checkpoint} (the same command resumes it)")
         if proof_moves is not None:
             print(f"proof       {args.proof} ({proof_moves} moves)")
     if interrupted:

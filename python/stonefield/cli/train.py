@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from .. import _core
-from .._checkpoint import MAX_HIDDEN, MAX_LAYERS
+from .._checkpoint import ARCHITECTURES, MAX_HIDDEN, MAX_LAYERS
 from ._common import (
     GAME_HELP,
     MAX_SEED,
@@ -29,6 +29,7 @@ _SETTINGS = (
     "temperature_moves",
     "epochs",
     "window",
+    "architecture",
     "hidden",
     "layers",
     "learning_rate",
@@ -38,6 +39,15 @@ _SETTINGS = (
     "seed",
     "augment",
     "minutes",
+    "full_search_share",
+    "fast_simulations",
+    "value_mix",
+    "exact_empty",
+    "exact_nodes",
+    "curriculum",
+    "strong_games",
+    "workers",
+    "address",
 )
 
 
@@ -101,10 +111,18 @@ def add_parser(sub: Any) -> None:
         help="rounds of self-play positions trained on (default: 4)",
     )
     p.add_argument(
-        "--hidden", type=int_in(1, MAX_HIDDEN, "hidden"), help="layer width (default: 128)"
+        "--architecture",
+        choices=ARCHITECTURES,
+        help="graph: message passing over the board's neighbours, one network for every board"
+        " of the game; mlp: a perceptron for one board (default: graph)",
     )
     p.add_argument(
-        "--layers", type=int_in(1, MAX_LAYERS, "layers"), help="hidden layers (default: 2)"
+        "--hidden", type=int_in(1, MAX_HIDDEN, "hidden"), help="layer width (default: 64)"
+    )
+    p.add_argument(
+        "--layers",
+        type=int_in(1, MAX_LAYERS, "layers"),
+        help="message-passing blocks of a graph network, hidden layers of an mlp (default: 4)",
     )
     p.add_argument(
         "--learning-rate",
@@ -141,7 +159,75 @@ def add_parser(sub: Any) -> None:
         help="time budget of this sitting: no iteration starts that would end past it"
         " (default: none)",
     )
+    p.add_argument(
+        "--full-search-share",
+        type=share("full-search-share"),
+        help="playout-cap randomisation: the share of self-play moves searched in full, 0 to 1;"
+        " the others get --fast-simulations and no root noise, and only full searches' policies"
+        " are training targets (default: 1, every move in full; KataGo uses 0.25)",
+    )
+    p.add_argument(
+        "--fast-simulations",
+        type=int_in(1, None, "fast-simulations"),
+        help="simulations of a fast search, 1 to --simulations minus 1"
+        " (default: a quarter of --simulations)",
+    )
+    p.add_argument(
+        "--value-mix",
+        type=share("value-mix"),
+        help="value target (1 - MIX) x outcome + MIX x the search's root value, 0 to 1"
+        " (default: 0)",
+    )
+    p.add_argument(
+        "--exact-empty",
+        type=int_in(0, None, "exact-empty"),
+        help="positions with at most K legal actions get their value target from sf.solve"
+        " when it proves them (default: 0, none)",
+    )
+    p.add_argument(
+        "--exact-nodes",
+        type=int_in(1, None, "exact-nodes"),
+        help="node budget of each of those solves (default: 2000)",
+    )
+    p.add_argument(
+        "--curriculum",
+        metavar="SPANS",
+        help='board options per span of rounds, e.g. "size=3:4,size=4:8" (4 rounds on size'
+        " 3, then 8 on size 4; options joined by +; the last board stays for later rounds)",
+    )
+    p.add_argument(
+        "--strong-games",
+        type=int_in(0, None, "strong-games"),
+        help="games after each round against mcts:preset=strong given the network's"
+        " measured time per move (default: 0, none)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_in(1, None, "workers"),
+        help="split each round's self-play over N Ray tasks (needs stonefield[ray]; default:"
+        " in this process)",
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="the Ray cluster the workers join (default: a local Ray)",
+    )
     p.set_defaults(func=run)
+
+
+def share(name: str) -> Any:
+    """An argparse type: a number from 0 to 1."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            v = float("nan")
+        if not 0 <= v <= 1:
+            raise argparse.ArgumentTypeError(f"{name} must be a number from 0 to 1, got {text!r}")
+        return v
+
+    return parse
 
 
 def _plan(args: argparse.Namespace, loop: Any) -> tuple[_core.Game, str, int, dict[str, Any]]:
@@ -190,8 +276,15 @@ def run(args: argparse.Namespace) -> int:
     def show(row: dict[str, Any]) -> None:
         score = row.get("score_vs_uct")
         vs = "" if score is None else f", score vs UCT {score:.3f}"
+        if row.get("score_vs_strong") is not None:
+            vs += f", score vs strong {row['score_vs_strong']:.3f}"
+        if row.get("positions_per_core_second") is not None:
+            vs += f", {row['positions_per_core_second']:.1f} positions/s/core"
+            if row.get("network_share") is not None:
+                vs += f" ({100 * row['network_share']:.0f} % in the network)"
         print(
-            f"iteration {row['iteration']}: {row['positions']} positions, loss on them"
+            f"iteration {row['iteration']}: {row['positions']} positions on"
+            f" {row.get('board', '')}, loss on them"
             f" {row['policy_loss_before']:.3f} + {row['value_loss_before']:.3f}, after training"
             f" {row['policy_loss']:.3f} + {row['value_loss']:.3f}{vs}"
             f" ({row['seconds']:.0f} s)",
@@ -210,6 +303,8 @@ def run(args: argparse.Namespace) -> int:
             overwrite=args.overwrite,
         )
     except _core.StonefieldError as e:
+        fail(str(e))
+    except (ImportError, ConnectionError) as e:
         fail(str(e))
     except OSError as e:
         fail(f"cannot write the run in {out} ({e})")

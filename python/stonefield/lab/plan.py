@@ -236,8 +236,8 @@ def at_budget(agent: Any, factor: float) -> Any:
 
 
 def with_budget(agent: Any, budget: int, *, seed: int | None = None) -> Any:
-    """``agent`` with a budget of ``budget`` (an MCTS's iterations, its time budget dropped; a
-    PUCT's simulations) and, when given, ``seed``; every other setting kept: a study's agent at
+    """``agent`` with a budget of ``budget`` (an MCTS's iterations or a PUCT's simulations, its
+    time budget dropped) and, when given, ``seed``; every other setting kept: a study's agent at
     one of its strengths.
 
     >>> import stonefield as sf
@@ -250,7 +250,7 @@ def with_budget(agent: Any, budget: int, *, seed: int | None = None) -> Any:
     key = BUDGETS.get(kind or "")
     if key is not None:
         changes: dict[str, Any] = {key: budget, **({"seed": seed} if seed is not None else {})}
-        if kind == "mcts":
+        if kind in ("mcts", "puct"):
             changes["time"] = None
         return rebuilt(agent, **changes)
     raise InvalidOptionError(

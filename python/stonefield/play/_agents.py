@@ -3,7 +3,8 @@
 A seat is a human (the page waits for a click) or an agent named by an agent string, the one
 grammar of :func:`stonefield.parse_agent` that ``stonefield match``, the lab and the ladder read
 (``random``, ``mcts:iterations=2000,c=0.8``, ``puct:simulations=400``,
-``puct:checkpoint=run/latest.npz``), or by the same settings as a JSON object
+``puct:checkpoint=run/latest.npz``, ``expert``: the network shipped for the game), or by the same
+settings as a JSON object
 (``{"kind": "mcts", "iterations": 2000}``). Budgets are capped so that a request cannot occupy
 the machine for long, and a request may only name a network checkpoint that the server was
 started with (``stonefield play GAME --opponent puct:checkpoint=PATH``): the page never makes the
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
+from .. import _core, experts
 from ..agents import AGENT_KINDS, MCTS_SETTINGS, PUCT_SETTINGS, agent_kind, parse_agent
 
 #: The largest iteration budget a request may ask of MCTS.
@@ -36,6 +37,15 @@ MAX_THREADS = 4
 #: (same seed), and each finished run is shown; the last one picks the move.
 _SNAPSHOTS = 4
 
+#: The perfect seat and the page's perfect-play marks are offered on two-player boards of at
+#: most this many sites (the boards the solver settles at the table, docs/solved/; on larger
+#: ones it would spend its budget proving nothing).
+PERFECT_MAX_SITES = 30
+#: The solver's node budget for one position of the perfect seat or the perfect-play marks.
+PERFECT_NODES = 5_000_000
+#: And its time budget in seconds.
+PERFECT_SECONDS = 10.0
+
 #: Called with a snapshot of the search (see :func:`snapshot`) while an agent thinks.
 Publish = Callable[[dict[str, Any]], None]
 
@@ -44,12 +54,49 @@ class SeatError(ValueError):
     """A seat description that cannot be used; the message says what is allowed."""
 
 
+def perfect_refusal(game: _core.Game) -> str | None:
+    """Why perfect play (the perfect seat, the perfect-play marks) is not offered for
+    ``game``, or None where it is: two players and at most :data:`PERFECT_MAX_SITES` sites.
+
+    >>> import stonefield as sf
+    >>> perfect_refusal(sf.make("subsume", size=3)) is None
+    True
+    >>> print(perfect_refusal(sf.make("subsume")))  # doctest: +NORMALIZE_WHITESPACE
+    perfect play is offered on boards of at most 30 sites (those the solver settles);
+    this one has 91
+    """
+    if game.num_players != 2:
+        return (
+            f"perfect play is offered in two-player games; this one has {game.num_players} players"
+        )
+    if game.num_sites > PERFECT_MAX_SITES:
+        return (
+            f"perfect play is offered on boards of at most {PERFECT_MAX_SITES} sites (those "
+            f"the solver settles); this one has {game.num_sites}"
+        )
+    return None
+
+
+def solve_position(state: _core.State, seconds: float = PERFECT_SECONDS) -> _core.SolveResult:
+    """The solver's analysis of ``state`` within :data:`PERFECT_NODES` nodes and ``seconds``
+    (at most :data:`PERFECT_SECONDS`): one thread, a small table. Ctrl-C or the server's
+    shutdown (``cancel_native_calls``) raises ``SolveInterrupted``, a ``KeyboardInterrupt``."""
+    return _core.solve(
+        state,
+        max_nodes=PERFECT_NODES,
+        time=max(0.05, min(seconds, PERFECT_SECONDS)),
+        threads=1,
+        table_mb=32,
+    )
+
+
 @dataclass(frozen=True)
 class Seat:
     """Who sits in one seat: ``kind`` is ``human`` or an agent kind of
-    :func:`stonefield.parse_agent` (``random``, ``mcts``, ``puct``); ``iterations`` is the
-    search's budget (MCTS iterations, PUCT simulations); ``settings`` holds the agent's other
-    settings (as :func:`stonefield.parse_agent` reads them) that differ from the defaults.
+    :func:`stonefield.parse_agent` (``random``, ``mcts``, ``puct``, ``expert``); ``iterations``
+    is the search's budget (MCTS iterations, PUCT and expert simulations); ``settings`` holds
+    the agent's other settings (as :func:`stonefield.parse_agent` reads them) that differ from
+    the defaults.
 
     >>> Seat.parse("mcts:iterations=500")
     Seat(kind='mcts', iterations=500, settings=())
@@ -59,6 +106,10 @@ class Seat:
     'MCTS 10,000'
     >>> Seat.parse("puct:simulations=400,c=2")
     Seat(kind='puct', iterations=400, settings=(('c', 2.0),))
+    >>> Seat.parse("expert").label, Seat.parse("expert:simulations=200,seed=3").agent
+    ('Expert (trained network)', 'expert:simulations=200,seed=3')
+    >>> Seat.parse("perfect").label
+    'perfect (solver)'
     """
 
     kind: str
@@ -82,19 +133,44 @@ class Seat:
             guide = f"network {os.path.basename(path)}" if path else "rollouts"
             extra = "".join(f", {k}={v}" for k, v in shown.items())
             return f"PUCT {self.iterations:,} ({guide}){extra}"
+        if self.kind == "expert":
+            extra = "".join(f", {k}={v}" for k, v in self.settings)
+            if self.iterations != experts.DEFAULT_SIMULATIONS:
+                extra = f", {self.iterations:,} simulations{extra}"
+            return f"Expert (trained network){extra}"
+        if self.kind == "perfect":
+            return "perfect (solver)"
         return self.kind
+
+    def refusal(self, game: _core.Game) -> str | None:
+        """Why this seat cannot play ``game`` (an expert whose game ships no network, or
+        whose network cannot play this board; the solver on a board too big for it), None
+        when it can.
+
+        >>> import stonefield as sf
+        >>> Seat.parse("expert").refusal(sf.make("subsume", size=4)) is None
+        True
+        """
+        if self.kind == "perfect":
+            return perfect_refusal(game)
+        return experts.plays(game) if self.kind == "expert" else None
 
     @property
     def agent(self) -> str | None:
-        """The agent string of an agent's seat (None for a human): what ``match`` reads.
+        """The agent string of an agent's seat (None for a human): what ``match`` reads (but
+        ``perfect``, the page's own seat; scripts have :class:`stonefield.Solver`).
 
         >>> Seat.parse({"kind": "puct", "simulations": 300}).agent
         'puct:simulations=300'
         """
         if self.kind == "human":
             return None
+        if self.kind == "perfect":
+            return "perfect"
         if self.kind == "random":
             return "random" + "".join(f":seed={v}" for k, v in self.settings if k == "seed")
+        if self.kind == "expert":
+            return str(experts.expert_string(self.expert(0)))
         budget = "simulations" if self.kind == "puct" else "iterations"
         items = [f"{budget}={self.iterations}"] if self.iterations is not None else []
         for key, value in self.settings:
@@ -107,7 +183,8 @@ class Seat:
         if self.agent is not None:
             out["agent"] = self.agent
         if self.iterations is not None:
-            out["simulations" if self.kind == "puct" else "iterations"] = self.iterations
+            budget = "simulations" if self.kind in ("puct", "expert") else "iterations"
+            out[budget] = self.iterations
         out.update(self.settings)
         return out
 
@@ -138,8 +215,14 @@ class Seat:
             if spec.strip().lower() != "human":
                 raise SeatError("a human seat takes no settings")
             return Seat("human")
+        if kind == "perfect":
+            if spec.strip().lower() != "perfect":
+                raise SeatError("a perfect seat takes no settings")
+            return Seat("perfect")
         if kind == "puct":
             return _puct_seat(spec, checkpoints)
+        if kind == "expert":
+            return _expert_seat(spec)
         try:
             agent = parse_agent(spec)
         except (_core.InvalidOptionError, TypeError) as e:
@@ -167,6 +250,60 @@ class Seat:
             settings += (("time", agent.time),)
         return Seat("mcts", iterations, settings)
 
+    def expert(
+        self, seed: int, simulations: int | None = None, game: _core.Game | None = None
+    ) -> Any:
+        """The PUCT search of an expert seat with its own seed mixed with ``seed``, at
+        ``simulations`` (default: the seat's), guided by ``game``'s evaluator (one per board
+        the server plays, read once; None: a fresh one)."""
+        settings = dict(self.settings)
+        own = int(settings.pop("seed", 0))
+        settings["simulations"] = self.iterations if simulations is None else simulations
+        settings["seed"] = (seed ^ own) & (2**64 - 1)
+        agent = experts.build(None, settings)
+        if game is None:
+            return agent
+        return _core.PUCT(expert_evaluator(game), **{k: getattr(agent, k) for k in PUCT_SETTINGS})
+
+
+def _expert_seat(spec: str) -> Seat:
+    """The seat of an ``expert`` agent string (see :meth:`Seat.parse`)."""
+    try:
+        agent = parse_agent(spec)
+    except (_core.InvalidOptionError, TypeError) as e:
+        raise SeatError(str(e)) from None
+    if getattr(agent, "time", None) is not None:
+        raise SeatError("an expert seat takes simulations, not time (the page's clock decides)")
+    if getattr(agent, "threads", 1) != 1:
+        raise SeatError("an expert seat searches with one thread")
+    simulations = int(agent.simulations)
+    if not 1 <= simulations <= MAX_ITERATIONS:
+        raise SeatError(f"simulations must be 1..{MAX_ITERATIONS}, got {simulations}")
+    default = parse_agent("expert")
+    settings = tuple(
+        (k, getattr(agent, k))
+        for k in PUCT_SETTINGS
+        if k != "simulations" and getattr(agent, k) != getattr(default, k)
+    )
+    return Seat("expert", simulations, settings)
+
+
+#: The evaluators of the expert seats, one per board (by the game's description), so that a
+#: network is read once and two boards alike in size never share one.
+_EXPERTS: dict[str, Any] = {}
+_EXPERTS_LOCK = threading.Lock()
+
+
+def expert_evaluator(game: _core.Game) -> Any:
+    """The evaluator of the expert on ``game`` (checked now), one per board."""
+    key = repr((game.name, sorted(dict(game.options).items())))
+    with _EXPERTS_LOCK:
+        if key not in _EXPERTS:
+            evaluator = experts.ExpertEvaluator(game.name)
+            evaluator.check_game(game)
+            _EXPERTS[key] = evaluator
+        return _EXPERTS[key]
+
 
 def _puct_seat(spec: str, checkpoints: Collection[str] | None) -> Seat:
     """The seat of a ``puct`` agent string (see :meth:`Seat.parse`)."""
@@ -186,6 +323,10 @@ def _puct_seat(spec: str, checkpoints: Collection[str] | None) -> Seat:
         agent = parse_agent(spec)
     except (_core.InvalidOptionError, TypeError) as e:
         raise SeatError(str(e)) from None
+    if agent.simulations is None:
+        raise SeatError("a puct seat needs simulations (time alone is not a seat's budget)")
+    if agent.threads > MAX_THREADS:
+        raise SeatError(f"threads must be 1..{MAX_THREADS}, got {agent.threads}")
     simulations = int(agent.simulations)
     if not 1 <= simulations <= MAX_ITERATIONS:
         raise SeatError(f"simulations must be 1..{MAX_ITERATIONS}, got {simulations}")
@@ -262,13 +403,14 @@ def default_opponent() -> str:
 
 
 def available_kinds() -> list[str]:
-    """The seat kinds a request may name: a human, or any agent kind that
-    :func:`stonefield.parse_agent` reads.
+    """The seat kinds a request may name: a human, any agent kind that
+    :func:`stonefield.parse_agent` reads, and ``perfect``, the solver (on small two-player
+    boards only, see :func:`perfect_refusal`; elsewhere a seat naming it is refused).
 
     >>> available_kinds()
-    ['human', 'random', 'mcts', 'puct']
+    ['human', 'random', 'mcts', 'puct', 'expert', 'perfect']
     """
-    return ["human", *AGENT_KINDS]
+    return ["human", *AGENT_KINDS, "perfect"]
 
 
 def shut_down(stopping: threading.Event) -> None:
@@ -303,7 +445,9 @@ def choose(
     if seat.kind == "random":
         own = int(dict(seat.settings).get("seed", 0))
         return int(_core.RandomAgent(seed=(seed ^ own) & (2**64 - 1)).act(state))
-    if seat.kind not in ("mcts", "puct") or seat.iterations is None:
+    if seat.kind == "perfect":
+        return perfect_action(seat, state, seed, publish, seconds)
+    if seat.kind not in ("mcts", "puct", "expert") or seat.iterations is None:
         raise SeatError(f"a {seat.kind} seat does not choose moves")
     budgets = sorted({max(1, seat.iterations >> k) for k in range(_SNAPSHOTS - 1, -1, -1)})
     forced = len(state.legal_actions()) == 1
@@ -318,12 +462,17 @@ def choose(
         settings = dict(seat.settings)
         own = int(settings.pop("seed", 0))
         search: Any
-        if seat.kind == "puct":
-            # PUCT has no time budget: its budgets grow until the deadline, as MCTS's do.
+        if seat.kind == "expert":
+            # Its budgets grow until the deadline, as MCTS's do.
+            search = seat.expert(seed, budget, state.game)
+        elif seat.kind == "puct":
+            # Its budgets grow until the deadline, as MCTS's do.
             evaluator = _puct_evaluator(settings.pop("checkpoint", None))
+            limit = min(left, float(settings.pop("time", left)))
             search = _core.PUCT(
                 evaluator,
                 simulations=budget,
+                time=max(limit, 0.01),
                 seed=(seed ^ own) & (2**64 - 1),
                 **{"dirichlet_fraction": 0.0, **settings},
             )
@@ -341,6 +490,37 @@ def choose(
         if forced or result.proven is not None:
             break  # a forced move or a proven result does not change with more iterations
     return best
+
+
+def perfect_action(
+    seat: Seat, state: _core.State, seed: int, publish: Publish, seconds: float = MAX_SECONDS
+) -> int:
+    """The perfect seat's action: one of the solver's best actions (chosen by ``seed``, so a
+    game replays the same), or a proven winning one; where the solver does not settle the
+    position within its budget, the strong search's choice (the page names which answered).
+
+    Raises:
+        SeatError: perfect play is not offered for this game (:func:`perfect_refusal`).
+    """
+    refusal = perfect_refusal(state.game)
+    if refusal is not None:
+        raise SeatError(refusal)
+    deadline = time.monotonic() + min(seconds, MAX_SECONDS)
+    res = solve_position(state, min(seconds, PERFECT_SECONDS))
+    best = sorted(int(a) for a in res.best)
+    publish(
+        {
+            "player": state.current_player,
+            "budget": PERFECT_NODES,
+            "iterations": int(res.nodes),
+            "solved": res.value,
+            "stopped_by": res.stopped_by,
+        }
+    )
+    if best:
+        return best[seed % len(best)]
+    left = max(0.05, deadline - time.monotonic())
+    return choose(Seat.parse(default_opponent()), state, seed, publish, seconds=left)
 
 
 def _puct_evaluator(path: str | None) -> Any:

@@ -221,6 +221,7 @@ def create_app(
                     "default_iterations": _agents.DEFAULT_ITERATIONS,
                     "max_body": MAX_BODY,
                     "max_sessions": store.limit,
+                    "perfect_max_sites": _agents.PERFECT_MAX_SITES,
                 },
             }
         )
@@ -245,7 +246,7 @@ def create_app(
             if "moves" in body:
                 line = parse_moves(game, body["moves"])
         seats = parse_seats(
-            body.get("seats"), game.num_players, loose="record" in body, checkpoints=checkpoints
+            body.get("seats"), game, loose="record" in body, checkpoints=checkpoints
         )
         session = Session(game, seats, line)
         if "step" in body:
@@ -340,9 +341,8 @@ def create_app(
         session = session_of(request)
         body = await read_json(request)
         idle(session)
-        session.seats = parse_seats(
-            body.get("seats"), session.game.num_players, loose=False, checkpoints=checkpoints
-        )
+        seats = parse_seats(body.get("seats"), session.game, loose=False, checkpoints=checkpoints)
+        session.seats = seats
         session.touch()
         return state(session, request)
 
@@ -363,7 +363,7 @@ def create_app(
         ):
             raise HTTPError(400, f'"time" is a number of seconds in (0, {_agents.MAX_SECONDS}]')
         if "agent" in body:
-            seat = parse_seat(body["agent"], checkpoints)
+            seat = parse_seat(body["agent"], session.game, checkpoints)
         else:
             seat = session.seats[player]
         if not seat.is_agent:
@@ -385,7 +385,7 @@ def create_app(
             action = await anyio.to_thread.run_sync(
                 pick, seat, position, seed, publish, limiter=limiter
             )
-            analysis = session.thinking if seat.kind in ("mcts", "puct") else None
+            analysis = session.thinking if seat.kind != "random" else None
             session.play(int(action))
         except KeyboardInterrupt:
             # The server is shutting down and stopped the search (cancel_native_calls).
@@ -404,7 +404,7 @@ def create_app(
         idle(session)
         if session.state.is_terminal() or session.over_by_resignation():
             raise HTTPError(409, "the game is over: there is nothing to hint")
-        iterations = budget(body, _coach.HINT_ITERATIONS)
+        iterations = budget(body, *_coach.budgets(session.game))
         running()
         position = session.state.copy()
         seed = (session.seed + 104_729 * position.move_count) % (1 << 31)
@@ -420,11 +420,33 @@ def create_app(
             session.busy = False
         return JSONResponse({**answer, "step": position.move_count, "version": session.version})
 
+    async def perfect(request: Request) -> Response:
+        session = session_of(request)
+        await read_json(request, optional=True)
+        idle(session)
+        refusal = _agents.perfect_refusal(session.game)
+        if refusal is not None:
+            raise HTTPError(409, refusal)
+        if session.state.is_terminal() or session.over_by_resignation():
+            raise HTTPError(409, "the game is over: every move's value is settled")
+        running()
+        position = session.state.copy()
+        session.busy = True
+        try:
+            answer = await anyio.to_thread.run_sync(
+                unless_stopping, _coach.perfect, position, limiter=searches
+            )
+        except KeyboardInterrupt:
+            raise HTTPError(503, SHUTTING_DOWN) from None
+        finally:
+            session.busy = False
+        return JSONResponse({**answer, "step": position.move_count, "version": session.version})
+
     async def review(request: Request) -> Response:
         session = session_of(request)
         body = await read_json(request, optional=True)
         idle(session)
-        iterations = budget(body, _coach.REVIEW_ITERATIONS, _coach.REVIEW_MAX_ITERATIONS)
+        iterations = budget(body, *_coach.budgets(session.game, review=True))
         running()
         line = list(session.line)
         session.busy = True
@@ -527,6 +549,7 @@ def create_app(
         Route(sid + "/agent", agent_move, methods=["POST"]),
         Route(sid + "/thinking", thinking),
         Route(sid + "/hint", hint, methods=["POST"]),
+        Route(sid + "/perfect", perfect, methods=["POST"]),
         Route(sid + "/review", review, methods=["POST"]),
         Route(sid + "/resign", resign, methods=["POST"]),
         Route(sid + "/hover", hover),
@@ -611,7 +634,8 @@ def as_int(value: Any, name: str) -> int:
 
 
 def budget(body: dict[str, Any], default: int, most: int = _agents.MAX_ITERATIONS) -> int:
-    """A request's ``iterations`` (1..``most``), or ``default``."""
+    """A request's ``iterations`` (1..``most``), or ``default``: the budget of the coach's
+    search (see :func:`stonefield.play._coach.budgets`)."""
     if "iterations" not in body:
         return default
     iterations = as_int(body["iterations"], "iterations")
@@ -640,18 +664,26 @@ def parse_moves(game: _core.Game, moves: Any) -> list[int]:
     return line
 
 
-def parse_seat(spec: Any, checkpoints: Sequence[str] = ()) -> Seat:
+def parse_seat(spec: Any, game: _core.Game, checkpoints: Sequence[str] = ()) -> Seat:
+    """A seat that can play ``game``, or a 400 saying why not (a perfect seat where perfect
+    play is not offered: a large board, more than two players)."""
     try:
-        return Seat.parse(spec, checkpoints)
+        seat = Seat.parse(spec, checkpoints)
     except SeatError as e:
         raise HTTPError(400, str(e)) from None
+    why = seat.refusal(game)
+    if why is not None:
+        raise HTTPError(400, f"a perfect seat: {why}" if seat.kind == "perfect" else why)
+    return seat
 
 
 def parse_seats(
-    spec: Any, players: int, loose: bool, checkpoints: Sequence[str] = ()
+    spec: Any, game: _core.Game, loose: bool, checkpoints: Sequence[str] = ()
 ) -> list[Seat]:
-    """One seat per player. Missing seats are humans; with ``loose`` (a loaded record, whose
-    player count the page may not know) a list of the wrong length is ignored."""
+    """One seat per player of ``game``. Missing seats are humans; with ``loose`` (a loaded
+    record, whose player count the page may not know) a list of the wrong length is
+    ignored."""
+    players = game.num_players
     if spec is None:
         return [Seat("human")] * players
     if not isinstance(spec, list):
@@ -660,4 +692,4 @@ def parse_seats(
         if loose:
             return [Seat("human")] * players
         raise HTTPError(400, f"this game has {players} players; got {len(spec)} seats")
-    return [parse_seat(s, checkpoints) for s in spec]
+    return [parse_seat(s, game, checkpoints) for s in spec]

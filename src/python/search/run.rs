@@ -434,7 +434,11 @@ pub(crate) fn selfplay_dict<'py>(
     let mut game_index = Vec::with_capacity(positions);
     let mut actions = Vec::with_capacity(positions);
     let mut offsets = vec![0i64];
+    let mut full_search = Vec::with_capacity(positions);
+    let mut search_values = Vec::with_capacity(positions);
     for (i, g) in played.into_iter().enumerate() {
+        full_search.extend_from_slice(&g.full_search);
+        search_values.extend_from_slice(&g.search_values);
         observations.extend_from_slice(&g.observations);
         policies.extend_from_slice(&g.policies);
         legal_masks.extend_from_slice(&g.legal_masks);
@@ -467,5 +471,7 @@ pub(crate) fn selfplay_dict<'py>(
     d.set_item("game_index", PyArray1::from_vec(py, game_index))?;
     d.set_item("actions", PyArray1::from_vec(py, actions))?;
     d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
+    d.set_item("full_search", PyArray1::from_vec(py, full_search))?;
+    d.set_item("search_values", PyArray1::from_vec(py, search_values))?;
     Ok(d)
 }

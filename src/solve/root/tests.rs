@@ -615,3 +615,92 @@ fn move_orders_change_nothing_but_the_work() {
         assert_eq!(Order::parse(name).expect("known").name(), name);
     }
 }
+
+/// A checkpoint in a fresh directory under the system's temporary one.
+fn checkpoint(name: &str, identity: &[(&str, &str)]) -> crate::solve::Checkpoint {
+    let dir = std::env::temp_dir().join(format!("sf-root-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    crate::solve::Checkpoint {
+        dir,
+        every: Duration::from_millis(1),
+        identity: identity
+            .iter()
+            .map(|&(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    }
+}
+
+#[test]
+fn a_stopped_solve_resumes_from_its_checkpoint_with_the_same_result_and_less_work() {
+    let g = game("smallholder", &[("board", "hex232323".into())]);
+    let s = g.new_state();
+    let straight = solve(&s, &opts(&g), None).expect("solves");
+    assert_eq!(straight.stopped_by, StoppedBy::Solved);
+    let c = checkpoint("resume", &[("game", "smallholder hex232323")]);
+    for threads in [1, 2] {
+        let _ = std::fs::remove_dir_all(&c.dir);
+        let saving = SolveOptions {
+            checkpoint: Some(c.clone()),
+            threads,
+            ..opts(&g)
+        };
+        let first = SolveOptions {
+            max_nodes: Some(straight.nodes / 3),
+            ..saving.clone()
+        };
+        let stopped = solve(&s, &first, None).expect("runs");
+        assert_eq!(stopped.stopped_by, StoppedBy::Nodes);
+        assert!(c.path().exists());
+        let resumed = solve(&s, &saving, None).expect("resumes");
+        assert_eq!(resumed.stopped_by, StoppedBy::Solved);
+        assert_eq!(resumed.value, straight.value);
+        assert_eq!(resumed.outcomes, straight.outcomes);
+        assert_eq!(resumed.pv, straight.pv);
+        assert!(
+            resumed.nodes < straight.nodes,
+            "{} resumed, {} straight",
+            resumed.nodes,
+            straight.nodes
+        );
+        // A finished run resumes to its result at once.
+        let again = solve(&s, &saving, None).expect("resumes");
+        assert_eq!(again.outcomes, straight.outcomes);
+        assert!(again.nodes < resumed.nodes);
+    }
+    // Another run's identity, pns and the margin are refused; nothing is searched.
+    let other = crate::solve::Checkpoint {
+        identity: vec![("game".into(), "smallholder hex3".into())],
+        ..c.clone()
+    };
+    let err = solve(
+        &s,
+        &SolveOptions {
+            checkpoint: Some(other),
+            ..opts(&g)
+        },
+        None,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidOption(ref m) if m.contains("another run")),
+        "{err}"
+    );
+    for bad in [
+        SolveOptions {
+            method: Method::ProofNumber,
+            checkpoint: Some(c.clone()),
+            ..opts(&g)
+        },
+        SolveOptions {
+            margin: true,
+            checkpoint: Some(c.clone()),
+            ..opts(&g)
+        },
+    ] {
+        assert!(matches!(
+            solve(&s, &bad, None),
+            Err(Error::InvalidOption(_))
+        ));
+    }
+    let _ = std::fs::remove_dir_all(&c.dir);
+}

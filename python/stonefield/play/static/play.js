@@ -14,6 +14,7 @@ let paused = false; // agents wait (a record was just loaded)
 let thinkTimer = null;
 let hinted = null; // the last hint: {version, ...answer}
 let reviewed = null; // the last review: {version, ...answer}
+let perfected = null; // the last perfect-play answer: {version, ...answer}
 let hoverCache = new Map(); // "version:action" -> the server's preview of that action
 let clocks = null; // {ms: [per player], last: timestamp, flagged} when the game has clocks
 let clockTimer = null;
@@ -142,7 +143,9 @@ function parseSeatText(text) {
     const budget = items.length ? Number(items[0].split("=").pop()) : 0;
     return budget ? { kind, iterations: budget } : { kind };
   }
-  if (!["human", "random", "mcts"].includes(kind)) return { kind: "agent", text };
+  // The expert at its own settings is the form's "expert" level.
+  if (kind === "expert" && !items.length) return { kind };
+  if (!["human", "random", "mcts", "perfect"].includes(kind)) return { kind: "agent", text };
   const seat = { kind };
   for (const item of rest.split(",").filter(Boolean)) {
     const [key, value] = item.includes("=") ? item.split("=") : ["iterations", item];
@@ -154,7 +157,12 @@ function parseSeatText(text) {
 
 // The form's seat kinds: the server's, and the strong search where the server has it.
 function seatKinds() {
-  return [...catalog.agents, ...(catalog.strong ? ["strong"] : []), "agent"];
+  // Weakest to strongest: the expert (the trained network) after the strong search, then the
+  // solver (small boards only).
+  const last = ["expert", "perfect"];
+  const others = catalog.agents.filter((k) => !last.includes(k));
+  const top = last.filter((k) => catalog.agents.includes(k));
+  return [...others, ...(catalog.strong ? ["strong"] : []), ...top, "agent"];
 }
 
 function buildSeats(given = null) {
@@ -163,7 +171,7 @@ function buildSeats(given = null) {
   const n = playerCount();
   const fallback = catalog.strong ? "strong" : catalog.agents.includes("mcts") ? "mcts" : "random";
   const kinds = seatKinds();
-  const shown = { mcts: "MCTS", strong: "strong MCTS", puct: "PUCT", agent: "agent string" };
+  const shown = { mcts: "MCTS", strong: "strong MCTS", puct: "PUCT", expert: "Expert (trained network)", perfect: "perfect (solver)", agent: "agent string" };
   for (let p = 0; p < n; p++) {
     const row = el("div", { class: "seat row" });
     const dot = el("span", { class: `dot p${p}` });
@@ -322,6 +330,10 @@ function show(v) {
     $("hint-text").textContent = "";
     delete $("hint-text").dataset.action;
   }
+  if (!perfected || perfected.version !== v.version) {
+    perfected = null;
+    $("perfect-text").textContent = "";
+  }
   // The title names the options that differ from the defaults; the tooltip lists them all.
   const spec = gameSpec(v.game).options;
   const changed = spec.filter((o) => o.default !== null && v.options[o.name] !== o.default);
@@ -354,6 +366,8 @@ function show(v) {
   $("undo").disabled = v.step === 0 && v.resigned === null;
   $("pause").hidden = true;
   $("hint").disabled = !v.human_to_move;
+  $("perfect").disabled = v.over;
+  $("perfect").title = perfectRefusal(v) || "the solver's win / draw / loss for the player to move after every legal move (p)";
   $("resign").disabled = v.over || v.step < v.line.length || !v.players.some((s) => s.kind === "human");
   $("resign").textContent = "Resign";
   resignArmed = 0;
@@ -394,6 +408,7 @@ function show(v) {
     if (reviewed && reviewed.id === v.id && reviewed.length === v.line.length) {
       if (reviewed.worst.includes(m.step)) item.classList.add("worst");
       if (reviewed.thrown.includes(m.step)) item.classList.add("thrown");
+      if (reviewed.changed.includes(m.step)) item.classList.add("changed");
     }
     if (m.step > v.step) item.classList.add("ahead");
     item.addEventListener("click", () => goto(m.step));
@@ -406,6 +421,7 @@ function show(v) {
       moves.scrollTop = top - moves.clientHeight / 2;
     }
   }
+  if (perfected && perfected.version === v.version) drawPerfect(perfected);
 
   // Stepping through the line.
   const slider = $("slider");
@@ -752,11 +768,17 @@ async function typedMove(event) {
 
 // ---- hint -------------------------------------------------------------------------------
 
+// Who answered a hint or a review (the server's coach for the board) and its budget.
+function coachText(r) {
+  const budget = r.iterations.toLocaleString();
+  return r.coach === "expert" ? `expert (trained network), ${budget} simulations` : `strong agent, ${budget} iterations`;
+}
+
 async function requestHint() {
   if (busy || !view || !view.human_to_move) return;
   busy = true;
   setState("busy");
-  $("hint-text").textContent = "The strong agent is looking…";
+  $("hint-text").textContent = "The coach is looking…";
   try {
     const h = await api("POST", sessionPath("/hint"), {});
     busy = false;
@@ -780,7 +802,7 @@ function drawHint(h) {
   text.dataset.step = String(h.step);
   const value = `${h.value >= 0 ? "+" : ""}${h.value.toFixed(2)}`;
   const proven = h.proven === null ? "" : ` (proven ${{ 1: "win", 0: "draw", "-1": "loss" }[h.proven]})`;
-  text.textContent = `Hint: ${h.label}, value ${value} for ${NAMES[h.player]}${proven} · strong agent, ${h.iterations.toLocaleString()} iterations`;
+  text.textContent = `Hint: ${h.label}, value ${value} for ${NAMES[h.player]}${proven} · ${coachText(h)}`;
   const svg = $("board").querySelector("svg");
   if (h.site !== null && svg) {
     const hit = svg.querySelector(`.hit[data-site="${h.site}"]`);
@@ -797,6 +819,83 @@ function drawHint(h) {
   }
   for (const b of document.querySelectorAll("#buttons button.action")) {
     b.classList.toggle("hinted", Number(b.dataset.action) === h.action);
+  }
+}
+
+// ---- perfect play -----------------------------------------------------------------------
+
+// Why perfect play is not offered for this game (as the server says it), or null.
+function perfectRefusal(v) {
+  const most = catalog.limits.perfect_max_sites;
+  if (v.num_players !== 2) return `Perfect play is offered in two-player games; this one has ${v.num_players} players.`;
+  if (v.num_sites > most) return `Perfect play is offered on boards of at most ${most} sites (those the solver settles); this one has ${v.num_sites}.`;
+  return null;
+}
+
+async function requestPerfect() {
+  if (busy || !view || view.over) return;
+  const refusal = perfectRefusal(view);
+  if (refusal) {
+    message(refusal);
+    return;
+  }
+  busy = true;
+  setState("busy");
+  $("perfect-text").textContent = "The solver is looking…";
+  try {
+    const p = await api("POST", sessionPath("/perfect"), {});
+    busy = false;
+    setState("idle");
+    if (!view || p.version !== view.version) return;
+    perfected = p;
+    show(view);
+  } catch (e) {
+    busy = false;
+    setState("idle");
+    $("perfect-text").textContent = "";
+    message(e.message);
+  }
+}
+
+// Each legal move's perfect-play value for the player to move, as W / D / L on its site (a
+// site with several actions, Faraday's offers, shows each), and on the buttons of the others.
+function drawPerfect(p) {
+  const letters = { win: "W", draw: "D", loss: "L", unknown: "?" };
+  const text = $("perfect-text");
+  const others = p.moves.filter((m) => m.site === null).map((m) => `${m.label}: ${m.word}`);
+  text.textContent = `${p.message} (${NAMES[p.player]} to move${others.length ? "; " + others.join(", ") : ""}).`;
+  text.dataset.value = String(p.value);
+  const svg = $("board").querySelector("svg");
+  const bySite = new Map();
+  for (const m of p.moves) {
+    if (m.site === null) continue;
+    if (!bySite.has(m.site)) bySite.set(m.site, []);
+    bySite.get(m.site).push(m);
+  }
+  if (svg) {
+    for (const [site, moves] of bySite) {
+      const hit = svg.querySelector(`.hit[data-site="${site}"]`);
+      if (!hit) continue;
+      const box = hit.getBBox();
+      const label = document.createElementNS(SVGNS, "text");
+      const words = [...new Set(moves.map((m) => m.word))];
+      label.setAttribute("class", `perfect-mark ${words.length === 1 ? words[0] : "unknown"}`);
+      label.setAttribute("data-site", String(site));
+      label.setAttribute("data-word", words.join("/"));
+      label.setAttribute("x", String(box.x + box.width / 2));
+      label.setAttribute("y", String(box.y + box.height / 2));
+      label.setAttribute("font-size", String(0.5 * Math.min(box.width, box.height)));
+      label.textContent = moves.map((m) => letters[m.word]).join("");
+      const title = document.createElementNS(SVGNS, "title");
+      title.textContent = moves.map((m) => `${m.label}: ${m.word} for ${NAMES[p.player]}`).join("\n");
+      label.append(title);
+      svg.insertBefore(label, svg.querySelector("g.hits"));
+    }
+  }
+  const byAction = new Map(p.moves.map((m) => [m.action, m.word]));
+  for (const b of document.querySelectorAll("#buttons button.action")) {
+    const word = byAction.get(Number(b.dataset.action));
+    for (const w of ["win", "draw", "loss"]) b.classList.toggle(`perfect-${w}`, word === w);
   }
 }
 
@@ -911,7 +1010,7 @@ async function requestReview() {
   busy = true;
   setState("busy");
   $("review-panel").hidden = false;
-  $("review-notes").replaceChildren(el("li", {}, "The strong agent is reviewing every move…"));
+  $("review-notes").replaceChildren(el("li", {}, "The coach is reviewing every move…"));
   const id = view.id;
   const length = view.line.length;
   try {
@@ -960,13 +1059,14 @@ function drawReview(r) {
   svg.append(path);
   const worst = new Set(r.worst);
   const thrown = new Set(r.thrown);
+  const changed = new Set(r.changed);
   r.moves.forEach((m, i) => {
     const dot = document.createElementNS(SVGNS, "circle");
     const [cx, cy] = points[i + 1];
     dot.setAttribute("cx", cx.toFixed(1));
     dot.setAttribute("cy", cy.toFixed(1));
-    dot.setAttribute("r", worst.has(m.step) || thrown.has(m.step) ? "4" : "2.2");
-    dot.setAttribute("class", "review-point" + (worst.has(m.step) ? " worst" : "") + (thrown.has(m.step) ? " thrown" : "") + (m.step === view.step ? " current" : ""));
+    dot.setAttribute("r", worst.has(m.step) || changed.has(m.step) ? "4" : "2.2");
+    dot.setAttribute("class", "review-point" + (worst.has(m.step) ? " worst" : "") + (thrown.has(m.step) ? " thrown" : "") + (changed.has(m.step) ? " changed" : "") + (m.step === view.step ? " current" : ""));
     dot.setAttribute("data-step", String(m.step));
     dot.setAttribute("data-value", String(two ? m.black : m.after));
     const title = document.createElementNS(SVGNS, "title");
@@ -978,20 +1078,24 @@ function drawReview(r) {
   $("review-graph").replaceChildren(svg);
   const notes = $("review-notes");
   notes.replaceChildren();
-  notes.append(el("li", { class: "muted" }, two ? "Value for Black after each move (strong agent, " + r.iterations.toLocaleString() + " iterations a position); click a point to go there." : "Value for the mover after each move; click a point to go there."));
+  notes.append(el("li", { class: "muted" }, (two ? "Value for Black" : "Value for the mover") + " after each move (" + coachText(r) + " a position); click a point to go there."));
   for (const step of r.worst) {
     const m = r.moves[step - 1];
     const item = el("li", { class: "worst", "data-step": String(step) }, `Move ${step}, ${NAMES[m.player]} ${m.label}: lost ${m.loss.toFixed(2)} (${m.before.toFixed(2)} → ${m.after.toFixed(2)})`);
     item.addEventListener("click", () => goto(step));
     notes.append(item);
   }
-  for (const step of r.thrown) {
+  // Every move that changed the perfect-play value (the solver proves both sides).
+  for (const step of r.changed) {
     const m = r.moves[step - 1];
-    const item = el("li", { class: "thrown", "data-step": String(step) }, `Move ${step}: ${NAMES[m.player]} had a won position (the solver proves it) and ${m.label} threw it away.`);
+    const words = thrown.has(step)
+      ? `had a won position (the solver proves it) and ${m.label} threw it away: ${m.perfect}.`
+      : `${m.label} changed the perfect-play value: ${m.perfect} (the solver proves both).`;
+    const item = el("li", { class: thrown.has(step) ? "changed thrown" : "changed", "data-step": String(step) }, `Move ${step}: ${NAMES[m.player]} ${words}`);
     item.addEventListener("click", () => goto(step));
     notes.append(item);
   }
-  if (!r.worst.length && !r.thrown.length) notes.append(el("li", {}, "No move lost much value."));
+  if (!r.worst.length && !r.changed.length) notes.append(el("li", {}, "No move lost much value."));
   if (!r.complete) notes.append(el("li", { class: "muted" }, "The game is long: the review stops part way."));
 }
 
@@ -1139,6 +1243,7 @@ function onKey(event) {
     End: () => goto(view.line.length),
     u: () => view.step > 0 && undo(),
     h: () => requestHint(),
+    p: () => requestPerfect(),
   };
   if (keys[event.key]) {
     event.preventDefault();
@@ -1182,6 +1287,7 @@ async function init() {
   $("board").addEventListener("mouseleave", clearPreview);
   $("move-form").addEventListener("submit", typedMove);
   $("hint").addEventListener("click", requestHint);
+  $("perfect").addEventListener("click", requestPerfect);
   $("resign").addEventListener("click", resign);
   $("share").addEventListener("click", share);
   $("review").addEventListener("click", requestReview);

@@ -1,0 +1,91 @@
+"""The expert against the strong preset at equal time per move, game after game, resumable.
+
+    python experiments/experts/evaluate.py GAME [--games 200] [--time 0.1]
+        [--checkpoint PATH] [--out experiments/experts/results/GAME.json]
+
+Each game is played move by move in this process, one search at a time (no other game shares
+the searches' time): the expert (``sf.expert``, or PUCT with ``--checkpoint``) at ``--time``
+seconds a move on one thread against ``mcts:preset=strong`` at the same time on one thread,
+seats alternating (the expert takes seat ``i % 2`` in game ``i``), each game seeded by its
+number. Every finished game is appended to the results file at once, so a stopped run resumes
+where it stopped; run two at once (say, two games) to use both cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+
+import stonefield as sf
+from stonefield._files import atomic_write
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of a score over ``n`` games (draws counted as halves)."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--time", type=float, default=0.1)
+    p.add_argument("--checkpoint", default=None, help="a checkpoint instead of the shipped one")
+    p.add_argument("--out", default=None)
+    args = p.parse_args()
+    game = sf.make(args.game)
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = args.out or os.path.join(here, "results", f"{args.game}.json")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    done: dict = {"game": args.game, "options": dict(game.options), "time": args.time, "games": []}
+    if os.path.exists(out):
+        with open(out) as f:
+            done = json.load(f)
+        if done["time"] != args.time or done["options"] != dict(game.options):
+            raise SystemExit(f"{out} holds another evaluation; give another --out")
+    for i in range(len(done["games"]), args.games):
+        if args.checkpoint:
+            expert = sf.PUCT(
+                checkpoint=args.checkpoint, time=args.time, seed=i, dirichlet_fraction=0
+            )
+        else:
+            expert = sf.expert(game, time=args.time, seed=i)
+        strong = sf.MCTS(preset="strong", time=args.time, seed=i)
+        seat = i % 2
+        state = game.new_state()
+        moves = [0, 0]
+        started = time.perf_counter()
+        while not state.is_terminal():
+            mine = state.current_player == seat
+            state.apply((expert if mine else strong).act(state))
+            moves[0 if mine else 1] += 1
+        returns = state.returns()
+        score = 0.5 * (1.0 + float(returns[seat])) if returns is not None else 0.5
+        done["games"].append(
+            {
+                "game": i,
+                "expert_seat": seat,
+                "score": score,
+                "moves": moves,
+                "seconds": time.perf_counter() - started,
+            }
+        )
+        scores = [g["score"] for g in done["games"]]
+        mean = sum(scores) / len(scores)
+        done["score"] = mean
+        done["interval"] = wilson(mean, len(scores))
+        with atomic_write(out) as f:
+            json.dump(done, f, indent=1)
+        low, high = done["interval"]
+        print(f"game {i + 1}: expert {score:.1f}; {mean:.3f} [{low:.3f}, {high:.3f}] over {len(scores)}")
+
+
+if __name__ == "__main__":
+    main()
