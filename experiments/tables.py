@@ -374,6 +374,66 @@ def training() -> str:
     )
 
 
+#: Each game's default board as the shipped networks' table names it.
+DEFAULT_BOARDS = {
+    "smallholder": "hex4, nibbler",
+    "windflowers": "trisquare 4, two players",
+    "faraday": "hex, order 6",
+    "subsume": "size 6",
+}
+
+#: Each game's name as the pages print it.
+GAME_LABELS = {
+    "smallholder": "The Smallholder",
+    "windflowers": "Windflowers",
+    "faraday": "Faraday",
+    "subsume": "Subsume",
+}
+
+
+def experts() -> str:
+    """The shipped networks: each game's training run (``experiments/experts/runs/GAME``) and
+    the expert's score against the strong preset at 0.1 s a move
+    (``experiments/experts/results/GAME.json``)."""
+    rows = []
+    for g in GAMES:
+        run = json.loads((EXPERIMENTS / "experts" / "runs" / g / "results.json").read_text())
+        done = run["rows"]
+        last = done[-1]["board"]
+        on_default = [r for r in done if r["board"] == last]
+        path = EXPERIMENTS / "experts" / "results" / f"{g}.json"
+        if path.exists():
+            ev = json.loads(path.read_text())
+            n = len(ev["games"])
+            low, high = ev["interval"]
+            measured = [f"{ev['score']:.3f}", f"[{low:.3f}, {high:.3f}]", str(n)]
+        else:
+            measured = ["not yet measured", "–", "0"]
+        rows.append(
+            [
+                GAME_LABELS[g],
+                DEFAULT_BOARDS[g],
+                f"{sum(r['seconds'] for r in done) / 60:.0f} min",
+                f"{len(done)} ({len(on_default)} on the default board)",
+                f"{sum(r['positions'] for r in done):,}",
+                *measured,
+            ]
+        )
+    return table(
+        [
+            "game",
+            "default board",
+            "training (wall)",
+            "rounds",
+            "self-play positions",
+            "score vs strong, 0.1 s a move",
+            "95 % interval",
+            "games",
+        ],
+        rows,
+    )
+
+
 #: The boards the README's solver table shows, by their label in experiments/solved/results.md.
 SOLVED_README = (
     "smallholder board=hex232323 ruleset=nibbler",
@@ -434,6 +494,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "strength/windflowers-duels": windflowers_duels,
     "strength/windflowers-joint-fit": windflowers_joint_fit,
     "training/subsume4": training,
+    "training/experts": experts,
     "solved/values": solved_values,
     "solved/graphs": state_graphs,
 }

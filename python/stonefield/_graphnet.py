@@ -138,7 +138,7 @@ def graph_shapes(
     """The shapes of the graph network's weights, in their order (see the module's text).
 
     >>> graph_shapes(4, 2, 1, 1, 8, 1)[-6:]
-    [(8, 1), (1,), (16, 1), (1,), (16, 8), (8,)]
+    [(16, 1), (1,), (16, 8), (8,), (8, 2), (2,)]
     """
     h = hidden
     shapes: list[tuple[int, ...]] = [(planes + STATIC_FEATURES, h), (h,)]

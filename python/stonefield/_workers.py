@@ -23,7 +23,7 @@ import numpy.typing as npt
 from . import _core
 from ._checkpoint import read_checkpoint
 from ._core import Game
-from .selfplay import _ARRAYS, SelfPlayData, selfplay
+from .selfplay import ARRAYS, SelfPlayData, selfplay
 
 __all__ = ["RoundSettings", "RoundStats", "merge", "play_round", "split"]
 
@@ -159,7 +159,7 @@ def play_part(
         fast_simulations=settings.fast_simulations,
         first=first,
     )
-    arrays = {k: getattr(data, k) for k in _ARRAYS}
+    arrays = {k: getattr(data, k) for k in ARRAYS}
     network = None if native else timed.seconds
     return arrays, time.perf_counter() - started, network, time.process_time() - cpu
 
@@ -230,7 +230,7 @@ def merge(parts: list[SelfPlayData]) -> SelfPlayData:
     action_base = np.cumsum([0] + [len(p.actions) for p in parts[:-1]])
     arrays: dict[str, Any] = {
         k: np.concatenate([getattr(p, k) for p in parts])
-        for k in _ARRAYS
+        for k in ARRAYS
         if k not in ("game_index", "offsets")
     }
     arrays["game_index"] = np.concatenate(

@@ -34,7 +34,7 @@ from ._files import atomic_write
 from .agents import agent_kind, parse_agent
 from .records import to_record
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "SelfPlayData", "selfplay"]
+__all__ = ["ARRAYS", "FORMAT", "FORMAT_VERSION", "SelfPlayData", "selfplay"]
 
 #: The ``format`` entry of a saved file.
 FORMAT = "stonefield-selfplay"
@@ -42,8 +42,9 @@ FORMAT = "stonefield-selfplay"
 #: Version 2 added ``full_search`` and ``search_values``.
 FORMAT_VERSION = 2
 
-# Array fields: dtype and number of dimensions.
-_ARRAYS: dict[str, tuple[type[np.generic], int]] = {
+#: The arrays of a self-play run (what `save` writes besides the header): each one's dtype and
+#: number of dimensions.
+ARRAYS: dict[str, tuple[type[np.generic], int]] = {
     "observations": (np.float32, 3),
     "policies": (np.float32, 2),
     "players": (np.int8, 1),
@@ -152,7 +153,7 @@ class SelfPlayData:
                 "options": dict(self.game.options),
             }
         )
-        arrays = {k: getattr(self, k) for k in _ARRAYS}
+        arrays = {k: getattr(self, k) for k in ARRAYS}
         if not isinstance(path, (str, os.PathLike)):
             np.savez(path, header=np.array(header), **arrays)
             return
@@ -208,10 +209,10 @@ class SelfPlayData:
 
     @classmethod
     def _from_arrays(cls, data: dict[str, np.ndarray]) -> SelfPlayData:
-        missing = [k for k in ("header", *_ARRAYS) if k not in data and k not in _OPTIONAL]
+        missing = [k for k in ("header", *ARRAYS) if k not in data and k not in _OPTIONAL]
         if missing:
             raise RecordError(
-                f"missing entries {missing}; a self-play file has header, {', '.join(_ARRAYS)}"
+                f"missing entries {missing}; a self-play file has header, {', '.join(ARRAYS)}"
             )
         game = _header_game(data["header"])
         if "legal_masks" not in data and "offsets" in data and "actions" in data:
@@ -221,7 +222,7 @@ class SelfPlayData:
             data = {**data, "full_search": np.ones(positions, dtype=np.bool_)}
         if "search_values" not in data:
             data = {**data, "search_values": _outcome_values(data)}
-        for key, (dtype, ndim) in _ARRAYS.items():
+        for key, (dtype, ndim) in ARRAYS.items():
             a = data[key]
             if a.dtype != dtype or a.ndim != ndim:
                 raise RecordError(
@@ -266,7 +267,7 @@ class SelfPlayData:
             raise RecordError(f'entry "players": values must be 0 to {game.num_players - 1}')
         _check_values(data, n_games)
         _check_replay(game, data)
-        return cls(game=game, **{k: data[k] for k in _ARRAYS})
+        return cls(game=game, **{k: data[k] for k in ARRAYS})
 
 
 #: Most characters of the header entry (JSON of the game and its options).
@@ -277,7 +278,7 @@ def _read_members(path: str | os.PathLike[str] | BinaryIO) -> dict[str, np.ndarr
     """The arrays of a self-play archive, read only once they are known to be sane: no member
     but the expected ones, and every member's ``.npy`` header (dtype, shape) read and checked
     against the others and against the memory available before any data is decompressed."""
-    expected: dict[str, Any] = {"header": None, **_ARRAYS}
+    expected: dict[str, Any] = {"header": None, **ARRAYS}
     with zipfile.ZipFile(path) as zf:
         infos = {}
         for info in zf.infolist():
@@ -285,13 +286,13 @@ def _read_members(path: str | os.PathLike[str] | BinaryIO) -> dict[str, np.ndarr
             if name not in expected or name in infos:
                 raise RecordError(
                     f"unexpected entry {info.filename!r}; a self-play file has header,"
-                    f" {', '.join(_ARRAYS)}"
+                    f" {', '.join(ARRAYS)}"
                 )
             infos[name] = info
         missing = [k for k in expected if k not in infos and k not in _OPTIONAL]
         if missing:
             raise RecordError(
-                f"missing entries {missing}; a self-play file has header, {', '.join(_ARRAYS)}"
+                f"missing entries {missing}; a self-play file has header, {', '.join(ARRAYS)}"
             )
         headers = {}
         for name, info in infos.items():
@@ -310,7 +311,7 @@ def _read_members(path: str | os.PathLike[str] | BinaryIO) -> dict[str, np.ndarr
                 if dtype.kind != "U" or shape != () or dtype.itemsize > 4 * _HEADER_CHARS:
                     raise RecordError('entry "header": expected one JSON string')
             else:
-                want, ndim = _ARRAYS[name]
+                want, ndim = ARRAYS[name]
                 if dtype != want or len(shape) != ndim:
                     raise RecordError(
                         f'entry "{name}": expected {np.dtype(want).name} with {ndim}'
@@ -533,4 +534,4 @@ def selfplay(
         )
     else:
         raw = _core.selfplay_games(game, agent, games, seed, temperature_moves, threads=threads)
-    return SelfPlayData(game=game, **{k: raw[k] for k in _ARRAYS})
+    return SelfPlayData(game=game, **{k: raw[k] for k in ARRAYS})

@@ -228,6 +228,7 @@ _ROUTES = [
     ("POST", "/api/rules"),
     ("POST", "/api/sessions/{sid}/hint"),
     ("POST", "/api/sessions/{sid}/review"),
+    ("POST", "/api/sessions/{sid}/perfect"),
     ("POST", "/api/sessions/{sid}/resign"),
     ("GET", "/api/sessions/{sid}/hover"),
     ("GET", "/api/sessions/{sid}/hover?action=3"),

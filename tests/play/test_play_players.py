@@ -35,7 +35,7 @@ from test_play_browser import (
 )
 
 import stonefield as sf
-from stonefield.play import play_url
+from stonefield.play import _coach, play_url
 from stonefield.play._app import create_app
 from stonefield.play._rules import _find_change
 from stonefield.play._session import action_name
@@ -205,7 +205,11 @@ def test_the_hint_is_the_strong_agents_choice(server: Server, browser: WebDriver
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .hint-mark")
 
 
-def test_the_hint_on_a_default_board_is_the_experts(server: Server, browser: WebDriver) -> None:
+def test_the_hint_on_a_default_board_is_the_experts(
+    server: Server, browser: WebDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where the game's network coaches (the measured list _coach.EXPERT_COACHES decides).
+    monkeypatch.setattr(_coach, "EXPERT_COACHES", ("subsume",))
     browser.get(play_url(server.base, "subsume", {}, ["human", "random"]))
     wait_idle(browser)
     browser.find_element(By.ID, "hint").click()
@@ -519,12 +523,12 @@ def test_the_strong_search_is_the_default_opponent(server: Server, browser: WebD
     assert served(browser)["players"] == players
 
 
-def test_the_expert_is_the_strongest_level(server: Server, browser: WebDriver) -> None:
+def test_the_expert_level_follows_the_strong_search(server: Server, browser: WebDriver) -> None:
     browser.get(server.base + "/")
     WebDriverWait(browser, 10).until(lambda d: read(d)["state"] == "setup")
     seat = browser.find_element(By.CSS_SELECTOR, "#seats [name=seat1]")
     levels = [o.get_attribute("value") for o in seat.find_elements(By.TAG_NAME, "option")]
-    assert levels[-3:] == ["strong", "expert", "agent"]
+    assert levels[-4:] == ["strong", "expert", "perfect", "agent"]
     browser.execute_script(
         "arguments[0].value = 'expert'; arguments[0].dispatchEvent(new Event('change'))", seat
     )

@@ -14,7 +14,7 @@ import pytest
 import stonefield as sf
 from stonefield._checkpoint import CheckpointNetwork
 from stonefield._workers import RoundSettings, play_round
-from stonefield.selfplay import _ARRAYS
+from stonefield.selfplay import ARRAYS
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_workers_play_the_games_of_the_round_played_here(ray_local: Any, archite
     spread, spread_stats = play_round(game, _bytes(net), settings, workers=2)
     assert spread_stats.parts == 2
     assert spread.num_games == here.num_games == 5
-    for key in _ARRAYS:
+    for key in ARRAYS:
         assert np.array_equal(getattr(spread, key), getattr(here, key)), key
     with pytest.raises(sf.InvalidOptionError, match="workers must be at least 1"):
         play_round(game, _bytes(net), settings, workers=0)

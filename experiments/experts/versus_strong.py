@@ -1,6 +1,6 @@
 """The expert against the strong preset at equal time per move, game after game, resumable.
 
-    python experiments/experts/evaluate.py GAME [--games 200] [--time 0.1]
+    python experiments/experts/versus_strong.py GAME [--games 200] [--time 0.1]
         [--checkpoint PATH] [--out experiments/experts/results/GAME.json]
 
 Each game is played move by move in this process, one search at a time (no other game shares
@@ -84,7 +84,8 @@ def main() -> None:
         with atomic_write(out) as f:
             json.dump(done, f, indent=1)
         low, high = done["interval"]
-        print(f"game {i + 1}: expert {score:.1f}; {mean:.3f} [{low:.3f}, {high:.3f}] over {len(scores)}")
+        n = len(scores)
+        print(f"game {i + 1}: expert {score:.1f}; {mean:.3f} [{low:.3f}, {high:.3f}] over {n}")
 
 
 if __name__ == "__main__":
