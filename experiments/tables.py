@@ -481,6 +481,47 @@ def state_graphs() -> str:
     )
 
 
+def solver_speed(run: str) -> str:
+    """The solver's speed before and after a change: ``experiments/solver-speed/results/RUN.jsonl``
+    (``compare.sh``'s lines, the two builds taken in turn), per board and build the nodes, the
+    fastest and the median solve, and the speed-up in time (before over after)."""
+    path = EXPERIMENTS / "solver-speed" / "results" / f"{run}.jsonl"
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    boards: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        runs.setdefault((row["board"], row["build"]), []).append(row)
+        if row["board"] not in boards:
+            boards.append(row["board"])
+    rows = []
+    for b in boards:
+        before, after = runs[(b, "before")], runs[(b, "after")]
+        cells = [b]
+        for rs in (before, after):
+            secs = sorted(r["seconds"] for r in rs)
+            cells += [
+                f"{rs[0]['nodes']:,}",
+                f"{secs[0]:.3f}–{secs[len(secs) // 2]:.3f}",
+                f"{rs[0]['nodes'] / secs[0] / 1e6:.2f} M",
+            ]
+        fast = min(r["seconds"] for r in before) / min(r["seconds"] for r in after)
+        cells.append(f"{fast:.2f}×")
+        rows.append(cells)
+    return table(
+        [
+            "board",
+            "nodes before",
+            "seconds before (fastest–median)",
+            "nodes/s before",
+            "nodes after",
+            "seconds after (fastest–median)",
+            "nodes/s after",
+            "speed-up",
+        ],
+        rows,
+    )
+
+
 #: Every table by the name the markers use.
 TABLES: dict[str, Callable[[], str]] = {
     "strength/strong-over-uct": strong_over_uct,
@@ -497,6 +538,8 @@ TABLES: dict[str, Callable[[], str]] = {
     "training/experts": experts,
     "solved/values": solved_values,
     "solved/graphs": state_graphs,
+    "solved/speed-table-64": lambda: solver_speed("table-64"),
+    "solved/speed-table-1024": lambda: solver_speed("table-1024"),
 }
 
 

@@ -134,9 +134,21 @@ pub fn surrounded(board: &Board, cells: &[i8]) -> Vec<bool> {
 /// no emptiness and removals only empty cells inside a loop, which stay surrounded. A placement on
 /// s can only cut a region when the empty or off-board slots around s form two or more separate
 /// runs in turning order; only then does it flood, from each run, until it meets the perimeter.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct OpenCells {
     set: SparseSet,
+}
+
+impl Clone for OpenCells {
+    fn clone(&self) -> Self {
+        OpenCells {
+            set: self.set.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.set.clone_from(&source.set);
+    }
 }
 
 impl OpenCells {

@@ -12,11 +12,28 @@
 const ABSENT: u16 = u16::MAX;
 
 /// `P` sets of sites below `n` (n < 65,535), in one allocation so that a copy is one `memcpy`.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct SparseSets<const P: usize> {
     n: usize,
     data: Vec<u16>,
     len: [usize; P],
+}
+
+impl<const P: usize> Clone for SparseSets<P> {
+    fn clone(&self) -> Self {
+        SparseSets {
+            n: self.n,
+            data: self.data.clone(),
+            len: self.len,
+        }
+    }
+
+    /// Copies into the allocation already there (a search's child positions reuse theirs).
+    fn clone_from(&mut self, source: &Self) {
+        self.n = source.n;
+        self.data.clone_from(&source.data);
+        self.len = source.len;
+    }
 }
 
 /// One sparse set.

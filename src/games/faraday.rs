@@ -371,7 +371,7 @@ fn may_place(charge: [u8; 2], p: usize, forced_level: u8) -> bool {
 /// placement neighbours, and during phase 2 each player's set of legal sites as an unordered list
 /// with a position index (O(1) insertion, removal and uniform sampling). A placement touches only
 /// its own neighbours' entries.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     cfg: Arc<Config>,
     cells: Vec<i8>,
@@ -396,6 +396,65 @@ pub struct State {
     moves: usize,
     /// The board part of the position key ([`zobrist`]).
     zkey: u64,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            cfg: Arc::clone(&self.cfg),
+            cells: self.cells.clone(),
+            charge: self.charge.clone(),
+            legal: self.legal.clone(),
+            stones: self.stones,
+            phase: self.phase,
+            to_move: self.to_move,
+            over: self.over,
+            forced: self.forced,
+            pie_stones: self.pie_stones,
+            last_placement: self.last_placement,
+            final_scores: self.final_scores,
+            moves: self.moves,
+            zkey: self.zkey,
+        }
+    }
+
+    /// Copies into the buffers already there (no allocation, the configuration's count left
+    /// alone for a position of the same game): the solver and the searches copy a position a
+    /// node.
+    fn clone_from(&mut self, source: &Self) {
+        let State {
+            cfg,
+            cells,
+            charge,
+            legal,
+            stones,
+            phase,
+            to_move,
+            over,
+            forced,
+            pie_stones,
+            last_placement,
+            final_scores,
+            moves,
+            zkey,
+        } = source;
+        if !Arc::ptr_eq(&self.cfg, cfg) {
+            self.cfg = Arc::clone(cfg);
+        }
+        self.cells.clone_from(cells);
+        self.charge.clone_from(charge);
+        self.legal.clone_from(legal);
+        self.stones = *stones;
+        self.phase = *phase;
+        self.to_move = *to_move;
+        self.over = *over;
+        self.forced = *forced;
+        self.pie_stones = *pie_stones;
+        self.last_placement = *last_placement;
+        self.final_scores = *final_scores;
+        self.moves = *moves;
+        self.zkey = *zkey;
+    }
 }
 
 impl State {

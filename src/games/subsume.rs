@@ -231,7 +231,7 @@ thread_local! {
 }
 
 /// A Subsume position.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     cfg: Arc<Config>,
     /// 0 empty, 1 Red, 2 Blue.
@@ -256,6 +256,61 @@ pub struct State {
     outcome: Outcome,
     /// The board part of the position key ([`zobrist`]).
     zkey: u64,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            cfg: Arc::clone(&self.cfg),
+            cells: self.cells.clone(),
+            near: self.near.clone(),
+            open: self.open.clone(),
+            sets: self.sets.clone(),
+            on_perimeter: self.on_perimeter,
+            anti_blob: self.anti_blob,
+            kept: self.kept.clone(),
+            to_move: self.to_move,
+            moves: self.moves,
+            outcome: self.outcome,
+            zkey: self.zkey,
+        }
+    }
+
+    /// Copies into the buffers already there (no allocation, the configuration's count left
+    /// alone for a position of the same game): the solver and the searches copy a position a
+    /// node.
+    fn clone_from(&mut self, source: &Self) {
+        let State {
+            cfg,
+            cells,
+            near,
+            open,
+            sets,
+            on_perimeter,
+            anti_blob,
+            kept,
+            to_move,
+            moves,
+            outcome,
+            zkey,
+        } = source;
+        if !Arc::ptr_eq(&self.cfg, cfg) {
+            self.cfg = Arc::clone(cfg);
+        }
+        self.cells.clone_from(cells);
+        self.near.clone_from(near);
+        self.open.clone_from(open);
+        for (mine, theirs) in self.sets.iter_mut().zip(sets) {
+            mine.clone_from(theirs);
+        }
+        self.on_perimeter = *on_perimeter;
+        self.anti_blob = *anti_blob;
+        self.kept.clone_from(kept);
+        self.to_move = *to_move;
+        self.moves = *moves;
+        self.outcome = *outcome;
+        self.zkey = *zkey;
+    }
 }
 
 impl State {

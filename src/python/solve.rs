@@ -236,8 +236,9 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///     margin: also find the best final score difference (games with scores).
 ///     table_mb: the table's size in MiB, from 1 to the memory this process may still take
 ///         (`available_memory()`: free memory, the container's limit, `ulimit`); default an
-///         eighth of that (16 MiB to 1 GiB). Entries are 16 bytes; the newest result replaces
-///         the slot's.
+///         eighth of that (16 MiB to 1 GiB). Entries are 16 bytes, in buckets of two: one
+///         keeps the result that cost the most nodes, the other the newest, so a full table
+///         keeps its dearest results.
 ///     method: "alphabeta" (default) or "pns", a depth-first proof-number search that proves
 ///         each root action's outcome (one or two yes-or-no questions: a win? at least a
 ///         draw?) with a table per thread. Same results; which finishes first depends on the

@@ -66,6 +66,42 @@ pub struct GraphWeights {
 }
 
 impl GraphWeights {
+    /// The shapes of the weight arrays, in the order [`GraphWeights::new`] takes them, of a
+    /// network with `f` input features, `h` hidden units, `k` site outputs, `e` extra actions
+    /// and `blocks` blocks (as `_graphnet.graph_shapes` in Python).
+    fn shapes(
+        f: usize,
+        h: usize,
+        k: usize,
+        e: usize,
+        players: usize,
+        blocks: usize,
+    ) -> Vec<Vec<usize>> {
+        let mut shapes = vec![vec![f, h], vec![h]];
+        for _ in 0..blocks {
+            shapes.extend([
+                vec![h, h],
+                vec![h, h],
+                vec![h, h],
+                vec![h, h],
+                vec![h],
+                vec![h, h],
+                vec![h],
+            ]);
+        }
+        shapes.extend([
+            vec![h, k],
+            vec![k],
+            vec![2 * h, e],
+            vec![e],
+            vec![2 * h, h],
+            vec![h],
+            vec![h, players],
+            vec![players],
+        ]);
+        shapes
+    }
+
     /// The network of `blocks` blocks whose arrays (shape, row-major data) are `arrays`, in the
     /// order of the architecture: `W_in (F, H), b_in (H)`; per block `A, B, Bd, C (H, H),
     /// b1 (H), D (H, H), b2 (H)`; `W_p (H, K), b_p (K), W_e (2H, E), b_e (E), W_v1 (2H, H),
@@ -91,28 +127,7 @@ impl GraphWeights {
         let k = dim(2 + BLOCK_WEIGHTS * blocks, 1).unwrap_or(0);
         let e = dim(4 + BLOCK_WEIGHTS * blocks, 1).unwrap_or(0);
         let players = dim(8 + BLOCK_WEIGHTS * blocks, 1).unwrap_or(0);
-        let mut shapes: Vec<Vec<usize>> = vec![vec![f, h], vec![h]];
-        for _ in 0..blocks {
-            shapes.extend([
-                vec![h, h],
-                vec![h, h],
-                vec![h, h],
-                vec![h, h],
-                vec![h],
-                vec![h, h],
-                vec![h],
-            ]);
-        }
-        shapes.extend([
-            vec![h, k],
-            vec![k],
-            vec![2 * h, e],
-            vec![e],
-            vec![2 * h, h],
-            vec![h],
-            vec![h, players],
-            vec![players],
-        ]);
+        let shapes = Self::shapes(f, h, k, e, players, blocks);
         for (i, ((shape, data), want)) in arrays.iter().zip(&shapes).enumerate() {
             if shape != want || data.len() != want.iter().product::<usize>() {
                 return Err(Error::InvalidOption(format!(
@@ -506,28 +521,7 @@ mod tests {
         let (k, e) = net;
         let f = game.observation_planes() + STATIC_FEATURES;
         let h = hidden;
-        let mut shapes = vec![vec![f, h], vec![h]];
-        for _ in 0..blocks {
-            shapes.extend([
-                vec![h, h],
-                vec![h, h],
-                vec![h, h],
-                vec![h, h],
-                vec![h],
-                vec![h, h],
-                vec![h],
-            ]);
-        }
-        shapes.extend([
-            vec![h, k],
-            vec![k],
-            vec![2 * h, e],
-            vec![e],
-            vec![2 * h, h],
-            vec![h],
-            vec![h, game.num_players()],
-            vec![game.num_players()],
-        ]);
+        let shapes = GraphWeights::shapes(f, h, k, e, game.num_players(), blocks);
         let mut rng = Rng::new(seed);
         let arrays = shapes
             .into_iter()

@@ -855,6 +855,25 @@ struct Playing<R: Rules> {
 }
 
 impl<R: Rules> Playing<R> {
+    /// Draws whether the next move's search is a full or a fast one (playout-cap
+    /// randomisation) and returns its settings.
+    fn next_search(&mut self, cfg: &PuctConfig, cap: &PlayoutCap) -> PuctConfig {
+        self.full = cap.all_full() || self.cap_rng.unit() < cap.full_share;
+        if self.full {
+            PuctConfig {
+                seed: self.seed,
+                ..cfg.clone()
+            }
+        } else {
+            PuctConfig {
+                seed: self.seed,
+                simulations: cap.fast_simulations,
+                dirichlet_fraction: 0.0,
+                ..cfg.clone()
+            }
+        }
+    }
+
     /// Records the position, the search's policy `r` and the move, and makes it (drawn by
     /// visits during the first `temperature_moves`).
     fn play(&mut self, r: &SearchResult, temperature_moves: usize) {
@@ -934,20 +953,7 @@ fn selfplay_lockstep<R: Rules + Send + Sync>(
             }
             live += 1;
             if cfg.threads > 1 {
-                g.full = cap.all_full() || g.cap_rng.unit() < cap.full_share;
-                let c = if g.full {
-                    PuctConfig {
-                        seed: g.seed,
-                        ..cfg.clone()
-                    }
-                } else {
-                    PuctConfig {
-                        seed: g.seed,
-                        simulations: cap.fast_simulations,
-                        dirichlet_fraction: 0.0,
-                        ..cfg.clone()
-                    }
-                };
+                let c = g.next_search(cfg, &cap);
                 let r = search_threads(&g.state, &c, &mut evaluator, &mut forks, stop)?;
                 if r.stopped_by == StoppedBy::Interrupted {
                     break;
@@ -956,20 +962,7 @@ fn selfplay_lockstep<R: Rules + Send + Sync>(
                 continue;
             }
             if g.search.is_none() {
-                g.full = cap.all_full() || g.cap_rng.unit() < cap.full_share;
-                let c = if g.full {
-                    PuctConfig {
-                        seed: g.seed,
-                        ..cfg.clone()
-                    }
-                } else {
-                    PuctConfig {
-                        seed: g.seed,
-                        simulations: cap.fast_simulations,
-                        dirichlet_fraction: 0.0,
-                        ..cfg.clone()
-                    }
-                };
+                let c = g.next_search(cfg, &cap);
                 g.search = Some(PuctSearch::new(&g.state, &c));
             }
             let Some(search) = g.search.as_mut() else {

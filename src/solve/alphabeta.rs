@@ -19,8 +19,10 @@
 //! The root's bookkeeping (budgets, partial results, threads, the perfect line) is
 //! [`super::root`]'s, the same for both methods.
 
-use super::common::{outcome, Budget, Exact, Order, Reach, SolveOptions, Symmetry, ACTION_BITS};
-use super::table::{Bound, Entry, Table, NO_MOVE, UNLIMITED};
+use super::common::{
+    outcome, Budget, Exact, Images, Order, Reach, SolveOptions, Symmetry, ACTION_BITS,
+};
+use super::table::{work_of, Bound, Entry, Table, NO_MOVE, UNLIMITED};
 use crate::games::{Knowledge, Rules};
 
 /// Values beyond every real one (scores stay far inside ±10⁴).
@@ -37,6 +39,9 @@ pub(super) struct Searcher<'a, R: Rules> {
     bufs: Vec<Vec<u32>>,
     /// Child positions, one per ply, copied over with `clone_from` (no allocation a node).
     kids: Vec<Option<R>>,
+    /// With symmetries, the board parts of the images of the position at each ply, set by its
+    /// parent from the cells the move changed (`Symmetry::update`).
+    images: Vec<Images>,
     history: Vec<u32>,
     /// The order after the table's move (never [`Order::Auto`]).
     order: Order,
@@ -44,6 +49,8 @@ pub(super) struct Searcher<'a, R: Rules> {
     keys: Vec<u64>,
     /// Nodes not yet charged to the budget.
     pending: u64,
+    /// Nodes this searcher has searched (the work of a subtree is the difference).
+    searched: u64,
     _game: std::marker::PhantomData<R>,
 }
 
@@ -64,10 +71,12 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
             cap: opts.max_moves,
             bufs: Vec::new(),
             kids: Vec::new(),
+            images: Vec::new(),
             history: vec![0; actions],
             order,
             keys: Vec::new(),
             pending: 0,
+            searched: 0,
             _game: std::marker::PhantomData,
         }
     }
@@ -119,6 +128,8 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
     /// when strictly inside (alpha, beta), else a bound on the failing side.
     fn search(&mut self, s: &R, mut alpha: i32, beta: i32, ply: usize) -> Option<(i32, Reach)> {
         self.pending += 1;
+        self.searched += 1;
+        let start = self.searched;
         if self.budget.due(self.pending) {
             let n = std::mem::take(&mut self.pending);
             if !self.budget.charge(n) {
@@ -129,7 +140,7 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         let left = self.left(s);
         // The table's key, and the symmetry that takes the position to the one it stands for.
         let (key, image) = match self.symmetry {
-            Some(y) => y.canonical(s.cells(), s.key()),
+            Some(y) => y.pick(&self.images[ply], s.key()),
             None => (s.key(), 0),
         };
         let mut first = NO_MOVE;
@@ -157,6 +168,9 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         if self.bufs.len() <= ply {
             self.bufs.resize_with(ply + 1, Vec::new);
             self.kids.resize_with(ply + 1, || None);
+        }
+        if self.symmetry.is_some() && self.images.len() <= ply + 1 {
+            self.images.resize(ply + 2, Images::default());
         }
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         let mut child = self.kids[ply].take().unwrap_or_else(|| s.clone());
@@ -189,6 +203,11 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         for &a in &moves {
             child.clone_from(s);
             child.apply_unchecked(a as usize);
+            if let Some(y) = self.symmetry {
+                let mut im = self.images[ply];
+                y.update(&mut im, s.cells(), child.cells());
+                self.images[ply + 1] = im;
+            }
             let Some((v, r)) = self.child_value(&child, mover, alpha, beta, ply + 1) else {
                 aborted = true;
                 break;
@@ -237,6 +256,7 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
                 Some(y) => y.onto_image(image, best_move),
                 None => best_move,
             },
+            work: work_of(self.searched - start + 1),
         };
         self.table.store(key, e);
         Some((best, reach))
@@ -245,6 +265,12 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
     /// The exact value of `child` for `mover`.
     fn exact(&mut self, child: &R, mover: usize) -> Option<i32> {
         let (lo, hi) = if self.margin { (-INF, INF) } else { (-2, 2) };
+        if let Some(y) = self.symmetry {
+            if self.images.len() < 2 {
+                self.images.resize(2, Images::default());
+            }
+            self.images[1] = y.images(child.cells());
+        }
         self.child_value(child, mover, lo, hi, 1).map(|(v, _)| v)
     }
 

@@ -31,8 +31,9 @@ use crate::error::{Error, Result};
 /// The file's magic bytes.
 const MAGIC: &[u8; 8] = b"SFSOLVE\0";
 /// The format's version. The entries are the table's own packing (`super::table`'s `Entry`):
-/// a change of that packing must raise this version, so older files are refused.
-pub const FORMAT_VERSION: u32 = 1;
+/// a change of that packing must raise this version, so older files are refused. Version 2
+/// packs the work an entry cost in its top bits.
+pub const FORMAT_VERSION: u32 = 2;
 /// The checkpoint's name inside its directory.
 pub const FILE_NAME: &str = "solve.ckpt";
 /// A root outcome not proven.
@@ -342,6 +343,7 @@ mod tests {
             cap_free: true,
             moves: 9,
             best: 3,
+            work: 4,
         };
         t.store(0xABCD_0000_0000_0007, e);
         t.store(0x1234_0000_0000_0100, Entry { value: -1, ..e });

@@ -291,18 +291,26 @@ impl Reach {
 /// board part of the stones moved to `perm[site]`; the table uses the smallest of these keys,
 /// so every image finds the same entry. An entry's best action is kept as the action of that
 /// smallest image, and mapped back for the position that reads it.
+///
+/// The board parts of all images ([`Images`]) are kept per ply by the searches and brought from
+/// a parent to its child by the cells the move changed ([`Symmetry::update`]), so a node costs a
+/// few stones' worth of work, not one for every stone on the board; they are a fixed-width
+/// array (unused symmetries stay zero) so that each stone is one vector operation.
 pub struct Symmetry {
     count: usize,
     radix: usize,
-    /// `stones[(site · radix + c) · count + j]`: the key value of cell value `c` (a stone of
-    /// player c − 1; 0 for empty) moved to `perms[j][site]`.
-    stones: Vec<u64>,
+    /// `stones[site · radix + c][j]`: the key value of cell value `c` (a stone of player
+    /// c − 1; 0 for empty, all zero) moved to `perms[j][site]`.
+    stones: Vec<Images>,
     perms: Vec<Vec<u16>>,
     inverse: Vec<Vec<u16>>,
 }
 
 /// The most symmetries a board can have here: 12 rotations, each with and without a reflection.
 const MAX_SYMMETRIES: usize = 24;
+
+/// The board parts of a position's images, one per symmetry (zero beyond the game's).
+pub type Images = [u64; MAX_SYMMETRIES];
 
 impl Symmetry {
     /// `None` without any symmetry but the identity; an error for permutations that are not of
@@ -327,11 +335,11 @@ impl Symmetry {
         }
         let count = perms.len();
         let radix = players + 1;
-        let mut stones = vec![0u64; sites * radix * count];
+        let mut stones = vec![[0u64; MAX_SYMMETRIES]; sites * radix];
         for site in 0..sites {
             for c in 1..radix {
                 for (j, p) in perms.iter().enumerate() {
-                    stones[(site * radix + c) * count + j] =
+                    stones[site * radix + c][j] =
                         crate::games::zobrist::stone(usize::from(p[site]), c - 1);
                 }
             }
@@ -355,30 +363,66 @@ impl Symmetry {
         }))
     }
 
-    /// The smallest key among the images of the position (board `cells`, key `key`), and the
-    /// symmetry that gives it (the first, if several do).
+    /// The value of cell value `c` at `site` in every image (zero for an empty cell or a value
+    /// the table does not know).
     #[inline]
-    pub fn canonical(&self, cells: &[i8], key: u64) -> (u64, usize) {
+    fn stone(&self, site: usize, c: i8) -> Option<&Images> {
+        if c > 0 {
+            self.stones.get(site * self.radix + c as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The board parts of the images of a board.
+    #[inline]
+    pub fn images(&self, cells: &[i8]) -> Images {
         let mut board = [0u64; MAX_SYMMETRIES];
-        let board = &mut board[..self.count];
         for (site, &c) in cells.iter().enumerate() {
-            if c > 0 {
-                let at = (site * self.radix + c as usize) * self.count;
-                for (b, z) in board.iter_mut().zip(&self.stones[at..at + self.count]) {
-                    *b ^= z;
+            if let Some(z) = self.stone(site, c) {
+                xor_into(&mut board, z);
+            }
+        }
+        board
+    }
+
+    /// Brings `images` of the board `before` to those of the board `after` (of the same game):
+    /// only the cells that differ cost anything.
+    #[inline]
+    pub fn update(&self, images: &mut Images, before: &[i8], after: &[i8]) {
+        for (site, (&b, &a)) in before.iter().zip(after).enumerate() {
+            if a != b {
+                if let Some(z) = self.stone(site, b) {
+                    xor_into(images, z);
+                }
+                if let Some(z) = self.stone(site, a) {
+                    xor_into(images, z);
                 }
             }
         }
+    }
+
+    /// The smallest key among the images of a position whose key is `key` and whose images'
+    /// board parts are `images`, and the symmetry that gives it (the first, if several do).
+    #[inline]
+    pub fn pick(&self, images: &Images, key: u64) -> (u64, usize) {
         // The identity's board part is the position's own, so this is the turn part.
-        let turn = key ^ board[0];
+        let turn = key ^ images[0];
         let mut best = (key, 0);
-        for (j, b) in board.iter().enumerate().skip(1) {
+        for (j, b) in images[..self.count].iter().enumerate().skip(1) {
             let k = turn ^ b;
             if k < best.0 {
                 best = (k, j);
             }
         }
         best
+    }
+
+    /// The smallest key among the images of the position (board `cells`, key `key`), and the
+    /// symmetry that gives it (the first, if several do).
+    #[inline]
+    pub fn canonical(&self, cells: &[i8], key: u64) -> (u64, usize) {
+        self.pick(&self.images(cells), key)
     }
 
     /// Action `a` of the position as the action of its image under symmetry `j`.
@@ -391,6 +435,14 @@ impl Symmetry {
     #[inline]
     pub(super) fn back_from_image(&self, j: usize, a: u32) -> u32 {
         self.inverse[j].get(a as usize).map_or(a, |&t| u32::from(t))
+    }
+}
+
+/// `into[j] ^= z[j]` for every symmetry: one fixed-width loop, vectorised.
+#[inline]
+fn xor_into(into: &mut Images, z: &Images) {
+    for (b, z) in into.iter_mut().zip(z) {
+        *b ^= z;
     }
 }
 

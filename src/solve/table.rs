@@ -10,8 +10,17 @@
 //!
 //! `data` holds, from the low bits: the value (16 bits, two's complement), the bound kind
 //! (2 bits), whether the value is free of the move cap (1 bit), the moves the value is good for
-//! (24 bits, see [`Entry::usable`]) and the best action (16 bits). The replacement rule is
-//! "always replace": the newest result is the one the search is most likely to ask for again.
+//! (24 bits, see [`Entry::usable`]), the best action (16 bits) and the work the value cost
+//! (5 bits: the bit length of the nodes searched under it).
+//!
+//! **Replacement.** Entries come in buckets of two, in one 32-byte half of a cache line, chosen
+//! by the key; a probe reads both at the price of one memory access. The first keeps the entry
+//! that cost the most work, the second the newest: a result replaces the first when it cost at
+//! least as much (the first's old entry moves to the second) and the second otherwise. So once
+//! the table is full, the results that are dear to recompute (those near the root of a solve)
+//! stay while the cheap ones near the leaves churn through the second half, and a solve larger
+//! than its table slows down gradually instead of losing its expensive results first (measured
+//! in experiments/solver-speed/).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -44,6 +53,8 @@ pub struct Entry {
     /// many moves are left); otherwise the exact number of moves that were left.
     pub moves: u32,
     pub best: u32,
+    /// The work the value cost: the bit length of the nodes searched for it (0 to 31).
+    pub work: u32,
 }
 
 impl Entry {
@@ -68,6 +79,7 @@ impl Entry {
             | u64::from(self.cap_free) << 18
             | u64::from(self.moves.min(UNLIMITED)) << 19
             | u64::from(self.best.min(NO_MOVE)) << 43
+            | u64::from(self.work.min(MAX_WORK)) << 59
     }
 
     fn unpack(d: u64) -> Option<Entry> {
@@ -83,12 +95,21 @@ impl Entry {
             cap_free: (d >> 18) & 1 == 1,
             moves: ((d >> 19) & u64::from(UNLIMITED)) as u32,
             best: ((d >> 43) & 0xFFFF) as u32,
+            work: (d >> 59) as u32,
         })
     }
 }
 
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 16;
+/// The largest work an entry records.
+pub const MAX_WORK: u32 = 31;
+
+/// The work of a search of `nodes` nodes as an entry records it: the bit length of the count.
+#[inline]
+pub fn work_of(nodes: u64) -> u32 {
+    (64 - nodes.leading_zeros()).min(MAX_WORK)
+}
 
 /// The memory of a [`Table`], zeroed: on Linux a mapping on huge pages (`solve::memory`),
 /// elsewhere a plain array.
@@ -170,29 +191,34 @@ impl Table<'_> {
         self.slots.len() * ENTRY_BYTES
     }
 
+    /// The bucket of `key`: its two slots.
+    #[inline]
+    fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
+        let at = key as usize & self.mask & !1;
+        &self.slots[at..at + 2]
+    }
+
     /// The entry stored for `key`, if any (checked against the full key).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = &self.slots[key as usize & self.mask];
-        let check = slot[0].load(Ordering::Relaxed);
-        let data = slot[1].load(Ordering::Relaxed);
-        if check ^ data != key {
-            return None;
+        for slot in self.bucket(key) {
+            let check = slot[0].load(Ordering::Relaxed);
+            let data = slot[1].load(Ordering::Relaxed);
+            if check ^ data == key {
+                return Entry::unpack(data);
+            }
         }
-        Entry::unpack(data)
+        None
     }
 
-    /// Stores `e` for `key`, replacing whatever the slot held.
+    /// Stores `e` for `key` by the replacement rule of the module's docs.
     #[inline]
     pub fn store(&self, key: u64, e: Entry) {
-        let slot = &self.slots[key as usize & self.mask];
-        let data = e.pack();
-        slot[0].store(key ^ data, Ordering::Relaxed);
-        slot[1].store(data, Ordering::Relaxed);
+        self.store_raw(key, e.pack());
     }
 
     /// Calls `f(key, packed entry)` for every entry in use whose check holds and whose key
-    /// chooses its slot (an entry torn by two writers at once is skipped), for a checkpoint
+    /// chooses its bucket (an entry torn by two writers at once is skipped), for a checkpoint
     /// (`super::checkpoint`) taken while the search runs.
     pub fn each_entry(&self, mut f: impl FnMut(u64, u64)) {
         for (i, slot) in self.slots.iter().enumerate() {
@@ -201,7 +227,7 @@ impl Table<'_> {
                 continue;
             }
             let key = slot[0].load(Ordering::Relaxed) ^ data;
-            if key as usize & self.mask == i && Entry::unpack(data).is_some() {
+            if key as usize & self.mask & !1 == i & !1 && Entry::unpack(data).is_some() {
                 f(key, data);
             }
         }
@@ -209,14 +235,29 @@ impl Table<'_> {
 
     /// Whether `data` is a packed entry (as `each_entry` gives).
     pub fn valid_data(data: u64) -> bool {
-        data >> 59 == 0 && Entry::unpack(data).is_some()
+        Entry::unpack(data).is_some()
     }
 
-    /// Stores a packed entry as `each_entry` gave it.
+    /// Stores a packed entry (as `each_entry` gives) by the replacement rule: into the first
+    /// slot of its bucket when it holds the same key or cost no more work (its entry then
+    /// moves to the second), else into the second.
+    #[inline]
     pub fn store_raw(&self, key: u64, data: u64) {
-        let slot = &self.slots[key as usize & self.mask];
-        slot[0].store(key ^ data, Ordering::Relaxed);
-        slot[1].store(data, Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let (deep, recent) = (&bucket[0], &bucket[1]);
+        let old = deep[1].load(Ordering::Relaxed);
+        let old_key = deep[0].load(Ordering::Relaxed) ^ old;
+        if old_key == key || old >> 59 <= data >> 59 {
+            if old != 0 && old_key != key {
+                recent[0].store(old_key ^ old, Ordering::Relaxed);
+                recent[1].store(old, Ordering::Relaxed);
+            }
+            deep[0].store(key ^ data, Ordering::Relaxed);
+            deep[1].store(data, Ordering::Relaxed);
+        } else {
+            recent[0].store(key ^ data, Ordering::Relaxed);
+            recent[1].store(data, Ordering::Relaxed);
+        }
     }
 
     /// Entries in use (a full scan).
@@ -244,6 +285,7 @@ mod tests {
             cap_free: true,
             moves: 140,
             best: 14,
+            work: 31,
         };
         t.store(0xDEAD_BEEF_0000_0001, e);
         assert_eq!(t.probe(0xDEAD_BEEF_0000_0001), Some(e));
@@ -262,5 +304,55 @@ mod tests {
     fn a_table_larger_than_memory_is_refused_not_an_abort() {
         let e = TableMemory::new(usize::MAX / 2).err().expect("refused");
         assert!(e.to_string().contains("smaller table"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod replacement {
+    use super::*;
+
+    fn entry(value: i32, work: u32) -> Entry {
+        Entry {
+            value,
+            bound: Bound::Exact,
+            cap_free: true,
+            moves: 3,
+            best: 1,
+            work,
+        }
+    }
+
+    /// Three keys of one bucket: the dearest result stays, the newest cheap one takes the
+    /// second slot, and a dearer newcomer pushes the first one into the second.
+    #[test]
+    fn the_dearest_entry_of_a_bucket_stays() {
+        let mut memory = TableMemory::new(1 << 16).expect("memory");
+        let t = memory.table();
+        let (a, b, c) = (
+            0x10_0000_0000_0000u64,
+            0x20_0000_0000_0001,
+            0x30_0000_0000_0000,
+        );
+        t.store(a, entry(1, 20));
+        t.store(b, entry(0, 3));
+        assert_eq!(t.probe(a), Some(entry(1, 20)));
+        assert_eq!(t.probe(b), Some(entry(0, 3)));
+        t.store(c, entry(-1, 5));
+        assert_eq!(t.probe(a), Some(entry(1, 20)), "the dear one stays");
+        assert_eq!(t.probe(b), None, "the older cheap one went");
+        assert_eq!(t.probe(c), Some(entry(-1, 5)));
+        t.store(b, entry(0, 25));
+        assert_eq!(t.probe(b), Some(entry(0, 25)));
+        assert_eq!(t.probe(a), Some(entry(1, 20)), "moved to the second slot");
+        assert_eq!(t.probe(c), None);
+        // The same key again updates the first slot in place.
+        t.store(b, entry(1, 2));
+        assert_eq!(t.probe(b), Some(entry(1, 2)));
+        assert_eq!(t.probe(a), Some(entry(1, 20)));
+        assert_eq!(t.filled(), 2);
+        let mut seen = Vec::new();
+        t.each_entry(|k, d| seen.push((k, Entry::unpack(d))));
+        seen.sort_unstable_by_key(|x| x.0);
+        assert_eq!(seen, vec![(a, Some(entry(1, 20))), (b, Some(entry(1, 2)))]);
     }
 }

@@ -308,7 +308,16 @@ fn declared_symmetries_are_symmetries_of_play() {
             let mut rng = crate::rng::Rng::new(j as u64 + 7);
             let (mut s, mut t) = (g.new_state(), g.new_state());
             let mut buf = Vec::new();
+            // The images as the searches keep them, brought along move by move.
+            let mut images = y.images(s.cells());
             while !s.is_terminal() && s.move_count() < 40 {
+                assert_eq!(images, y.images(s.cells()), "{} kept images", g.name());
+                assert_eq!(
+                    y.pick(&images, s.key()),
+                    y.canonical(s.cells(), s.key()),
+                    "{}",
+                    g.name()
+                );
                 for (site, &image) in p.iter().enumerate() {
                     assert_eq!(
                         s.cells()[site],
@@ -326,7 +335,9 @@ fn declared_symmetries_are_symmetries_of_play() {
                 mine.sort_unstable();
                 assert_eq!(mine, t.legal_actions(), "{} symmetry {j}", g.name());
                 let a = s.random_action(&mut rng, &mut buf).expect("running");
+                let before = s.cells().to_vec();
                 s.apply_unchecked(a);
+                y.update(&mut images, &before, s.cells());
                 t.apply_unchecked(map(p, a as u32) as usize);
             }
             assert_eq!(s.is_terminal(), t.is_terminal());
