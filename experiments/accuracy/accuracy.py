@@ -7,10 +7,13 @@ candidate, a tenth of each game's candidates kept, until ``--positions`` per boa
 collected, each position once (by its key and move count). Each is solved exactly
 (``sf.solve``), and every agent is asked for a move at each iteration budget. The agents are
 presets of ``sf.MCTS``: ``uct`` (plain UCT with random playouts) and ``strong``
-(``preset="strong"``, the per-game GRAVE/MAST settings). Run::
+(``preset="strong"``, the per-game GRAVE/MAST settings), and ``expert`` (``sf.expert``: PUCT
+guided by the network the package ships for the game, which plays every board of its game; the
+budget is its simulations; boards with other rules than its network was trained with are
+skipped for it, with the reason printed). Run::
 
     python experiments/accuracy/accuracy.py [--positions 200] [--budgets 100,1000,10000]
-        [--agents uct,strong] [--seed 0] [--board TEXT ...] [--out FILE]
+        [--agents uct,strong,expert] [--seed 0] [--board TEXT ...] [--out FILE]
 
 It prints a markdown table (and writes it with ``--out FILE``), shares with their 95 % Wilson
 intervals; the committed numbers are in ``experiments/accuracy/accuracy.md`` (the docs show
@@ -43,8 +46,16 @@ BOARDS: list[tuple[str, dict[str, object]]] = [
     ("smallholder", {"board": "hex3"}),
 ]
 
-#: The agents compared, as ``sf.MCTS`` settings besides the budget and seed.
-AGENTS: dict[str, dict[str, object]] = {"uct": {}, "strong": {"preset": "strong"}}
+#: The agents compared, as ``sf.MCTS`` settings besides the budget and seed; ``expert`` is
+#: ``sf.expert`` instead (the budget its simulations).
+AGENTS: dict[str, dict[str, object]] = {"uct": {}, "strong": {"preset": "strong"}, "expert": {}}
+
+
+def make_agent(name: str, game: sf.Game, budget: int, seed: int) -> sf.MCTS | sf.PUCT:
+    """The agent ``name`` (a key of :data:`AGENTS`) with ``budget`` iterations or simulations."""
+    if name == "expert":
+        return sf.expert(game, simulations=budget, seed=seed)
+    return sf.MCTS(iterations=budget, seed=seed, **AGENTS[name])  # type: ignore[arg-type]
 
 
 def positions(game: sf.Game, count: int, rng: random.Random) -> list[sf.State]:
@@ -89,12 +100,20 @@ def outcome_of(result: sf.SolveResult, action: int) -> int:
 
 
 def merge(old: list[str], new: dict[str, list[str]]) -> list[str]:
-    """The table's data rows: `new` rows by board label, and the `old` rows of every other board,
-    in the order of ``BOARDS`` (boards no longer listed go last, as they were)."""
+    """The table's data rows: `new` rows by board label, and the `old` rows of every other board
+    and of the other agents of a board run again, in the order of ``BOARDS`` (boards no longer
+    listed go last, as they were)."""
+
+    def cells(row: str) -> list[str]:
+        return [c.strip() for c in row.strip().strip("|").split(" | ")]
+
     by_board: dict[str, list[str]] = {}
     for row in old:
-        by_board.setdefault(row.split(" | ")[0].removeprefix("| "), []).append(row)
-    by_board.update(new)
+        by_board.setdefault(cells(row)[0], []).append(row)
+    for board, rows in new.items():
+        rerun = {cells(r)[1] for r in rows}
+        kept = [r for r in by_board.get(board, []) if cells(r)[1] not in rerun]
+        by_board[board] = kept + rows
     order = [label(n, o) for n, o in BOARDS]
     order += [b for b in by_board if b not in order]
     return [row for b in order for row in by_board.get(b, [])]
@@ -135,11 +154,15 @@ def main(argv: list[str] | None = None) -> list[str]:
         solved = [(s, sf.solve(s, table_mb=64)) for s in drawn]
         rows = new.setdefault(board, [])
         for agent_name in agents:
+            why = sf.experts.plays(game) if agent_name == "expert" else None
+            if why is not None:
+                print(f"{board}: no expert rows: {why}", flush=True)
+                continue
             for it in budgets:
                 t0 = time.perf_counter()
                 keep = won = thrown = 0
                 for i, (s, res) in enumerate(solved):
-                    agent = sf.MCTS(iterations=it, seed=args.seed + i, **AGENTS[agent_name])  # type: ignore[arg-type]
+                    agent = make_agent(agent_name, game, it, args.seed + i)
                     outcome = outcome_of(res, agent.act(s))
                     keep += outcome == res.value
                     if res.value == 1:

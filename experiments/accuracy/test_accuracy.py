@@ -75,3 +75,26 @@ def test_a_run_on_one_board_keeps_the_other_rows(tmp_path: Path) -> None:
 def test_an_unknown_board_is_refused_with_the_list() -> None:
     with pytest.raises(SystemExit):
         accuracy.main(["--board", "chess"])
+
+
+def test_the_expert_plays_the_solved_boards(tmp_path: Path) -> None:
+    # The shipped network of each game plays its small boards too; its rows name it and the
+    # budget is its simulations.
+    rows = accuracy.main(
+        ["--positions", "3", "--budgets", "8", "--agents", "expert", "--board", "subsume"]
+    )
+    assert len(rows) == 1
+    cells = [c.strip() for c in rows[0].strip("|").split(" | ")]
+    assert cells[:4] == ["subsume size=3", "expert", "8", "3"]
+    agent = accuracy.make_agent("expert", sf.make("subsume", size=3), 8, 1)
+    assert isinstance(agent, sf.PUCT)
+
+
+def test_a_run_of_one_agent_keeps_the_other_agents_rows(tmp_path: Path) -> None:
+    out = tmp_path / "accuracy.md"
+    args = ["--positions", "3", "--budgets", "5", "--board", "subsume", "--out", str(out)]
+    uct = accuracy.main([*args, "--agents", "uct"])
+    strong = accuracy.main([*args, "--agents", "strong"])
+    assert out.read_text().splitlines()[2:] == uct + strong
+    again = accuracy.main([*args, "--agents", "uct", "--seed", "3"])
+    assert out.read_text().splitlines()[2:] == strong + again

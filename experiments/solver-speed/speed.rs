@@ -1,6 +1,7 @@
-//! Solver speed on the boards issue 55 names: one alpha-beta solve of each, one thread, and a
-//! line of JSON a solve (board, table MiB, nodes, seconds, nodes per second, value).
-//! `cargo run --profile profiling --example solver_speed -- [--table-mb MIB] [--repeat N] [FILTER]`.
+//! Solver speed on the boards issue 55 names: one alpha-beta solve of each (one thread unless
+//! `--threads`), and a line of JSON a solve (board, table MiB, threads, nodes, seconds, nodes per
+//! second, value).
+//! `cargo run --profile profiling --example solver_speed -- [--table-mb MIB] [--threads N] [--repeat N] [FILTER]`.
 //! `compare.sh` runs two builds of it interleaved and summarises them side by side.
 
 use std::time::Duration;
@@ -63,6 +64,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut table_mb: usize = 64;
     let mut repeat = 1;
+    let mut threads = 1;
     let mut time = 120.0;
     let mut filter = String::new();
     let mut i = 0;
@@ -71,6 +73,10 @@ fn main() {
             "--table-mb" => {
                 i += 1;
                 table_mb = args[i].parse().expect("MiB");
+            }
+            "--threads" => {
+                i += 1;
+                threads = args[i].parse().expect("threads");
             }
             "--repeat" => {
                 i += 1;
@@ -92,6 +98,7 @@ fn main() {
             let opts = SolveOptions {
                 time: Some(Duration::from_secs_f64(time)),
                 table_bytes: table_mb << 20,
+                threads,
                 max_moves: solve::max_moves(&game),
                 symmetries: game.symmetries(),
                 ..SolveOptions::default()
@@ -108,7 +115,7 @@ fn main() {
             })
             .expect("solvable");
             println!(
-                "{{\"board\": \"{label}\", \"table_mb\": {table_mb}, \"nodes\": {}, \"seconds\": {:.4}, \"nodes_per_s\": {:.0}, \"value\": {}, \"stopped_by\": \"{}\"}}",
+                "{{\"board\": \"{label}\", \"table_mb\": {table_mb}, \"threads\": {threads}, \"nodes\": {}, \"seconds\": {:.4}, \"nodes_per_s\": {:.0}, \"value\": {}, \"stopped_by\": \"{}\"}}",
                 r.nodes,
                 r.seconds,
                 r.nodes as f64 / r.seconds.max(1e-9),

@@ -73,7 +73,8 @@ const NOT_PROVEN: i8 = i8::MIN;
 ///     pv: one perfect line to the end of the game (empty unless solved).
 ///     nodes, seconds: the work done.
 ///     stopped_by: "solved", "nodes", "time" or "interrupted".
-///     table_entries, table_bytes: the transposition table's filled entries and size.
+///     table_entries, table_bytes: the transposition table's filled entries and the size it grew
+///         to (at most `table_mb`).
 ///
 /// >>> import pickle, stonefield as sf
 /// >>> res = sf.solve(sf.make("windflowers", size=3, max_moves=4).new_state())
@@ -236,9 +237,10 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///     margin: also find the best final score difference (games with scores).
 ///     table_mb: the table's size in MiB, from 1 to the memory this process may still take
 ///         (`available_memory()`: free memory, the container's limit, `ulimit`); default an
-///         eighth of that (16 MiB to 1 GiB). Entries are 16 bytes, in buckets of two: one
-///         keeps the result that cost the most nodes, the other the newest, so a full table
-///         keeps its dearest results.
+///         eighth of that (16 MiB to 1 GiB). The table starts at 8 MiB and doubles as it fills,
+///         up to this size, so a small solve touches little memory. Entries are 16 bytes, in
+///         buckets of two: one keeps the result that cost the most nodes, the other the newest,
+///         so a full table keeps its dearest results.
 ///     method: "alphabeta" (default) or "pns", a depth-first proof-number search that proves
 ///         each root action's outcome (one or two yes-or-no questions: a win? at least a
 ///         draw?) with a table per thread. Same results; which finishes first depends on the

@@ -270,6 +270,9 @@ impl Checkpoint {
         if u64::from_le_bytes(c) != count {
             return Err(damaged("its entry count does not match"));
         }
+        if count > 0 {
+            table.grow_to_capacity();
+        }
         let mut rec = [0u8; 16];
         for _ in 0..count {
             r.read_exact(&mut rec).map_err(io)?;

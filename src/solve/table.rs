@@ -21,8 +21,16 @@
 //! stay while the cheap ones near the leaves churn through the second half, and a solve larger
 //! than its table slows down gradually instead of losing its expensive results first (measured
 //! in experiments/solver-speed/).
+//!
+//! **Growth.** The memory is mapped whole but used from its first [`START_ENTRIES`] entries
+//! (8 MiB), and the part in use doubles each time three quarters of its buckets' first slots
+//! are filled, up to the whole: a solve of a few thousand nodes touches (and the kernel zeroes)
+//! 8 MiB, not the gigabyte a large solve is given. The thread whose store crosses the mark
+//! widens the mask and moves each entry whose key has the new bit to its bucket in the new half;
+//! the others go on meanwhile, and what a race costs is at most an entry lost (a miss, searched
+//! again), never a wrong one: every probe checks the full key.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -162,22 +170,45 @@ impl TableMemory {
         };
         #[cfg(not(target_os = "linux"))]
         let slots: &[[AtomicU64; 2]] = &self.slots;
+        let len = slots.len().min(START_ENTRIES);
+        let used = slots[..len]
+            .iter()
+            .step_by(2)
+            .filter(|s| s[1].load(Ordering::Relaxed) != 0)
+            .count();
         Table {
             slots,
-            mask: slots.len() - 1,
+            mask: AtomicUsize::new(len - 1),
+            used: Padded(AtomicUsize::new(used)),
         }
     }
 }
 
+/// The entries a table uses at first (8 MiB); it doubles as it fills (module docs).
+pub const START_ENTRIES: usize = 1 << 19;
+
 /// The table: a view of its [`TableMemory`], shared by the search threads.
 pub struct Table<'m> {
     slots: &'m [[AtomicU64; 2]],
-    mask: usize,
+    /// The entries in use less one (a power of two less one, at most `slots.len() − 1`).
+    mask: AtomicUsize,
+    /// The buckets in use whose first slot holds an entry (counted as they fill, recounted
+    /// when the table grows), on a cache line of its own: `mask` is read at every probe.
+    used: Padded,
 }
 
+/// A counter alone on its cache line.
+#[repr(align(64))]
+struct Padded(AtomicUsize);
+
 impl Table<'_> {
-    /// Number of entries.
+    /// Number of entries in use (the table grows up to [`Table::capacity`]).
     pub fn len(&self) -> usize {
+        self.mask.load(Ordering::Relaxed) + 1
+    }
+
+    /// Number of entries the table may grow to.
+    pub fn capacity(&self) -> usize {
         self.slots.len()
     }
 
@@ -186,16 +217,71 @@ impl Table<'_> {
         false
     }
 
-    /// Bytes the entries take.
+    /// Grows the table to its whole memory (before a checkpoint's entries are loaded into it:
+    /// a table at least as large as the one they were saved from holds every one of them).
+    pub fn grow_to_capacity(&self) {
+        loop {
+            let mask = self.mask.load(Ordering::Relaxed);
+            if mask + 1 >= self.slots.len() {
+                return;
+            }
+            self.grow(mask);
+        }
+    }
+
+    /// Bytes the entries in use take.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY_BYTES
+        self.len() * ENTRY_BYTES
+    }
+
+    /// The index of `key`'s bucket (its first slot) under `mask`.
+    #[inline]
+    fn index(key: u64, mask: usize) -> usize {
+        key as usize & mask & !1
     }
 
     /// The bucket of `key`: its two slots.
     #[inline]
     fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
-        let at = key as usize & self.mask & !1;
+        let at = Self::index(key, self.mask.load(Ordering::Relaxed));
         &self.slots[at..at + 2]
+    }
+
+    /// Doubles the part in use, from `mask`, unless another thread already did or it is
+    /// whole: moves each entry whose key has the new bit into the new half (the same slot of
+    /// the bucket there), then recounts the filled first slots.
+    #[cold]
+    fn grow(&self, mask: usize) {
+        let wider = mask << 1 | 1;
+        if wider >= self.slots.len()
+            || self
+                .mask
+                .compare_exchange(mask, wider, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        let half = mask + 1;
+        for (i, slot) in self.slots[..half].iter().enumerate() {
+            let data = slot[1].load(Ordering::Relaxed);
+            if data == 0 {
+                continue;
+            }
+            let key = slot[0].load(Ordering::Relaxed) ^ data;
+            if key as usize & half != 0 {
+                slot[0].store(0, Ordering::Relaxed);
+                slot[1].store(0, Ordering::Relaxed);
+                let to = &self.slots[i + half];
+                to[0].store(key ^ data, Ordering::Relaxed);
+                to[1].store(data, Ordering::Relaxed);
+            }
+        }
+        let used = self.slots[..=wider]
+            .iter()
+            .step_by(2)
+            .filter(|s| s[1].load(Ordering::Relaxed) != 0)
+            .count();
+        self.used.0.store(used, Ordering::Relaxed);
     }
 
     /// The entry stored for `key`, if any (checked against the full key).
@@ -221,13 +307,14 @@ impl Table<'_> {
     /// chooses its bucket (an entry torn by two writers at once is skipped), for a checkpoint
     /// (`super::checkpoint`) taken while the search runs.
     pub fn each_entry(&self, mut f: impl FnMut(u64, u64)) {
-        for (i, slot) in self.slots.iter().enumerate() {
+        let mask = self.mask.load(Ordering::Relaxed);
+        for (i, slot) in self.slots[..=mask].iter().enumerate() {
             let data = slot[1].load(Ordering::Relaxed);
             if data == 0 {
                 continue;
             }
             let key = slot[0].load(Ordering::Relaxed) ^ data;
-            if key as usize & self.mask & !1 == i & !1 && Entry::unpack(data).is_some() {
+            if Self::index(key, mask) == i & !1 && Entry::unpack(data).is_some() {
                 f(key, data);
             }
         }
@@ -240,15 +327,28 @@ impl Table<'_> {
 
     /// Stores a packed entry (as `each_entry` gives) by the replacement rule: into the first
     /// slot of its bucket when it holds the same key or cost no more work (its entry then
-    /// moves to the second), else into the second.
+    /// moves to the second), else into the second. The store that fills three quarters of the
+    /// buckets' first slots grows the table.
     #[inline]
     pub fn store_raw(&self, key: u64, data: u64) {
-        let bucket = self.bucket(key);
-        let (deep, recent) = (&bucket[0], &bucket[1]);
+        let mask = self.mask.load(Ordering::Relaxed);
+        let at = Self::index(key, mask);
+        let (deep, recent) = (&self.slots[at], &self.slots[at + 1]);
         let old = deep[1].load(Ordering::Relaxed);
         let old_key = deep[0].load(Ordering::Relaxed) ^ old;
-        if old_key == key || old >> 59 <= data >> 59 {
-            if old != 0 && old_key != key {
+        if old == 0 {
+            let used = self.used.0.fetch_add(1, Ordering::Relaxed) + 1;
+            if used > (mask + 1) / 8 * 3 && mask + 1 < self.slots.len() {
+                self.grow(mask);
+                // Stored again under the new mask (grown by this thread or another).
+                return self.store_raw(key, data);
+            }
+        }
+        // An entry left in the first slot by a store racing a growth, whose key is no longer
+        // this bucket's, can never be found: it gives way like an empty slot.
+        let foreign = Self::index(old_key, mask) != at;
+        if old_key == key || foreign || old >> 59 <= data >> 59 {
+            if old != 0 && old_key != key && !foreign {
                 recent[0].store(old_key ^ old, Ordering::Relaxed);
                 recent[1].store(old, Ordering::Relaxed);
             }
@@ -260,9 +360,9 @@ impl Table<'_> {
         }
     }
 
-    /// Entries in use (a full scan).
+    /// Entries in use (a full scan of the part in use).
     pub fn filled(&self) -> usize {
-        self.slots
+        self.slots[..self.len()]
             .iter()
             .filter(|s| s[1].load(Ordering::Relaxed) != 0)
             .count()
@@ -354,5 +454,41 @@ mod replacement {
         t.each_entry(|k, d| seen.push((k, Entry::unpack(d))));
         seen.sort_unstable_by_key(|x| x.0);
         assert_eq!(seen, vec![(a, Some(entry(1, 20))), (b, Some(entry(1, 2)))]);
+    }
+
+    /// A table starts at `START_ENTRIES` and doubles as its buckets fill, up to its memory;
+    /// what it finds after growing is what was stored (the entries moved with their keys),
+    /// and nearly everything stored is still found.
+    #[test]
+    fn a_table_grows_as_it_fills_and_keeps_what_it_holds() {
+        let mut memory = TableMemory::new(4 * START_ENTRIES * ENTRY_BYTES).expect("memory");
+        let t = memory.table();
+        assert_eq!((t.len(), t.capacity()), (START_ENTRIES, 4 * START_ENTRIES));
+        let mut rng = crate::rng::Rng::new(5);
+        let keys: Vec<u64> = (0..START_ENTRIES).map(|_| rng.next_u64() | 1).collect();
+        let e = |i: usize| entry((i % 20_000) as i32 - 10_000, (i % 7) as u32);
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(k, e(i));
+        }
+        assert_eq!(t.len(), 2 * START_ENTRIES, "grown once");
+        let mut found = 0;
+        for (i, &k) in keys.iter().enumerate() {
+            if let Some(got) = t.probe(k) {
+                assert_eq!(got, e(i));
+                found += 1;
+            }
+        }
+        assert!(found * 10 > keys.len() * 8, "{found} of {}", keys.len());
+        let mut seen = 0;
+        t.each_entry(|k, d| {
+            assert_eq!(t.probe(k).map(|e| e.pack()), Some(d));
+            seen += 1;
+        });
+        assert_eq!(seen, t.filled());
+        // It never grows beyond its memory.
+        for _ in 0..4 * START_ENTRIES {
+            t.store(rng.next_u64(), entry(0, 1));
+        }
+        assert_eq!(t.len(), t.capacity());
     }
 }

@@ -52,7 +52,8 @@ def add_parser(sub: Any) -> None:
         "--table-mb",
         type=int_in(1, None, "table-mb"),
         default=None,
-        help="the solver's table in MiB (default an eighth of the memory available, 16 to 1024)",
+        help="the solver's table in MiB, at most (it starts at 8 and doubles as it fills; "
+        "default an eighth of the memory available, 16 to 1024)",
     )
     p.add_argument(
         "--proof",
