@@ -540,6 +540,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "solved/graphs": state_graphs,
     "solved/speed-table-64": lambda: solver_speed("table-64"),
     "solved/speed-table-1024": lambda: solver_speed("table-1024"),
+    "solved/speed-growth-1024": lambda: solver_speed("growth-1024"),
 }
 
 
