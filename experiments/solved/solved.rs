@@ -91,6 +91,20 @@ fn boards() -> Vec<(String, Game, bool)> {
             ));
         }
     }
+    // One size up, with the designer's rule that the offer holds a stone (with Ludii's 0 the
+    // first player passes three times and the game is drawn at once).
+    for grid in ["square_omni", "hex_limping", "trisquare", "hex"] {
+        v.push(board(
+            &format!("faraday grid={grid} order=4 min_offer_stones=1"),
+            "faraday",
+            &[
+                ("grid", grid.into()),
+                ("order", 4i64.into()),
+                ("min_offer_stones", 1i64.into()),
+            ],
+            false,
+        ));
+    }
     for size in [3i64, 4] {
         v.push(board(
             &format!("subsume size={size}"),
