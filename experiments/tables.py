@@ -481,10 +481,11 @@ def state_graphs() -> str:
     )
 
 
-def solver_speed(run: str) -> str:
+def solver_speed(run: str, first: str = "before", second: str = "after") -> str:
     """The solver's speed before and after a change: ``experiments/solver-speed/results/RUN.jsonl``
     (``compare.sh``'s lines, the two builds taken in turn), per board and build the nodes, the
-    fastest and the median solve, and the speed-up in time (before over after)."""
+    fastest and the median solve, and the speed-up in time (before over after). ``first`` and
+    ``second`` name the two kinds of run when they are not builds (``threads.sh``'s lines)."""
     path = EXPERIMENTS / "solver-speed" / "results" / f"{run}.jsonl"
     runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
     boards: list[str] = []
@@ -495,7 +496,7 @@ def solver_speed(run: str) -> str:
             boards.append(row["board"])
     rows = []
     for b in boards:
-        before, after = runs[(b, "before")], runs[(b, "after")]
+        before, after = runs[(b, first)], runs[(b, second)]
         cells = [b]
         for rs in (before, after):
             secs = sorted(r["seconds"] for r in rs)
@@ -510,12 +511,12 @@ def solver_speed(run: str) -> str:
     return table(
         [
             "board",
-            "nodes before",
-            "seconds before (fastest–median)",
-            "nodes/s before",
-            "nodes after",
-            "seconds after (fastest–median)",
-            "nodes/s after",
+            f"nodes, {first}",
+            f"seconds, {first} (fastest–median)",
+            f"nodes/s, {first}",
+            f"nodes, {second}",
+            f"seconds, {second} (fastest–median)",
+            f"nodes/s, {second}",
             "speed-up",
         ],
         rows,
@@ -541,6 +542,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "solved/speed-table-64": lambda: solver_speed("table-64"),
     "solved/speed-table-1024": lambda: solver_speed("table-1024"),
     "solved/speed-growth-1024": lambda: solver_speed("growth-1024"),
+    "solved/speed-threads": lambda: solver_speed("threads-1024", "1 thread", "2 threads"),
 }
 
 
