@@ -609,3 +609,56 @@ fn keys_are_kept_exactly_and_tell_positions_apart() {
         }
     }
 }
+
+/// What a position shows through the rules, for comparing two copies of it.
+type Shown = (
+    Vec<i8>,
+    Option<usize>,
+    Vec<u32>,
+    u64,
+    usize,
+    Option<Vec<f64>>,
+    Option<Vec<f64>>,
+);
+
+fn shown<R: Rules>(s: &R) -> Shown {
+    (
+        s.cells().to_vec(),
+        s.current_player(),
+        s.legal_actions(),
+        s.key(),
+        s.move_count(),
+        s.scores(),
+        s.ranks(),
+    )
+}
+
+/// A position copied over another (`clone_from`, which the solver and the searches use to
+/// reuse a child's buffers) is the position: over a stale one from the end of another game,
+/// every step of a random game, and it then plays on exactly as the original.
+#[test]
+fn a_position_copied_over_another_plays_as_the_original() {
+    for (name, options, _) in configs() {
+        let game = Game::make(name, &options).unwrap_or_else(|e| panic!("{name} {options:?}: {e}"));
+        stonefield::games::each_state!(game.new_state(), start => {
+            let mut rng = Rng::new(11);
+            let mut buf = Vec::new();
+            // A stale position: the end of another random game.
+            let mut copy = start.clone();
+            while let Some(a) = copy.random_action(&mut rng, &mut buf) {
+                copy.apply_unchecked(a);
+            }
+            let mut s = start.clone();
+            loop {
+                copy.clone_from(&s);
+                assert_eq!(shown(&copy), shown(&s), "{name} {options:?}");
+                let Some(a) = s.random_action(&mut rng, &mut buf) else {
+                    break;
+                };
+                s.apply_unchecked(a);
+                copy.apply_unchecked(a);
+                assert_eq!(shown(&copy), shown(&s), "{name} {options:?} after {a}");
+            }
+        });
+    }
+}

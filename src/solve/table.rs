@@ -351,6 +351,14 @@ impl Table<'_> {
             if old != 0 && old_key != key && !foreign {
                 recent[0].store(old_key ^ old, Ordering::Relaxed);
                 recent[1].store(old, Ordering::Relaxed);
+            } else {
+                // An older result for this key in the second slot (left there when a growth
+                // moved the first slot's entry away) goes, so that no key is held twice.
+                let r = recent[1].load(Ordering::Relaxed);
+                if r != 0 && recent[0].load(Ordering::Relaxed) ^ r == key {
+                    recent[0].store(0, Ordering::Relaxed);
+                    recent[1].store(0, Ordering::Relaxed);
+                }
             }
             deep[0].store(key ^ data, Ordering::Relaxed);
             deep[1].store(data, Ordering::Relaxed);
@@ -485,10 +493,42 @@ mod replacement {
             seen += 1;
         });
         assert_eq!(seen, t.filled());
+        // No key is held twice: a checkpoint (each entry in slot order) would reload an older
+        // result over a newer one.
+        let mut all = Vec::new();
+        t.each_entry(|k, _| all.push(k));
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
         // It never grows beyond its memory.
         for _ in 0..4 * START_ENTRIES {
             t.store(rng.next_u64(), entry(0, 1));
         }
         assert_eq!(t.len(), t.capacity());
+    }
+
+    /// A growth that moves a bucket's first entry away leaves the second alone; storing that
+    /// second key again fills the first slot and drops the older copy.
+    #[test]
+    fn a_key_is_never_held_twice_after_a_growth() {
+        let mut memory = TableMemory::new(2 * START_ENTRIES * ENTRY_BYTES).expect("memory");
+        let t = memory.table();
+        let moved = START_ENTRIES as u64 | 0x10; // the new bit set: moves on growth
+        let stays = 1 << 40 | 0x10; // same bucket, new bit clear
+        t.store(moved, entry(1, 20));
+        t.store(stays, entry(0, 2));
+        t.grow_to_capacity();
+        assert_eq!(t.len(), 2 * START_ENTRIES);
+        assert_eq!(t.probe(moved), Some(entry(1, 20)));
+        assert_eq!(t.probe(stays), Some(entry(0, 2)));
+        t.store(stays, entry(-1, 6));
+        let mut seen = Vec::new();
+        t.each_entry(|k, d| seen.push((k, Entry::unpack(d))));
+        seen.sort_unstable_by_key(|x| x.0);
+        assert_eq!(
+            seen,
+            vec![(moved, Some(entry(1, 20))), (stays, Some(entry(-1, 6)))]
+        );
     }
 }
