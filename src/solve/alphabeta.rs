@@ -204,9 +204,10 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
             child.clone_from(s);
             child.apply_unchecked(a as usize);
             if let Some(y) = self.symmetry {
-                let mut im = self.images[ply];
-                y.update(&mut im, s.cells(), child.cells());
-                self.images[ply + 1] = im;
+                // The child's images: the parent's, brought along by the changed cells.
+                let (parent, below) = self.images.split_at_mut(ply + 1);
+                below[0] = parent[ply];
+                y.update(&mut below[0], s.cells(), child.cells());
             }
             let Some((v, r)) = self.child_value(&child, mover, alpha, beta, ply + 1) else {
                 aborted = true;
