@@ -500,6 +500,9 @@ def solve(
     method: Literal["alphabeta", "pns"] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     save_every: float | None = None,
+    guide: Any = None,
+    guide_depth: int | None = None,
+    value_only: bool | None = None,
 ) -> SolveResult: ...
 
 @final

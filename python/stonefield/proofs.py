@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time as _time
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,6 +222,9 @@ def solve(
     certificate: str | Path | None = None,
     checkpoint: str | Path | None = None,
     save_every: float | None = None,
+    guide: Any = None,
+    guide_depth: int | None = None,
+    value_only: bool | None = None,
 ) -> _core.SolveResult:
     """Solves a two-player position exactly: negamax alpha-beta (or df-pn) with a
     transposition table keyed by the position key, sharing entries between a position's images
@@ -245,6 +249,20 @@ def solve(
             budget, Ctrl-C) and a later solve of the same position resumes from it
             (docs/solved/checkpoints.md). Alpha-beta only.
         save_every: seconds between saves (> 0), default 300; only with ``checkpoint``.
+        guide: a trained graph network that orders the search: ``"expert"`` (the network
+            shipped for the game, :mod:`stonefield.experts`), the path of a checkpoint, or a
+            network object (:class:`~stonefield._checkpoint.CheckpointNetwork`). The root's
+            actions are solved in the order of its policy, the most promising first, and
+            alpha-beta orders the positions ``guide_depth`` moves below the root by it. Only
+            the work depends on it: values, outcomes and best actions are the same with any
+            guide or none. A network of another ruleset of the same game may guide (it only
+            has to read the board: same observation planes, players and kinds of actions).
+        guide_depth: moves below the root ordered by the guide (0 to 64), default 4; only
+            with ``guide``.
+        value_only: stop as soon as one root action is proven to win (``stopped_by`` is then
+            ``"value"``): the root's value is known, the other actions stay unproven and
+            ``best`` holds the winning actions proven so far. Outcomes only (not with
+            ``margin``). With ``guide`` the most promising action is tried first.
 
     Returns:
         SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -254,7 +272,8 @@ def solve(
         InvalidOptionError: a bad setting, or a table larger than the memory available; a
             checkpoint directory that cannot be written or holds another run (what differs is
             named).
-        RecordError: the checkpoint file is truncated or altered (nothing of it is loaded).
+        RecordError: the checkpoint file is truncated or altered (nothing of it is loaded),
+            or the guide's file cannot be read or is not a network checkpoint.
         OSError: the certificate cannot be written.
 
     >>> import stonefield as sf
@@ -272,10 +291,30 @@ def solve(
         method=method,
         checkpoint=checkpoint,
         save_every=save_every,
+        guide=guide_network(state, guide),
+        guide_depth=guide_depth,
+        value_only=value_only,
     )
     if certificate is not None and res.value is not None:
         write_proof(state, int(res.value), certificate)
     return res
+
+
+def guide_network(state: _core.State, guide: Any) -> Any:
+    """The network ``solve``'s ``guide`` names: the game's shipped network for ``"expert"``,
+    a checkpoint read from a path, or the object itself (the core checks that it is a graph
+    network that reads this board)."""
+    if guide is None:
+        return None
+    from ._checkpoint import read_checkpoint
+
+    if isinstance(guide, str) and guide == "expert":
+        from .experts import network_path
+
+        return read_checkpoint(network_path(state.game.name))
+    if isinstance(guide, (str, os.PathLike)):
+        return read_checkpoint(guide)
+    return guide
 
 
 class _Lines:

@@ -160,7 +160,7 @@ impl<'a> PyEvaluator<'a> {
 /// The weights of `evaluator` when it is a `stonefield._checkpoint.CheckpointNetwork` (the
 /// class itself) of architecture "graph", or an evaluator whose `native_network()` gives one
 /// (the expert of one game), played natively then; else `None`.
-fn native_weights(
+pub(super) fn native_weights(
     py: Python<'_>,
     evaluator: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Arc<GraphWeights>>> {

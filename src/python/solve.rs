@@ -17,7 +17,45 @@ use super::game::{PyGame, PyState};
 use super::search::{bad, bool_arg, describe, opt, real_arg};
 use super::{as_invalid_option, setting_arg, threads_arg, to_py};
 use crate::games::{each_state, Rules};
-use crate::solve::{self as core, Checkpoint, GraphStop, Method, SolveOptions, StoppedBy};
+use crate::search::network::GraphNet;
+use crate::search::puct::{Batch, BatchEvaluator};
+use crate::solve::{self as core, Checkpoint, GraphStop, Guide, Method, SolveOptions, StoppedBy};
+
+/// Moves below the root that a guide orders by default, and at most.
+const DEFAULT_GUIDE_DEPTH: usize = 4;
+const MAX_GUIDE_DEPTH: u64 = 64;
+
+/// A trained graph network as the solver's guide: the policy's prior of each action.
+struct NetGuide {
+    net: GraphNet,
+    batch: Batch,
+}
+
+impl<R: Rules> Guide<R> for NetGuide {
+    fn rank(&mut self, s: &R, actions: &[u32], scores: &mut Vec<f32>) {
+        scores.clear();
+        self.batch.clear();
+        self.batch.push(s);
+        if self.net.evaluate(&mut self.batch).is_err() {
+            // Shapes were checked when the guide was made; equal scores keep the search sound.
+            scores.resize(actions.len(), 0.0);
+            return;
+        }
+        let priors = &self.batch.priors;
+        scores.extend(
+            actions
+                .iter()
+                .map(|&a| priors.get(a as usize).copied().unwrap_or(0.0)),
+        );
+    }
+
+    fn fork(&self) -> Box<dyn Guide<R>> {
+        Box::new(NetGuide {
+            net: self.net.clone(),
+            batch: self.batch.clone(),
+        })
+    }
+}
 
 create_exception!(
     stonefield,
@@ -72,7 +110,8 @@ const NOT_PROVEN: i8 = i8::MIN;
 ///     best: the actions that keep the best outcome (all of them).
 ///     pv: one perfect line to the end of the game (empty unless solved).
 ///     nodes, seconds: the work done.
-///     stopped_by: "solved", "nodes", "time" or "interrupted".
+///     stopped_by: "solved", "nodes", "time", "interrupted" or "value" (value_only: a winning
+///         root action proven, the others left open).
 ///     table_entries, table_bytes: the transposition table's filled entries and the size it grew
 ///         to (at most `table_mb`).
 ///
@@ -252,6 +291,13 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///         margin=True the margin's search is not saved. A directory holding another run
 ///         (game, options, position, solver version) is refused, naming what differs.
 ///     save_every: seconds between saves (> 0), default 300; only with checkpoint.
+///     guide: a trained graph network (a checkpoint of architecture "graph", or an expert's
+///         evaluator) that orders the search: the root's actions are solved in the order of
+///         its policy, and alpha-beta orders the positions `guide_depth` moves below the root
+///         by it. Values, outcomes and best actions are the same with any guide or none.
+///     guide_depth: moves below the root ordered by the guide (0 to 64), default 4.
+///     value_only: stop at the first root action proven to win (stopped_by "value"): the value
+///         is known, the other actions stay unproven. Not with margin=True.
 ///
 /// Returns:
 ///     SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -273,7 +319,8 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
 #[pyo3(signature = (state, max_nodes = None, time = None, threads = None, margin = None,
-                    table_mb = None, method = None, checkpoint = None, save_every = None))]
+                    table_mb = None, method = None, checkpoint = None, save_every = None,
+                    guide = None, guide_depth = None, value_only = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -285,6 +332,9 @@ pub fn solve(
     method: Option<Bound<'_, PyAny>>,
     checkpoint: Option<Bound<'_, PyAny>>,
     save_every: Option<Bound<'_, PyAny>>,
+    guide: Option<Bound<'_, PyAny>>,
+    guide_depth: Option<Bound<'_, PyAny>>,
+    value_only: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PySolveResult> {
     let st = state.cast::<PyState>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
@@ -361,6 +411,44 @@ pub fn solve(
         }
         None => None,
     };
+    let value_only = opt(&value_only)
+        .map(|v| bool_arg("value_only", v))
+        .transpose()?
+        .unwrap_or(false);
+    if value_only && margin {
+        return Err(bad(
+            "solve: value_only stops at the first winning action; margin=True needs every \
+             action solved"
+                .to_string(),
+        ));
+    }
+    let guide = match opt(&guide) {
+        Some(g) => {
+            let weights = super::puct::native_weights(py, g)?.ok_or_else(|| {
+                bad(format!(
+                    "solve: guide must be a graph network (a stonefield checkpoint of \
+                     architecture \"graph\", or an expert's evaluator), not {}",
+                    describe(g)
+                ))
+            })?;
+            let net = GraphNet::new(weights, &root.game()).map_err(to_py)?;
+            Some(net)
+        }
+        None => None,
+    };
+    let guide_depth = match opt(&guide_depth) {
+        Some(v) => {
+            let d = setting_arg(v, "solve: guide_depth", 0, MAX_GUIDE_DEPTH)? as usize;
+            if guide.is_none() {
+                return Err(bad(
+                    "solve: guide_depth is only used with guide (a network to order by)"
+                        .to_string(),
+                ));
+            }
+            d
+        }
+        None => DEFAULT_GUIDE_DEPTH,
+    };
     let opts = SolveOptions {
         max_nodes,
         time,
@@ -371,11 +459,18 @@ pub fn solve(
         symmetries: root.game().symmetries(),
         method,
         checkpoint,
+        guide_depth,
+        value_only,
         ..SolveOptions::default()
     };
     let (result, stop) = interruptible(py, |stop| {
         each_state!(&root, s => {
-            let r = core::solve(s, &opts, Some(stop))?;
+            let guide = guide.as_ref().map(|net| NetGuide {
+                net: net.clone(),
+                batch: Batch::new(s, true),
+            });
+            let guide = guide.as_ref().map(|g| g as &dyn Guide<_>);
+            let r = core::solve_guided(s, &opts, guide, Some(stop))?;
             let m = if margin && r.stopped_by == StoppedBy::Solved {
                 let left = SolveOptions {
                     margin: true,

@@ -14,13 +14,17 @@
 //!   moves left: results stay exact without any repetition rule.
 //! * **Ordering.** The table's best action first, then the others by [`Order`]: the game's
 //!   knowledge score ([`Knowledge::playout_score`]) where the game chose it, and a history score
-//!   (actions that caused cut-offs before, weighted by the depth left); ties by action.
+//!   (actions that caused cut-offs before, weighted by the depth left); ties by action. With a
+//!   [`Guide`] (a trained network), positions up to [`SolveOptions::guide_depth`] moves below
+//!   the root are ordered by its scores instead (still after the table's move): few positions,
+//!   each the root of a large subtree, where a good first try saves the most.
 //!
 //! The root's bookkeeping (budgets, partial results, threads, the perfect line) is
 //! [`super::root`]'s, the same for both methods.
 
 use super::common::{
-    outcome, Budget, Exact, Images, Order, Reach, SolveOptions, Symmetry, ACTION_BITS,
+    guide_key, outcome, Budget, Exact, Guide, Images, Order, Reach, SolveOptions, Symmetry,
+    ACTION_BITS,
 };
 use super::table::{work_of, Bound, Entry, Table, NO_MOVE, UNLIMITED};
 use crate::games::{Knowledge, Rules};
@@ -47,6 +51,10 @@ pub(super) struct Searcher<'a, R: Rules> {
     order: Order,
     /// The ordering's packed keys (the node being ordered only).
     keys: Vec<u64>,
+    /// The guide, its depth, and its scores (the node being ordered only).
+    guide: Option<Box<dyn Guide<R>>>,
+    guide_depth: usize,
+    scores: Vec<f32>,
     /// Nodes not yet charged to the budget.
     pending: u64,
     /// Nodes this searcher has searched (the work of a subtree is the difference).
@@ -62,6 +70,7 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         opts: &SolveOptions,
         actions: usize,
         order: Order,
+        guide: Option<Box<dyn Guide<R>>>,
     ) -> Self {
         Searcher {
             table,
@@ -75,6 +84,9 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
             history: vec![0; actions],
             order,
             keys: Vec::new(),
+            guide,
+            guide_depth: opts.guide_depth,
+            scores: Vec::new(),
             pending: 0,
             searched: 0,
             _game: std::marker::PhantomData,
@@ -178,13 +190,23 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         // The table's move first, then the order's keys (the game's own knowledge,
         // `Knowledge::playout_score`: in Subsume the perimeter, in Windflowers the safe actions; and
         // history), then the lower action: one packed key an action, sorted without allocating.
+        // Near the root, the guide's scores instead (one evaluation a position).
+        let guided = match &mut self.guide {
+            Some(g) if ply <= self.guide_depth && moves.len() > 1 => {
+                g.rank(s, &moves, &mut self.scores);
+                self.scores.len() == moves.len()
+            }
+            _ => false,
+        };
         let history = &self.history;
+        let scores = &self.scores;
         let order = self.order;
         self.keys.clear();
-        self.keys.extend(moves.iter().map(|&a| {
+        self.keys.extend(moves.iter().enumerate().map(|(i, &a)| {
             let h = u64::from(u32::MAX - history.get(a as usize).copied().unwrap_or(0));
             let score = || u64::from(255 - s.playout_score(a as usize).min(255));
             let rest = match order {
+                _ if guided => guide_key(scores[i]) << 23,
                 Order::History => h << 23,
                 Order::HistoryKnowledge => h << 31 | score() << 23,
                 Order::Knowledge | Order::Auto => score() << 55 | h << 23,

@@ -21,6 +21,9 @@ pub enum StoppedBy {
     Time,
     /// The caller's stop flag was raised (Ctrl-C).
     Interrupted,
+    /// The value is proven, a winning root action found, and the other root actions were left
+    /// unproven ([`SolveOptions::value_only`]).
+    Value,
 }
 
 impl StoppedBy {
@@ -31,6 +34,7 @@ impl StoppedBy {
             StoppedBy::Nodes => "nodes",
             StoppedBy::Time => "time",
             StoppedBy::Interrupted => "interrupted",
+            StoppedBy::Value => "value",
         }
     }
 }
@@ -62,6 +66,43 @@ pub struct SolveOptions {
     /// Save the run there as it goes and resume a run saved there (alpha-beta only, outcomes
     /// only: not with `margin`).
     pub checkpoint: Option<Checkpoint>,
+    /// With a [`Guide`]: alpha-beta orders the positions up to this many moves below the root
+    /// by the guide's scores (after the table's move); the root's actions are solved in the
+    /// guide's order whatever this is.
+    pub guide_depth: usize,
+    /// Stop as soon as one root action is proven to win: the value is then known (a win is
+    /// the best there is), the other root actions stay unproven and `best` holds the winning
+    /// actions proven so far. Outcomes only (not with `margin`).
+    pub value_only: bool,
+}
+
+/// Knowledge from outside the solver that ranks a position's actions (a trained network's
+/// policy, say). The solver asks it for the order in which to try actions, never for a value:
+/// the values, best actions and perfect lines it finds are the same with any guide or none,
+/// only the nodes searched differ.
+pub trait Guide<R>: Send + Sync {
+    /// Writes into `scores` one score for each of `actions` (legal at the running position
+    /// `s`, whose mover is to play), higher for an action to try sooner. A guide that cannot
+    /// judge a position gives every action the same score.
+    fn rank(&mut self, s: &R, actions: &[u32], scores: &mut Vec<f32>);
+    /// A guide giving the same scores, for another thread.
+    fn fork(&self) -> Box<dyn Guide<R>>;
+}
+
+/// A guide's score as an ordering key of 32 bits, smaller for a higher score (NaN last).
+#[inline]
+pub(super) fn guide_key(score: f32) -> u64 {
+    if score.is_nan() {
+        return u64::from(u32::MAX);
+    }
+    // The IEEE bits ordered as the numbers are, then turned round: higher first.
+    let bits = score.to_bits();
+    let ordered = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    };
+    u64::from(u32::MAX - ordered)
 }
 
 /// How alpha-beta orders a position's actions after the table's best move (ties by action).
@@ -161,6 +202,8 @@ impl Default for SolveOptions {
             method: Method::AlphaBeta,
             order: Order::Auto,
             checkpoint: None,
+            guide_depth: 0,
+            value_only: false,
         }
     }
 }
@@ -228,7 +271,7 @@ impl<'a> Budget<'a> {
         }
     }
 
-    fn halt(&self, why: StoppedBy) {
+    pub(super) fn halt(&self, why: StoppedBy) {
         let _ =
             self.reason
                 .compare_exchange(0, why as u8 + 1, Ordering::Relaxed, Ordering::Relaxed);
@@ -259,7 +302,8 @@ impl<'a> Budget<'a> {
             0 | 1 => StoppedBy::Solved,
             2 => StoppedBy::Nodes,
             3 => StoppedBy::Time,
-            _ => StoppedBy::Interrupted,
+            4 => StoppedBy::Interrupted,
+            _ => StoppedBy::Value,
         }
     }
 

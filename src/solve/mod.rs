@@ -28,12 +28,12 @@ pub mod root;
 pub mod table;
 
 pub use checkpoint::Checkpoint;
-pub use common::{Budget, Method, Order, SolveOptions, StoppedBy, Symmetry};
+pub use common::{Budget, Guide, Method, Order, SolveOptions, StoppedBy, Symmetry};
 pub use graph::{
     enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,
     StateGraph, TableKind,
 };
-pub use root::{check_solvable, solve, SolveResult};
+pub use root::{check_solvable, solve, solve_guided, SolveResult};
 
 use crate::games::Game;
 

@@ -5,6 +5,9 @@
 //! * **Partial results.** The root's actions are solved one by one, each exactly, so when a
 //!   budget (nodes, time, an interrupt) stops the search every root outcome already proven is
 //!   kept, and a proven win decides the root's value even before the others are known.
+//! * **Order and value only.** The root's actions are taken up in order, or in a [`Guide`]'s
+//!   order (the most promising first); with `value_only` the solve stops at the first proven
+//!   win, the root's value, leaving the other actions open.
 //! * **Threads.** Root actions are handed out to the threads in turn; the threads share the
 //!   table. Every stored value is exact for its bound, so results (values, outcomes, best
 //!   actions, the principal line) are the same for any thread count; only node counts differ.
@@ -16,7 +19,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::alphabeta::Searcher;
-use super::common::{Budget, Exact, Method, Order, SolveOptions, StoppedBy, Symmetry, ACTION_BITS};
+use super::common::{
+    guide_key, Budget, Exact, Guide, Method, Order, SolveOptions, StoppedBy, Symmetry, ACTION_BITS,
+};
 use super::pns::Prover;
 use super::table::TableMemory;
 use crate::error::{Asked, Error, GameOver, Result};
@@ -73,7 +78,27 @@ pub fn solve<R: Knowledge>(
     opts: &SolveOptions,
     stop: Option<&AtomicBool>,
 ) -> Result<SolveResult> {
+    solve_guided(root, opts, None, stop)
+}
+
+/// [`solve`] with a [`Guide`]: the root's actions are solved in the guide's order (the most
+/// promising first, which with [`SolveOptions::value_only`] may be the only one solved) and
+/// alpha-beta orders the positions up to [`SolveOptions::guide_depth`] moves below the root by
+/// it. Values, outcomes and best actions are those of [`solve`]; only the work differs.
+pub fn solve_guided<R: Knowledge>(
+    root: &R,
+    opts: &SolveOptions,
+    guide: Option<&dyn Guide<R>>,
+    stop: Option<&AtomicBool>,
+) -> Result<SolveResult> {
     check_solvable(root)?;
+    if opts.value_only && opts.margin {
+        return Err(Error::InvalidOption(
+            "solve: value_only proves outcomes (it stops at the first winning action); the \
+             margin needs every action solved"
+                .to_string(),
+        ));
+    }
     if opts.threads == 0 {
         return Err(Error::InvalidOption(
             "solve: threads must be at least 1".to_string(),
@@ -153,13 +178,31 @@ pub fn solve<R: Knowledge>(
             })
             .collect()
     };
+    // The order in which the root's actions are taken up: the guide's, else the actions'.
+    let mut queue: Vec<usize> = (0..actions.len()).collect();
+    if let Some(g) = guide {
+        let mut scores = Vec::new();
+        g.fork().rank(root, &actions, &mut scores);
+        if scores.len() == actions.len() {
+            queue.sort_by_key(|&i| (guide_key(scores[i]), actions[i]));
+        }
+    }
+    let won = |v: i32| opts.value_only && v == 1;
+    if outcomes
+        .iter()
+        .any(|o| o.load(Ordering::Relaxed) == (1 + OFFSET) as u64 && opts.value_only)
+    {
+        // A resumed run that had proven a win already.
+        budget.halt(StoppedBy::Value);
+    }
     let next = AtomicUsize::new(0);
     let run = |s: &mut dyn Exact<R>| {
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= actions.len() || budget.stopped() {
+            let q = next.fetch_add(1, Ordering::Relaxed);
+            if q >= actions.len() || budget.stopped() {
                 break;
             }
+            let i = queue[q];
             if outcomes[i].load(Ordering::Relaxed) != u64::MAX {
                 // Proven by a run this one resumes.
                 continue;
@@ -167,7 +210,14 @@ pub fn solve<R: Knowledge>(
             let mut child = root.clone();
             child.apply_unchecked(actions[i] as usize);
             match s.exact(&child, mover) {
-                Some(v) => outcomes[i].store((i64::from(v) + OFFSET) as u64, Ordering::Relaxed),
+                Some(v) => {
+                    outcomes[i].store((i64::from(v) + OFFSET) as u64, Ordering::Relaxed);
+                    if won(v) {
+                        // The value is known: every thread stops.
+                        budget.halt(StoppedBy::Value);
+                        break;
+                    }
+                }
                 None => break,
             }
         }
@@ -178,8 +228,17 @@ pub fn solve<R: Knowledge>(
         Order::Auto => Order::History,
         o => o,
     };
-    let searcher =
-        || Searcher::<R>::new(&table, &budget, symmetry, opts, root.num_actions(), order);
+    let searcher = || {
+        Searcher::<R>::new(
+            &table,
+            &budget,
+            symmetry,
+            opts,
+            root.num_actions(),
+            order,
+            guide.map(|g| g.fork()),
+        )
+    };
     // Every thread's prover is made before any search starts, so a table that cannot be had
     // is an error up front.
     let provers: Vec<Prover<R>> = if pns {

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from .. import _core
-from ..proofs import write_proof
+from ..proofs import guide_network, write_proof
 from ._common import int_in, option_arg, seconds
 
 
@@ -75,6 +75,26 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="--checkpoint: seconds between saves (> 0, default 300)",
     )
+    p.add_argument(
+        "--guide",
+        metavar="NETWORK",
+        default=None,
+        help="order the search by a trained graph network: 'expert' (the game's shipped "
+        "network) or a checkpoint path; the root's actions most promising first (values are "
+        "the same with any guide)",
+    )
+    p.add_argument(
+        "--guide-depth",
+        type=int_in(0, 64, "guide-depth"),
+        default=None,
+        help="--guide: moves below the root ordered by the network (default 4)",
+    )
+    p.add_argument(
+        "--value-only",
+        action="store_true",
+        help="stop at the first root action proven to win (the value is then known; the "
+        "other actions stay unproven)",
+    )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
         "--max-positions",
@@ -112,6 +132,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         "--proof": args.proof is not None,
         "--checkpoint": args.checkpoint is not None,
         "--save-every": args.save_every is not None,
+        "--guide": args.guide is not None,
+        "--guide-depth": args.guide_depth is not None,
+        "--value-only": args.value_only,
     }
     graph_only = {
         "--max-positions": args.max_positions is not None,
@@ -127,6 +150,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             parser.error(f"{', '.join(given)}: only used with --graph")
         if args.save_every is not None and args.checkpoint is None:
             parser.error("--save-every: only used with --checkpoint DIR")
+        if args.guide_depth is not None and args.guide is None:
+            parser.error("--guide-depth: only used with --guide NETWORK")
     if args.graph:
         try:
             g = _core.state_graph(game, max_positions=args.max_positions, max_mb=args.max_mb)
@@ -166,6 +191,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     else:
         state = game.new_state()
     try:
+        guide = guide_network(state, args.guide)
+    except _core.StonefieldError as e:
+        parser.error(f"--guide: {e}")
+    try:
         res = _core.solve(
             state,
             max_nodes=args.nodes,
@@ -176,6 +205,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             method=args.method,
             checkpoint=args.checkpoint,
             save_every=args.save_every,
+            guide=guide,
+            guide_depth=args.guide_depth,
+            value_only=args.value_only or None,
         )
     except _core.SolveInterrupted as e:
         assert isinstance(e.result, _core.SolveResult)

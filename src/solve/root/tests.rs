@@ -715,3 +715,237 @@ fn a_stopped_solve_resumes_from_its_checkpoint_with_the_same_result_and_less_wor
     }
     let _ = std::fs::remove_dir_all(&c.dir);
 }
+
+/// A guide for the tests: its favourite actions first, in order, then the others by a hash of
+/// the position and the action (an order unlike any of the solver's own).
+#[derive(Clone)]
+struct Prefer {
+    favourites: Vec<u32>,
+    salt: u64,
+    /// Score counts wrong on purpose (a guide that cannot answer).
+    broken: bool,
+}
+
+impl<R: Rules> Guide<R> for Prefer {
+    fn rank(&mut self, s: &R, actions: &[u32], scores: &mut Vec<f32>) {
+        scores.clear();
+        if self.broken {
+            return;
+        }
+        scores.extend(actions.iter().map(
+            |&a| match self.favourites.iter().position(|&f| f == a) {
+                Some(i) => 100.0 - i as f32,
+                None => {
+                    let h = crate::games::zobrist::mix64(s.key() ^ u64::from(a) ^ self.salt);
+                    (h % 1000) as f32 / 1000.0
+                }
+            },
+        ));
+    }
+
+    fn fork(&self) -> Box<dyn Guide<R>> {
+        Box::new(self.clone())
+    }
+}
+
+fn prefer(favourites: &[u32], salt: u64) -> Prefer {
+    Prefer {
+        favourites: favourites.to_vec(),
+        salt,
+        broken: false,
+    }
+}
+
+/// Any guide, at any depth, with either method: the same values, outcomes, best actions and a
+/// perfect line as the solver alone; only the work differs.
+#[test]
+fn guides_change_nothing_but_the_work() {
+    let mut compared = 0;
+    for g in small_games() {
+        for s in (0..2).filter_map(|seed| random_position(&g, seed, 6)) {
+            let alone = solve(&s, &opts(&g), None).expect("solvable");
+            assert_eq!(alone.stopped_by, StoppedBy::Solved);
+            for (depth, salt, method) in [
+                (0, 1, Method::AlphaBeta),
+                (3, 2, Method::AlphaBeta),
+                (64, 3, Method::AlphaBeta),
+                (4, 4, Method::ProofNumber),
+            ] {
+                let o = SolveOptions {
+                    guide_depth: depth,
+                    method,
+                    ..opts(&g)
+                };
+                let guide = prefer(&[], salt);
+                let r = solve_guided(&s, &o, Some(&guide), None).expect("solvable");
+                assert_eq!(
+                    (&r.value, &r.outcomes, &r.best, r.stopped_by),
+                    (&alone.value, &alone.outcomes, &alone.best, alone.stopped_by),
+                    "{} depth {depth} {method:?} {:?}",
+                    g.name(),
+                    s.cells()
+                );
+                assert_perfect_line(&s, &r);
+                compared += 1;
+            }
+            // A guide that gives no scores leaves the search as it is without one.
+            let broken = Prefer {
+                broken: true,
+                ..prefer(&[], 0)
+            };
+            let o = SolveOptions {
+                guide_depth: 64,
+                ..opts(&g)
+            };
+            let r = solve_guided(&s, &o, Some(&broken), None).expect("solvable");
+            assert_eq!((&r.outcomes, r.nodes), (&alone.outcomes, alone.nodes));
+        }
+    }
+    assert!(compared > 40, "{compared}");
+}
+
+/// `value_only` stops at the first root action proven to win, taken in the guide's order;
+/// a lost or drawn root is solved whole; the margin is refused; a resumed run that had proven
+/// a win stops at once.
+#[test]
+fn value_only_stops_at_the_first_proven_win() {
+    // The 12-cell nibbler board: a first-player win by actions 1, 7 and 9 only.
+    let g = game("smallholder", &[("board", "hex232323".into())]);
+    let s = g.new_state();
+    let whole = solve(&s, &opts(&g), None).expect("solves");
+    assert_eq!((whole.value, &whole.best), (Some(1), &vec![1, 7, 9]));
+    let value_only = SolveOptions {
+        value_only: true,
+        ..opts(&g)
+    };
+    // In the actions' order: 0 is not a win, 1 is.
+    let r = solve(&s, &value_only, None).expect("solves");
+    assert_eq!(
+        (r.value, &r.best, r.stopped_by),
+        (Some(1), &vec![1], StoppedBy::Value)
+    );
+    assert_eq!(StoppedBy::Value.name(), "value");
+    assert_eq!(&r.outcomes[..2], &whole.outcomes[..2]);
+    assert!(
+        r.outcomes[2..].iter().all(Option::is_none),
+        "{:?}",
+        r.outcomes
+    );
+    assert!(r.pv.is_empty());
+    // The guide's favourite first: the one proof asked for is 7's.
+    let r = solve_guided(&s, &value_only, Some(&prefer(&[7, 1], 5)), None).expect("solves");
+    assert_eq!(
+        (r.value, &r.best, r.stopped_by),
+        (Some(1), &vec![7], StoppedBy::Value)
+    );
+    assert_eq!(r.outcomes.iter().flatten().count(), 1);
+    // A favourite that loses is proven first, then the next.
+    let r = solve_guided(&s, &value_only, Some(&prefer(&[0, 9], 5)), None).expect("solves");
+    assert_eq!((r.value, &r.best), (Some(1), &vec![9]));
+    assert_eq!(r.outcomes[0], whole.outcomes[0]);
+    // Two threads: the value, and only wins among the best actions.
+    let r = solve(
+        &s,
+        &SolveOptions {
+            threads: 2,
+            ..value_only.clone()
+        },
+        None,
+    )
+    .expect("solves");
+    assert_eq!(r.value, Some(1));
+    assert!(!r.best.is_empty() && r.best.iter().all(|a| whole.best.contains(a)));
+    // A lost root has no winning action to stop at: solved whole, as without value_only.
+    let lost = game(
+        "smallholder",
+        &[("board", "hex232323".into()), ("ruleset", "stymie".into())],
+    );
+    let r = solve(
+        &lost.new_state(),
+        &SolveOptions {
+            value_only: true,
+            ..opts(&lost)
+        },
+        None,
+    )
+    .expect("solves");
+    assert_eq!((r.value, r.stopped_by), (Some(-1), StoppedBy::Solved));
+    // Proof numbers stop the same way.
+    let r = solve(
+        &s,
+        &SolveOptions {
+            method: Method::ProofNumber,
+            ..value_only.clone()
+        },
+        None,
+    )
+    .expect("solves");
+    assert_eq!(
+        (r.value, &r.best, r.stopped_by),
+        (Some(1), &vec![1], StoppedBy::Value)
+    );
+    // The margin needs every action.
+    let err = solve(
+        &s,
+        &SolveOptions {
+            margin: true,
+            ..value_only.clone()
+        },
+        None,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidOption(ref m) if m.contains("value_only")),
+        "{err}"
+    );
+    // A checkpointed value-only run, resumed: the win it proved stops it at once; without
+    // value_only it goes on to the whole result.
+    let c = checkpoint("value-only", &[("game", "smallholder hex232323")]);
+    let saving = SolveOptions {
+        checkpoint: Some(c.clone()),
+        ..value_only.clone()
+    };
+    let first = solve(&s, &saving, None).expect("runs");
+    assert_eq!(first.stopped_by, StoppedBy::Value);
+    let again = solve(&s, &saving, None).expect("resumes");
+    assert_eq!(
+        (again.value, &again.best, again.stopped_by),
+        (Some(1), &vec![1], StoppedBy::Value)
+    );
+    assert_eq!(again.nodes, 0);
+    let rest = solve(
+        &s,
+        &SolveOptions {
+            value_only: false,
+            ..saving
+        },
+        None,
+    )
+    .expect("resumes");
+    assert_eq!(
+        (rest.stopped_by, &rest.outcomes),
+        (StoppedBy::Solved, &whole.outcomes)
+    );
+    let _ = std::fs::remove_dir_all(&c.dir);
+}
+
+/// The guide's scores as ordering keys: higher first, negative numbers and infinities in
+/// their places, NaN last.
+#[test]
+fn guide_keys_put_higher_scores_first() {
+    let scores = [
+        f32::INFINITY,
+        2.5,
+        1.0,
+        0.25,
+        0.0,
+        -0.0,
+        -1.0,
+        f32::NEG_INFINITY,
+    ];
+    let keys: Vec<u64> = scores.iter().map(|&p| guide_key(p)).collect();
+    assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+    assert!(keys.windows(2).filter(|w| w[0] == w[1]).count() <= 1);
+    assert!(guide_key(f32::NAN) >= keys[keys.len() - 1]);
+    assert!(keys.iter().all(|&k| k <= u64::from(u32::MAX)));
+}
