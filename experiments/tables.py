@@ -523,6 +523,51 @@ def solver_speed(run: str, first: str = "before", second: str = "after") -> str:
     )
 
 
+def solve_guided() -> str:
+    """The solver guided by the shipped networks against the solver alone:
+    ``experiments/solve-guided/results/guided.jsonl`` (``guided.py``'s lines, one thread, 256
+    MiB), nodes per board and setting, with each one's ratio to the solver alone on the same
+    question (the whole solve, or the value only). Proof-number rows that hit their 60 s cap
+    say how many first moves they proved."""
+    path = EXPERIMENTS / "solve-guided" / "results" / "guided.jsonl"
+    rows_by: dict[str, dict[str, dict[str, Any]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        rows_by.setdefault(row["board"], {})[row["setting"]] = row
+    columns = [
+        ("alone", "alone", "whole solve, alone"),
+        ("guide=expert,guide_depth=2", "alone", "guided, depth 2"),
+        ("guide=expert,guide_depth=4", "alone", "guided, depth 4"),
+        ("guide=expert,guide_depth=6", "alone", "guided, depth 6"),
+        ("value_only=True", "value_only=True", "value only, alone"),
+        ("guide=expert,guide_depth=0,value_only=True", "value_only=True", "value only, root order"),
+        ("guide=expert,guide_depth=4,value_only=True", "value_only=True", "value only, guided"),
+        ("method=pns,value_only=True,time=60", None, "pns value only, alone"),
+        (
+            "method=pns,guide=expert,guide_depth=0,value_only=True,time=60",
+            "method=pns,value_only=True,time=60",
+            "pns value only, root order",
+        ),
+    ]
+
+    def cell(board: dict[str, dict[str, Any]], setting: str, base: str | None) -> str:
+        r = board.get(setting)
+        if r is None:
+            return "–"
+        if r["stopped_by"] not in ("solved", "value"):
+            return f"{r['proven']} of {r['first_moves']} proven in 60 s"
+        text = f"{r['nodes'] / 1e6:.2f} M"
+        b = board.get(base) if base else None
+        if b is not None and b["stopped_by"] in ("solved", "value") and setting != base:
+            text += f" ({r['nodes'] / b['nodes']:.2f}×)"
+        return text
+
+    rows = [
+        [name] + [cell(board, s, base) for s, base, _ in columns] for name, board in rows_by.items()
+    ]
+    return table(["board"] + [title for _, _, title in columns], rows)
+
+
 #: Every table by the name the markers use.
 TABLES: dict[str, Callable[[], str]] = {
     "strength/strong-over-uct": strong_over_uct,
@@ -543,6 +588,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "solved/speed-table-1024": lambda: solver_speed("table-1024"),
     "solved/speed-growth-1024": lambda: solver_speed("growth-1024"),
     "solved/speed-threads": lambda: solver_speed("threads-1024", "1 thread", "2 threads"),
+    "solved/guided": solve_guided,
 }
 
 

@@ -7,13 +7,15 @@ skips the solves its output file holds already, so it resumes where it stopped.
     python experiments/solve-guided/guided.py results/guided.jsonl            # every board
     python experiments/solve-guided/guided.py results/guided.jsonl subsume    # boards matching
 
-One thread, 256 MiB table, symmetry on (the solver's defaults otherwise). Node counts of one
-thread do not depend on the machine; seconds do (compare them only within one run).
+One thread, 256 MiB table (1 GiB for the 27-cell positions), symmetry on (the solver's
+defaults otherwise). Node counts of one thread do not depend on the machine; seconds do
+(compare them only within one run).
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -34,6 +36,20 @@ BOARDS: list[tuple[str, str, dict[str, Any]]] = [
     ("windflowers trisquare 3", "windflowers", {"grid": "trisquare", "size": 3}),
     ("windflowers square 3", "windflowers", {"grid": "square", "size": 3}),
     ("faraday hex_limping 3", "faraday", {"grid": "hex_limping", "order": 3}),
+]
+
+#: Positions of the 27-cell board a few random moves in (Python's `random.Random(seed)`
+#: choosing among the legal actions): a name, the plies and the seed. Only the value is asked.
+POSITIONS: list[tuple[str, int, int]] = [
+    (f"smallholder hex343434 nibbler, 6 random plies (seed {seed})", 6, seed)
+    for seed in (1, 2, 3, 4)
+]
+
+#: The settings tried on those positions.
+POSITION_SETTINGS: list[dict[str, Any]] = [
+    {"value_only": True},
+    {"guide": "expert", "guide_depth": 0, "value_only": True},
+    {"guide": "expert", "guide_depth": 4, "value_only": True},
 ]
 
 #: The settings tried on every board (the first is the solver alone).
@@ -65,18 +81,26 @@ def main() -> None:
             row = json.loads(line)
             done.add((row["board"], row["setting"]))
     out.parent.mkdir(parents=True, exist_ok=True)
+    jobs: list[tuple[str, sf.State, list[dict[str, Any]], int]] = []
     for name, game, options in BOARDS:
+        jobs.append((name, sf.make(game, **options).new_state(), SETTINGS, TABLE_MB))
+    for name, plies, seed in POSITIONS:
+        rng = random.Random(seed)
+        state = sf.make("smallholder", board="hex343434").new_state()
+        while state.move_count < plies and not state.is_terminal():
+            state.apply(rng.choice(list(state.legal_actions())))
+        jobs.append((name, state, POSITION_SETTINGS, 1024))
+    for name, state, settings, table_mb in jobs:
         if pick not in name:
             continue
-        state = sf.make(game, **options).new_state()
-        for setting in SETTINGS:
+        for setting in settings:
             key = (name, label(setting))
             if key in done:
                 continue
             kw = dict(setting)
             try:
                 t = time.perf_counter()
-                r = sf.solve(state, table_mb=TABLE_MB, **kw)
+                r = sf.solve(state, table_mb=table_mb, **kw)
                 wall = time.perf_counter() - t
             except sf.InvalidOptionError as e:
                 print(f"{name}: {label(setting)}: {e}", flush=True)

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import _thread
 import json
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -115,3 +119,46 @@ def test_ctrl_c_saves_the_run_and_a_resume_loads_every_entry(tmp_path: Path) -> 
     resumed = sf.solve(state, max_nodes=1, table_mb=16, checkpoint=tmp_path)
     assert resumed.stopped_by == "nodes"
     assert resumed.table_entries >= stopped.table_entries
+
+
+def test_sigterm_stops_a_cli_solve_with_its_work_saved(tmp_path: Path) -> None:
+    """`kill PID` stops `stonefield solve` as Ctrl-C does: the run is saved and what it had is
+    printed, exit 130; a solve started in the background by a script (SIGINT ignored) can
+    be stopped so without losing its work."""
+    ckpt = tmp_path / "run"
+    cmd = [
+        sys.executable,
+        "-m",
+        "stonefield.cli",
+        "solve",
+        "subsume",
+        "--option",
+        "size=4",
+        "--checkpoint",
+        str(ckpt),
+        "--json",
+        "--table-mb",
+        "64",
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # As a script's background job has it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    # Wait until the search runs (its checkpoint directory is made before the search).
+    deadline = time.monotonic() + 60
+    while not ckpt.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)  # ignored, as in the background
+    time.sleep(0.3)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    res = json.loads(out)
+    assert res["stopped_by"] == "interrupted" and res["nodes"] > 0
+    assert (ckpt / "solve.ckpt").exists()

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
+from types import FrameType
 from typing import Any
 
 from .. import _core
@@ -113,6 +116,18 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=_cmd_solve, parser=p, threads_default=None)
 
 
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_on_sigterm() -> Any:
+    """Makes SIGTERM raise KeyboardInterrupt (the main thread only, where signals are
+    handled); returns the handler to put back, or None where none was set."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args.parser
     try:
@@ -194,6 +209,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         guide = guide_network(state, args.guide)
     except _core.StonefieldError as e:
         parser.error(f"--guide: {e}")
+    # SIGTERM (`kill PID`) stops a solve as Ctrl-C does: saved, printed, exit 130. A solve
+    # started in the background by a script has SIGINT ignored, so this is how to stop one of
+    # many hours without losing its work since the last save.
+    previous = _stop_on_sigterm()
     try:
         res = _core.solve(
             state,
@@ -214,6 +233,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         res, interrupted = e.result, True  # printed below, then exit 130
     except _core.StonefieldError as e:
         parser.error(str(e))
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     proof_moves = None
     if args.proof is not None and res.value is not None and not interrupted:
         try:
