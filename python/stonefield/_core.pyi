@@ -503,6 +503,7 @@ def solve(
     guide: Any = None,
     guide_depth: int | None = None,
     value_only: bool | None = None,
+    widen: bool | None = None,
 ) -> SolveResult: ...
 
 @final

@@ -949,3 +949,94 @@ fn guide_keys_put_higher_scores_first() {
     assert!(guide_key(f32::NAN) >= keys[keys.len() - 1]);
     assert!(keys.iter().all(|&k| k <= u64::from(u32::MAX)));
 }
+
+/// `widen`: the root's actions attempted in rounds of doubling allowances. The value is the
+/// same, the win it stops at is a real one, an action that runs out is taken up again, and
+/// without `value_only` or with proof numbers it changes nothing.
+#[test]
+fn widened_value_only_solves_find_a_real_win() {
+    let g = game("smallholder", &[("board", "hex232323".into())]);
+    let s = g.new_state();
+    let whole = solve(&s, &opts(&g), None).expect("solves");
+    for (start, threads) in [(1, 1), (64, 1), (1000, 2), (1 << 30, 1)] {
+        let o = SolveOptions {
+            value_only: true,
+            widen: Some(start),
+            threads,
+            ..opts(&g)
+        };
+        for guide in [None, Some(prefer(&[0, 2], 9))] {
+            let r = solve_guided(&s, &o, guide.as_ref().map(|g| g as &dyn Guide<_>), None)
+                .expect("solves");
+            assert_eq!(
+                (r.value, r.stopped_by),
+                (Some(1), StoppedBy::Value),
+                "{start}"
+            );
+            assert!(!r.best.is_empty() && r.best.iter().all(|a| whole.best.contains(a)));
+            for (o, w) in r.outcomes.iter().zip(&whole.outcomes) {
+                assert!(
+                    o.is_none() || o == w,
+                    "{:?} {:?}",
+                    r.outcomes,
+                    whole.outcomes
+                );
+            }
+        }
+    }
+    // A lost root: every action is proven in the end, however small the allowances.
+    let lost = game(
+        "smallholder",
+        &[("board", "hex232323".into()), ("ruleset", "stymie".into())],
+    );
+    let alone = solve(&lost.new_state(), &opts(&lost), None).expect("solves");
+    let r = solve(
+        &lost.new_state(),
+        &SolveOptions {
+            value_only: true,
+            widen: Some(16),
+            ..opts(&lost)
+        },
+        None,
+    )
+    .expect("solves");
+    assert_eq!(
+        (r.stopped_by, &r.outcomes),
+        (StoppedBy::Solved, &alone.outcomes)
+    );
+    // A budget still stops a widened solve, keeping what it proved.
+    let r = solve(
+        &s,
+        &SolveOptions {
+            value_only: true,
+            widen: Some(8),
+            max_nodes: Some(200),
+            ..opts(&g)
+        },
+        None,
+    )
+    .expect("runs");
+    assert_eq!(r.stopped_by, StoppedBy::Nodes);
+    // Without value_only, or with proof numbers, widen is not used.
+    for (method, value_only) in [(Method::AlphaBeta, false), (Method::ProofNumber, true)] {
+        let o = SolveOptions {
+            method,
+            value_only,
+            ..opts(&g)
+        };
+        let plain = solve(&s, &o, None).expect("solves");
+        let widened = solve(
+            &s,
+            &SolveOptions {
+                widen: Some(8),
+                ..o.clone()
+            },
+            None,
+        )
+        .expect("solves");
+        assert_eq!(
+            (widened.nodes, &widened.outcomes),
+            (plain.nodes, &plain.outcomes)
+        );
+    }
+}
