@@ -542,12 +542,6 @@ def solve_guided() -> str:
         ("value_only=True", "value_only=True", "value only, alone"),
         ("guide=expert,guide_depth=0,value_only=True", "value_only=True", "value only, root order"),
         ("guide=expert,guide_depth=4,value_only=True", "value_only=True", "value only, guided"),
-        ("value_only=True,widen=True", "value_only=True", "value only, widened"),
-        (
-            "guide=expert,guide_depth=4,value_only=True,widen=True",
-            "value_only=True",
-            "value only, guided and widened",
-        ),
         ("method=pns,value_only=True,time=60", None, "pns value only, alone"),
         (
             "method=pns,guide=expert,guide_depth=0,value_only=True,time=60",

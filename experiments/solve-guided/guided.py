@@ -50,8 +50,6 @@ POSITION_SETTINGS: list[dict[str, Any]] = [
     {"value_only": True},
     {"guide": "expert", "guide_depth": 0, "value_only": True},
     {"guide": "expert", "guide_depth": 4, "value_only": True},
-    {"value_only": True, "widen": True},
-    {"guide": "expert", "guide_depth": 4, "value_only": True, "widen": True},
 ]
 
 #: The settings tried on every board (the first is the solver alone).
@@ -63,8 +61,6 @@ SETTINGS: list[dict[str, Any]] = [
     {"value_only": True},
     {"guide": "expert", "guide_depth": 0, "value_only": True},
     {"guide": "expert", "guide_depth": 4, "value_only": True},
-    {"value_only": True, "widen": True},
-    {"guide": "expert", "guide_depth": 4, "value_only": True, "widen": True},
     {"method": "pns", "value_only": True, "time": 60},
     {"method": "pns", "guide": "expert", "guide_depth": 0, "value_only": True, "time": 60},
 ]

@@ -503,7 +503,6 @@ def solve(
     guide: Any = None,
     guide_depth: int | None = None,
     value_only: bool | None = None,
-    widen: bool | None = None,
 ) -> SolveResult: ...
 
 @final

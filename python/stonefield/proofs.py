@@ -225,7 +225,6 @@ def solve(
     guide: Any = None,
     guide_depth: int | None = None,
     value_only: bool | None = None,
-    widen: bool | None = None,
 ) -> _core.SolveResult:
     """Solves a two-player position exactly: negamax alpha-beta (or df-pn) with a
     transposition table keyed by the position key, sharing entries between a position's images
@@ -264,10 +263,6 @@ def solve(
             ``"value"``): the root's value is known, the other actions stay unproven and
             ``best`` holds the winning actions proven so far. Outcomes only (not with
             ``margin``). With ``guide`` the most promising action is tried first.
-        widen: with ``value_only`` (alpha-beta only): attempt the first moves in rounds, each
-            attempt with a node allowance that doubles when it runs out (from 2**16), so the
-            win proven first is among the cheapest to prove rather than the first in order
-            (what an attempt settled stays in the table).
 
     Returns:
         SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -299,7 +294,6 @@ def solve(
         guide=guide_network(state, guide),
         guide_depth=guide_depth,
         value_only=value_only,
-        widen=widen,
     )
     if certificate is not None and res.value is not None:
         write_proof(state, int(res.value), certificate)

@@ -298,9 +298,6 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///     guide_depth: moves below the root ordered by the guide (0 to 64), default 4.
 ///     value_only: stop at the first root action proven to win (stopped_by "value"): the value
 ///         is known, the other actions stay unproven. Not with margin=True.
-///     widen: with value_only (alpha-beta): attempt the root's actions in rounds, each with a
-///         node allowance that doubles when it runs out (from 2**16), so the first win proven
-///         is among the cheapest to prove, not the first in order.
 ///
 /// Returns:
 ///     SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -323,7 +320,7 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 #[pyfunction]
 #[pyo3(signature = (state, max_nodes = None, time = None, threads = None, margin = None,
                     table_mb = None, method = None, checkpoint = None, save_every = None,
-                    guide = None, guide_depth = None, value_only = None, widen = None))]
+                    guide = None, guide_depth = None, value_only = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -338,7 +335,6 @@ pub fn solve(
     guide: Option<Bound<'_, PyAny>>,
     guide_depth: Option<Bound<'_, PyAny>>,
     value_only: Option<Bound<'_, PyAny>>,
-    widen: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PySolveResult> {
     let st = state.cast::<PyState>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
@@ -426,17 +422,6 @@ pub fn solve(
                 .to_string(),
         ));
     }
-    let widen = opt(&widen)
-        .map(|v| bool_arg("widen", v))
-        .transpose()?
-        .unwrap_or(false);
-    if widen && (!value_only || method == Method::ProofNumber) {
-        return Err(bad(
-            "solve: widen spreads the search for the first win over the root's actions: it \
-             needs value_only=True and method \"alphabeta\""
-                .to_string(),
-        ));
-    }
     let guide = match opt(&guide) {
         Some(g) => {
             let weights = super::puct::native_weights(py, g)?.ok_or_else(|| {
@@ -476,7 +461,6 @@ pub fn solve(
         checkpoint,
         guide_depth,
         value_only,
-        widen: widen.then_some(core::WIDEN_START),
         ..SolveOptions::default()
     };
     let (result, stop) = interruptible(py, |stop| {

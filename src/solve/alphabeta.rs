@@ -59,8 +59,6 @@ pub(super) struct Searcher<'a, R: Rules> {
     pending: u64,
     /// Nodes this searcher has searched (the work of a subtree is the difference).
     searched: u64,
-    /// The count of `searched` at which the current attempt gives up (`Exact::limit`).
-    limit_at: u64,
     _game: std::marker::PhantomData<R>,
 }
 
@@ -91,7 +89,6 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
             scores: Vec::new(),
             pending: 0,
             searched: 0,
-            limit_at: u64::MAX,
             _game: std::marker::PhantomData,
         }
     }
@@ -147,7 +144,7 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         let start = self.searched;
         if self.budget.due(self.pending) {
             let n = std::mem::take(&mut self.pending);
-            if !self.budget.charge(n) || self.searched >= self.limit_at {
+            if !self.budget.charge(n) {
                 return None;
             }
         }
@@ -312,8 +309,5 @@ impl<R: Knowledge> Exact<R> for Searcher<'_, R> {
     }
     fn flush(&mut self) {
         Searcher::flush(self)
-    }
-    fn limit(&mut self, nodes: Option<u64>) {
-        self.limit_at = nodes.map_or(u64::MAX, |n| self.searched.saturating_add(n));
     }
 }

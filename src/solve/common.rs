@@ -74,17 +74,7 @@ pub struct SolveOptions {
     /// the best there is), the other root actions stay unproven and `best` holds the winning
     /// actions proven so far. Outcomes only (not with `margin`).
     pub value_only: bool,
-    /// With `value_only` (alpha-beta): the root's actions are attempted in rounds, each
-    /// attempt with a node allowance that doubles every time it runs out, starting from this
-    /// many nodes ([`WIDEN_START`] is what Python's `widen=True` gives), so the first win
-    /// proven is among the cheapest to prove rather than the first in order; what each
-    /// attempt settled stays in the table for the next. `None`: each action to its end.
-    pub widen: Option<u64>,
 }
-
-/// The first allowance of a widened value-only solve ([`SolveOptions::widen`]): 2¹⁶ nodes,
-/// a few milliseconds.
-pub const WIDEN_START: u64 = 1 << 16;
 
 /// Knowledge from outside the solver that ranks a position's actions (a trained network's
 /// policy, say). The solver asks it for the order in which to try actions, never for a value:
@@ -214,7 +204,6 @@ impl Default for SolveOptions {
             checkpoint: None,
             guide_depth: 0,
             value_only: false,
-            widen: None,
         }
     }
 }
@@ -518,9 +507,6 @@ pub(super) trait Exact<R: Rules> {
     /// The exact value of `child` for `mover`, `None` once the budget stopped the search.
     fn exact(&mut self, child: &R, mover: usize) -> Option<i32>;
     fn flush(&mut self);
-    /// Makes the next `exact` give up (`None`, the budget still running) after about `nodes`
-    /// nodes of its own; `None` for no such limit. A method without limits ignores it.
-    fn limit(&mut self, _nodes: Option<u64>) {}
 }
 
 /// The action's bits of an ordering key (`solve` refuses games of more than 2²³ actions).

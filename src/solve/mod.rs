@@ -28,7 +28,7 @@ pub mod root;
 pub mod table;
 
 pub use checkpoint::Checkpoint;
-pub use common::{Budget, Guide, Method, Order, SolveOptions, StoppedBy, Symmetry, WIDEN_START};
+pub use common::{Budget, Guide, Method, Order, SolveOptions, StoppedBy, Symmetry};
 pub use graph::{
     enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,
     StateGraph, TableKind,

@@ -14,7 +14,6 @@
 //! * **The perfect line** (`principal_line`) is asked again of the method that solved the
 //!   root, through its table, so it is cheap.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -197,81 +196,32 @@ pub fn solve_guided<R: Knowledge>(
         // A resumed run that had proven a win already.
         budget.halt(StoppedBy::Value);
     }
-    // The work list: a root action and the nodes its attempt may take (none: to the end).
-    // With `widen`, an attempt that runs out goes to the back with twice the allowance.
-    let allowance_of_all = opts
-        .widen
-        .filter(|_| opts.value_only && !pns)
-        .map(|n| n.max(1));
-    let work_list: Mutex<VecDeque<(usize, Option<u64>)>> =
-        Mutex::new(queue.iter().map(|&i| (i, allowance_of_all)).collect());
-    // Attempts under way that may come back to the list.
-    let out = AtomicUsize::new(0);
+    let next = AtomicUsize::new(0);
     let run = |s: &mut dyn Exact<R>| {
         loop {
-            let item = {
-                let mut list = work_list.lock().unwrap_or_else(|e| e.into_inner());
-                let item = list.pop_front();
-                if item.is_some_and(|(_, a)| a.is_some()) {
-                    out.fetch_add(1, Ordering::Relaxed);
-                }
-                item
-            };
-            let Some((i, allowance)) = item else {
-                if allowance_of_all.is_some()
-                    && out.load(Ordering::Relaxed) > 0
-                    && !budget.stopped()
-                {
-                    // Another thread's attempt may come back: wait for it.
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                    continue;
-                }
-                break;
-            };
-            let done = || {
-                if allowance.is_some() {
-                    out.fetch_sub(1, Ordering::Relaxed);
-                }
-            };
-            if budget.stopped() {
-                done();
+            let q = next.fetch_add(1, Ordering::Relaxed);
+            if q >= actions.len() || budget.stopped() {
                 break;
             }
+            let i = queue[q];
             if outcomes[i].load(Ordering::Relaxed) != u64::MAX {
                 // Proven by a run this one resumes.
-                done();
                 continue;
             }
             let mut child = root.clone();
             child.apply_unchecked(actions[i] as usize);
-            s.limit(allowance);
             match s.exact(&child, mover) {
                 Some(v) => {
                     outcomes[i].store((i64::from(v) + OFFSET) as u64, Ordering::Relaxed);
-                    done();
                     if won(v) {
                         // The value is known: every thread stops.
                         budget.halt(StoppedBy::Value);
                         break;
                     }
                 }
-                None if budget.stopped() => {
-                    done();
-                    break;
-                }
-                None => {
-                    // Out of its allowance: again later, with twice as much (what it settled
-                    // stays in the table). Back on the list before it stops counting as out.
-                    let more = allowance.map(|n| n.saturating_mul(2));
-                    work_list
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push_back((i, more));
-                    done();
-                }
+                None => break,
             }
         }
-        s.limit(None);
         s.flush();
     };
     let order = match opts.order {

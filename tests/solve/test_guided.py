@@ -65,19 +65,6 @@ def test_value_only_stops_at_the_first_proven_win() -> None:
     assert res.value == -1 and res.stopped_by == "solved"
 
 
-def test_widen_finds_a_real_win_and_needs_value_only() -> None:
-    whole = sf.solve(nibbler12())
-    for guide in (None, "expert"):
-        res = sf.solve(nibbler12(), value_only=True, widen=True, guide=guide)
-        assert res.value == 1 and res.stopped_by == "value"
-        assert res.best and set(res.best) <= set(whole.best)
-    for bad in ({}, {"value_only": False}, {"value_only": True, "method": "pns"}):
-        with pytest.raises(sf.InvalidOptionError, match="widen"):
-            sf.solve(nibbler12(), widen=True, **bad)
-    with pytest.raises(sf.InvalidOptionError, match="widen"):
-        sf.solve(nibbler12(), value_only=True, widen="yes")
-
-
 def test_a_guide_from_a_checkpoint_path_or_object(tmp_path: Path) -> None:
     game = sf.make("smallholder", board="hex232323")
     net = CheckpointNetwork.random(game, hidden=8, layers=1, architecture="graph")
@@ -121,12 +108,6 @@ def test_bad_guides_are_refused(tmp_path: Path) -> None:
 
 def test_cli_guide_and_value_only(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["solve", "smallholder", "--option", "board=hex232323", "--json"]
-    assert main([*args, "--value-only", "--widen"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["value"] == 1 and out["stopped_by"] == "value"
-    with pytest.raises(SystemExit):
-        main([*args, "--widen"])
-    assert "widen" in capsys.readouterr().err
     assert main([*args, "--guide", "expert", "--guide-depth", "2", "--value-only"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["value"] == 1 and out["stopped_by"] == "value" and len(out["best"]) == 1

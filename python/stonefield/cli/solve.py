@@ -98,12 +98,6 @@ def add_parser(sub: Any) -> None:
         help="stop at the first root action proven to win (the value is then known; the "
         "other actions stay unproven)",
     )
-    p.add_argument(
-        "--widen",
-        action="store_true",
-        help="--value-only: attempt the first moves in rounds of doubling node allowances, so "
-        "the cheapest win to prove is found first",
-    )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
         "--max-positions",
@@ -156,7 +150,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         "--guide": args.guide is not None,
         "--guide-depth": args.guide_depth is not None,
         "--value-only": args.value_only,
-        "--widen": args.widen,
     }
     graph_only = {
         "--max-positions": args.max_positions is not None,
@@ -234,7 +227,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             guide=guide,
             guide_depth=args.guide_depth,
             value_only=args.value_only or None,
-            widen=args.widen or None,
         )
     except _core.SolveInterrupted as e:
         assert isinstance(e.result, _core.SolveResult)
