@@ -528,7 +528,8 @@ def solve_guided() -> str:
     ``experiments/solve-guided/results/guided.jsonl`` (``guided.py``'s lines, one thread, 256
     MiB), nodes per board and setting, with each one's ratio to the solver alone on the same
     question (the whole solve, or the value only). Proof-number rows that hit their 60 s cap
-    say how many first moves they proved."""
+    say how many first moves they proved. "MCTS root order" solves the first moves in the order
+    of a strong search's visits first (``try_first``)."""
     path = EXPERIMENTS / "solve-guided" / "results" / "guided.jsonl"
     rows_by: dict[str, dict[str, dict[str, Any]]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -542,6 +543,12 @@ def solve_guided() -> str:
         ("value_only=True", "value_only=True", "value only, alone"),
         ("guide=expert,guide_depth=0,value_only=True", "value_only=True", "value only, root order"),
         ("guide=expert,guide_depth=4,value_only=True", "value_only=True", "value only, guided"),
+        ("value_only=True,rank=mcts", "value_only=True", "value only, MCTS root order"),
+        (
+            "guide=expert,guide_depth=4,value_only=True,rank=mcts",
+            "value_only=True",
+            "value only, guided, MCTS root order",
+        ),
         ("method=pns,value_only=True,time=60", None, "pns value only, alone"),
         (
             "method=pns,guide=expert,guide_depth=0,value_only=True,time=60",

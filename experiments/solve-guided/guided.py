@@ -1,8 +1,10 @@
 """The solver guided by a trained network, against the solver alone: node counts side by side.
 
 Each line of the output file is one solve: the board, the settings (guide, guide_depth,
-value_only, method, a time cap), its value, the first moves proven, nodes and seconds. A run
-skips the solves its output file holds already, so it resumes where it stopped.
+value_only, method, a time cap; ``rank: mcts`` solves the root's actions in the order of a
+strong MCTS search's visits first, through ``try_first``), its value, the first moves
+proven, nodes and seconds. A run skips the solves its output file holds already, so it
+resumes where it stopped.
 
     python experiments/solve-guided/guided.py results/guided.jsonl            # every board
     python experiments/solve-guided/guided.py results/guided.jsonl subsume    # boards matching
@@ -50,6 +52,8 @@ POSITION_SETTINGS: list[dict[str, Any]] = [
     {"value_only": True},
     {"guide": "expert", "guide_depth": 0, "value_only": True},
     {"guide": "expert", "guide_depth": 4, "value_only": True},
+    {"value_only": True, "rank": "mcts"},
+    {"guide": "expert", "guide_depth": 4, "value_only": True, "rank": "mcts"},
 ]
 
 #: The settings tried on every board (the first is the solver alone).
@@ -61,11 +65,15 @@ SETTINGS: list[dict[str, Any]] = [
     {"value_only": True},
     {"guide": "expert", "guide_depth": 0, "value_only": True},
     {"guide": "expert", "guide_depth": 4, "value_only": True},
+    {"value_only": True, "rank": "mcts"},
+    {"guide": "expert", "guide_depth": 4, "value_only": True, "rank": "mcts"},
     {"method": "pns", "value_only": True, "time": 60},
     {"method": "pns", "guide": "expert", "guide_depth": 0, "value_only": True, "time": 60},
 ]
 
 TABLE_MB = 256
+#: Iterations of the strong MCTS preset that ranks the root's actions for ``rank: mcts``.
+RANK_ITERATIONS = 20_000
 
 
 def label(setting: dict[str, Any]) -> str:
@@ -98,6 +106,15 @@ def main() -> None:
             if key in done:
                 continue
             kw = dict(setting)
+            ranked = 0.0
+            if kw.pop("rank", None) == "mcts":
+                # The root's actions by the visits of a strong search (one thread, seeded).
+                t = time.perf_counter()
+                res = sf.MCTS(preset="strong", iterations=RANK_ITERATIONS, seed=1).analyse(state)
+                kw["try_first"] = [
+                    int(a) for a in res.actions[(-res.visits).argsort(kind="stable")]
+                ]
+                ranked = time.perf_counter() - t
             try:
                 t = time.perf_counter()
                 r = sf.solve(state, table_mb=table_mb, **kw)
@@ -116,6 +133,7 @@ def main() -> None:
                 "seconds": round(r.seconds, 4),
                 "wall": round(wall, 4),
                 "stopped_by": r.stopped_by,
+                "rank_seconds": round(ranked, 3),
             }
             with out.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(row) + "\n")

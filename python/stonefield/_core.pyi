@@ -503,6 +503,7 @@ def solve(
     guide: Any = None,
     guide_depth: int | None = None,
     value_only: bool | None = None,
+    try_first: Sequence[SupportsIndex] | None = None,
 ) -> SolveResult: ...
 
 @final

@@ -41,6 +41,7 @@ import os
 import time as _time
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from . import _core
@@ -225,6 +226,7 @@ def solve(
     guide: Any = None,
     guide_depth: int | None = None,
     value_only: bool | None = None,
+    try_first: Sequence[int] | None = None,
 ) -> _core.SolveResult:
     """Solves a two-player position exactly: negamax alpha-beta (or df-pn) with a
     transposition table keyed by the position key, sharing entries between a position's images
@@ -263,6 +265,10 @@ def solve(
             ``"value"``): the root's value is known, the other actions stay unproven and
             ``best`` holds the winning actions proven so far. Outcomes only (not with
             ``margin``). With ``guide`` the most promising action is tried first.
+        try_first: root actions to solve before the others, in this order (then the guide's
+            order, or the actions'): knowledge of the root from elsewhere, for example a
+            search's ranking, ``[int(a) for a in res.actions[np.argsort(-res.visits)]]`` of an
+            MCTS ``analyse``. Each must be legal at the root, once.
 
     Returns:
         SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -294,6 +300,7 @@ def solve(
         guide=guide_network(state, guide),
         guide_depth=guide_depth,
         value_only=value_only,
+        try_first=try_first,
     )
     if certificate is not None and res.value is not None:
         write_proof(state, int(res.value), certificate)

@@ -298,6 +298,8 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///     guide_depth: moves below the root ordered by the guide (0 to 64), default 4.
 ///     value_only: stop at the first root action proven to win (stopped_by "value"): the value
 ///         is known, the other actions stay unproven. Not with margin=True.
+///     try_first: root actions to solve before the others, in this order (a search's ranking,
+///         say; then the guide's order or the actions').
 ///
 /// Returns:
 ///     SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -320,7 +322,7 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 #[pyfunction]
 #[pyo3(signature = (state, max_nodes = None, time = None, threads = None, margin = None,
                     table_mb = None, method = None, checkpoint = None, save_every = None,
-                    guide = None, guide_depth = None, value_only = None))]
+                    guide = None, guide_depth = None, value_only = None, try_first = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -335,6 +337,7 @@ pub fn solve(
     guide: Option<Bound<'_, PyAny>>,
     guide_depth: Option<Bound<'_, PyAny>>,
     value_only: Option<Bound<'_, PyAny>>,
+    try_first: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PySolveResult> {
     let st = state.cast::<PyState>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
@@ -422,6 +425,32 @@ pub fn solve(
                 .to_string(),
         ));
     }
+    let try_first: Vec<u32> = match opt(&try_first) {
+        Some(v) => {
+            let refuse = || {
+                bad(format!(
+                    "solve: try_first must be a sequence of root actions (ints), not {}",
+                    describe(v)
+                ))
+            };
+            if v.is_instance_of::<pyo3::types::PyString>() {
+                return Err(refuse());
+            }
+            let mut out = Vec::new();
+            for a in v.try_iter().map_err(|_| refuse())? {
+                let a = a?;
+                let n = setting_arg(
+                    &a,
+                    "solve: each action of try_first",
+                    0,
+                    u64::from(u32::MAX),
+                )?;
+                out.push(n as u32);
+            }
+            out
+        }
+        None => Vec::new(),
+    };
     let guide = match opt(&guide) {
         Some(g) => {
             let weights = super::puct::native_weights(py, g)?.ok_or_else(|| {
@@ -461,6 +490,7 @@ pub fn solve(
         checkpoint,
         guide_depth,
         value_only,
+        try_first,
         ..SolveOptions::default()
     };
     let (result, stop) = interruptible(py, |stop| {

@@ -74,6 +74,10 @@ pub struct SolveOptions {
     /// the best there is), the other root actions stay unproven and `best` holds the winning
     /// actions proven so far. Outcomes only (not with `margin`).
     pub value_only: bool,
+    /// Root actions to solve before the others, in this order (then the guide's order, or the
+    /// actions'): knowledge of the root from elsewhere, a search's ranking say. Each must be
+    /// legal at the root, once.
+    pub try_first: Vec<u32>,
 }
 
 /// Knowledge from outside the solver that ranks a position's actions (a trained network's
@@ -204,6 +208,7 @@ impl Default for SolveOptions {
             checkpoint: None,
             guide_depth: 0,
             value_only: false,
+            try_first: Vec::new(),
         }
     }
 }

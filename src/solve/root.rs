@@ -99,6 +99,18 @@ pub fn solve_guided<R: Knowledge>(
                 .to_string(),
         ));
     }
+    for (n, &a) in opts.try_first.iter().enumerate() {
+        if !root.is_legal(a as usize) || opts.try_first[..n].contains(&a) {
+            return Err(Error::InvalidOption(format!(
+                "solve: try_first must list legal root actions, each once; {a} is {}",
+                if root.is_legal(a as usize) {
+                    "there twice"
+                } else {
+                    "not legal here"
+                }
+            )));
+        }
+    }
     if opts.threads == 0 {
         return Err(Error::InvalidOption(
             "solve: threads must be at least 1".to_string(),
@@ -178,7 +190,8 @@ pub fn solve_guided<R: Knowledge>(
             })
             .collect()
     };
-    // The order in which the root's actions are taken up: the guide's, else the actions'.
+    // The order in which the root's actions are taken up: `try_first`, then the guide's order,
+    // else the actions'.
     let mut queue: Vec<usize> = (0..actions.len()).collect();
     if let Some(g) = guide {
         let mut scores = Vec::new();
@@ -187,6 +200,12 @@ pub fn solve_guided<R: Knowledge>(
             queue.sort_by_key(|&i| (guide_key(scores[i]), actions[i]));
         }
     }
+    queue.sort_by_key(|&i| {
+        opts.try_first
+            .iter()
+            .position(|&a| a == actions[i])
+            .unwrap_or(usize::MAX)
+    });
     let won = |v: i32| opts.value_only && v == 1;
     if opts.value_only
         && outcomes

@@ -121,3 +121,38 @@ def test_cli_guide_and_value_only(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main([*args, "--guide", "/no/such/net.npz"])
     assert "--guide" in capsys.readouterr().err
+
+
+def test_try_first_sets_the_root_order() -> None:
+    whole = sf.solve(nibbler12())
+    res = sf.solve(nibbler12(), value_only=True, try_first=[9, 1])
+    assert res.value == 1 and res.best == [9] and res.stopped_by == "value"
+    # A loser first is proven, then the next.
+    res = sf.solve(nibbler12(), value_only=True, try_first=np.array([0, 7]))
+    assert res.best == [7] and res.outcomes[0] == whole.outcomes[0]
+    # The whole solve is the same in any order.
+    res = sf.solve(nibbler12(), try_first=[11, 10, 9])
+    assert np.array_equal(res.outcomes, whole.outcomes)
+    for bad, match in [
+        ([99], "not legal here"),
+        ([1, 1], "there twice"),
+        ([-1], "try_first"),
+        ("1,2", "sequence of root actions"),
+        (3, "sequence of root actions"),
+        ([1.5], "try_first"),
+    ]:
+        with pytest.raises(sf.InvalidOptionError, match=match):
+            sf.solve(nibbler12(), try_first=bad)
+
+
+def test_cli_try_first(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["solve", "smallholder", "--option", "board=hex232323", "--json", "--value-only"]
+    assert main([*args, "--try-first", "9,1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["best"] == [9] and out["stopped_by"] == "value"
+    with pytest.raises(SystemExit):
+        main([*args, "--try-first", "a,b"])
+    assert "action ids separated by commas" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*args, "--try-first", "99"])
+    assert "not legal here" in capsys.readouterr().err

@@ -98,6 +98,14 @@ def add_parser(sub: Any) -> None:
         help="stop at the first root action proven to win (the value is then known; the "
         "other actions stay unproven)",
     )
+    p.add_argument(
+        "--try-first",
+        type=_actions_arg,
+        default=None,
+        metavar="A,B,...",
+        help="root actions to solve before the others, in this order (e.g. a search's "
+        "ranking)",
+    )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
         "--max-positions",
@@ -114,6 +122,16 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_cmd_solve, parser=p, threads_default=None)
+
+
+def _actions_arg(text: str) -> list[int]:
+    """`--try-first`: action ids separated by commas."""
+    try:
+        return [int(a) for a in text.split(",") if a.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"action ids separated by commas (e.g. 4,0,7), not {text!r}"
+        ) from None
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -150,6 +168,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         "--guide": args.guide is not None,
         "--guide-depth": args.guide_depth is not None,
         "--value-only": args.value_only,
+        "--try-first": args.try_first is not None,
     }
     graph_only = {
         "--max-positions": args.max_positions is not None,
@@ -227,6 +246,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             guide=guide,
             guide_depth=args.guide_depth,
             value_only=args.value_only or None,
+            try_first=args.try_first,
         )
     except _core.SolveInterrupted as e:
         assert isinstance(e.result, _core.SolveResult)

@@ -843,6 +843,33 @@ fn value_only_stops_at_the_first_proven_win() {
     let r = solve_guided(&s, &value_only, Some(&prefer(&[0, 9], 5)), None).expect("solves");
     assert_eq!((r.value, &r.best), (Some(1), &vec![9]));
     assert_eq!(r.outcomes[0], whole.outcomes[0]);
+    // `try_first` comes before the guide's order; bad lists are refused.
+    let r = solve_guided(
+        &s,
+        &SolveOptions {
+            try_first: vec![9],
+            ..value_only.clone()
+        },
+        Some(&prefer(&[7, 1], 5)),
+        None,
+    )
+    .expect("solves");
+    assert_eq!((r.value, &r.best), (Some(1), &vec![9]));
+    for bad in [vec![12], vec![3, 3]] {
+        let err = solve(
+            &s,
+            &SolveOptions {
+                try_first: bad,
+                ..value_only.clone()
+            },
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, Error::InvalidOption(ref m) if m.contains("try_first")),
+            "{err}"
+        );
+    }
     // Two threads: the value, and only wins among the best actions.
     let r = solve(
         &s,
