@@ -575,6 +575,60 @@ def solve_guided() -> str:
     return table(["board"] + [title for _, _, title in columns], rows)
 
 
+def solve_growth() -> str:
+    """How a solve grows as positions come nearer the empty board:
+    ``experiments/solve-growth/results/growth.jsonl`` (``growth.py``'s lines), per series and
+    plies the positions solved, the smallest, median and largest node count, and the growth
+    of the median per move back towards the empty board. A solve stopped by its time cap
+    counts as a lower bound (marked ≥)."""
+    path = EXPERIMENTS / "solve-growth" / "results" / "growth.jsonl"
+    series: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        series.setdefault(row["series"], {}).setdefault(row["plies"], []).append(row)
+    rows = []
+    for name, by_plies in series.items():
+        previous: tuple[int, float] | None = None
+        for plies in sorted(by_plies, reverse=True):
+            rs = by_plies[plies]
+            nodes = sorted(r["nodes"] for r in rs)
+            capped = any(r["stopped_by"] != "solved" for r in rs)
+            median = (
+                float(nodes[len(nodes) // 2])
+                if len(nodes) % 2
+                else ((nodes[len(nodes) // 2 - 1] + nodes[len(nodes) // 2]) / 2)
+            )
+            mark = "≥ " if capped else ""
+            growth = "–"
+            if previous is not None:
+                step = (median / previous[1]) ** (1 / (previous[0] - plies))
+                growth = f"{mark}×{step:.1f}"
+            rows.append(
+                [
+                    name,
+                    str(plies),
+                    str(len(rs)),
+                    f"{nodes[0]:,}",
+                    f"{mark}{median:,.0f}",
+                    f"{mark}{nodes[-1]:,}",
+                    growth,
+                ]
+            )
+            previous = (plies, median)
+    return table(
+        [
+            "board",
+            "random moves in",
+            "positions",
+            "fewest nodes",
+            "median",
+            "most",
+            "median's growth a move back",
+        ],
+        rows,
+    )
+
+
 #: Every table by the name the markers use.
 TABLES: dict[str, Callable[[], str]] = {
     "strength/strong-over-uct": strong_over_uct,
@@ -596,6 +650,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "solved/speed-growth-1024": lambda: solver_speed("growth-1024"),
     "solved/speed-threads": lambda: solver_speed("threads-1024", "1 thread", "2 threads"),
     "solved/guided": solve_guided,
+    "solved/growth": solve_growth,
 }
 
 

@@ -39,9 +39,9 @@ import hashlib
 import json
 import os
 import time as _time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any, Literal
 
 from . import _core

@@ -103,8 +103,7 @@ def add_parser(sub: Any) -> None:
         type=_actions_arg,
         default=None,
         metavar="A,B,...",
-        help="root actions to solve before the others, in this order (e.g. a search's "
-        "ranking)",
+        help="root actions to solve before the others, in this order (e.g. a search's ranking)",
     )
     p.add_argument("--graph", action="store_true", help="the whole state graph instead")
     p.add_argument(
