@@ -313,14 +313,13 @@ def guide_network(state: _core.State, guide: Any) -> Any:
     network that reads this board)."""
     if guide is None:
         return None
+    from ._checkpoint import read_checkpoint
+
     if isinstance(guide, str) and guide == "expert":
-        # The experts' own copy, read once a process (a game without one: InvalidOptionError).
-        from .experts import _shipped
+        from .experts import network_path
 
-        return _shipped(state.game.name)
+        return read_checkpoint(network_path(state.game.name))
     if isinstance(guide, (str, os.PathLike)):
-        from ._checkpoint import read_checkpoint
-
         return read_checkpoint(guide)
     return guide
 
