@@ -71,6 +71,11 @@ def test_the_train_command_resumes_and_refuses(
     assert main(["train", "--resume", str(out), "--iterations", "2"]) == 0
     assert "iteration 2:" in capsys.readouterr().err
     assert (out / "checkpoint-002.npz").exists()
+    # --init starts a new run from the first run's network.
+    warm = tmp_path / "warm"
+    init = ["--init", str(out / "latest.npz"), "--iterations", "1"]
+    assert main(["train", "subsume", "--option", "size=3", "--out", str(warm), *args, *init]) == 0
+    assert (warm / "latest.npz").exists()
 
 
 def test_a_full_disk_during_a_checkpoint_write_keeps_the_earlier_one(tmp_path: Path) -> None:
@@ -97,3 +102,45 @@ def test_a_full_disk_during_a_checkpoint_write_keeps_the_earlier_one(tmp_path: P
     assert latest.read_bytes() == before
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
     sf.PUCT(checkpoint=str(latest), simulations=4).act(GAME.new_state())
+
+
+def test_a_run_starts_from_an_earlier_network_and_refuses_one_that_does_not_fit(
+    tmp_path: Path,
+) -> None:
+    from dataclasses import replace
+
+    from stonefield.alphazero import Network
+
+    first = tmp_path / "first"
+    train(GAME, 1, first, TINY)
+    start = first / "latest.npz"
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    rows = train(GAME, 1, warm, replace(TINY, init=str(start), seed=4))
+    cold_rows = train(GAME, 1, cold, replace(TINY, seed=4))
+    # The warm run's first losses are those of the earlier network on the warm run's games.
+    data = sf.SelfPlayData.load(warm / "resume" / "selfplay-001.npz")
+    policy, value = Network.load(start, GAME).loss(data)
+    assert rows[0]["policy_loss_before"] == pytest.approx(policy, rel=1e-5)
+    assert rows[0]["value_loss_before"] == pytest.approx(value, rel=1e-5)
+    assert rows[0]["policy_loss_before"] != pytest.approx(cold_rows[0]["policy_loss_before"])
+    # A resume keeps the start it had.
+    more = train(GAME, 2, warm, replace(TINY, init=str(start), seed=4), resume=True)
+    assert [r["iteration"] for r in more] == [1, 2]
+    with pytest.raises(sf.InvalidOptionError, match="init"):
+        train(GAME, 3, warm, replace(TINY, seed=4), resume=True)
+    # A network of another shape, another game, no file or a damaged one: refused, nothing
+    # written.
+    refused = tmp_path / "refused"
+    with pytest.raises(sf.InvalidOptionError, match=r"hidden=8.*hidden=16"):
+        train(GAME, 1, refused, replace(TINY, init=str(start), hidden=16))
+    other = tmp_path / "other"
+    train(sf.make("windflowers", size=3), 1, other, TINY)
+    with pytest.raises(sf.InvalidOptionError, match="windflowers"):
+        train(GAME, 1, refused, replace(TINY, init=str(other / "latest.npz")))
+    with pytest.raises(sf.InvalidOptionError, match="no such file"):
+        train(GAME, 1, refused, replace(TINY, init=str(tmp_path / "missing.npz")))
+    damaged = tmp_path / "damaged.npz"
+    damaged.write_bytes(start.read_bytes()[:200])
+    with pytest.raises(sf.RecordError):
+        train(GAME, 1, refused, replace(TINY, init=str(damaged)))
+    assert not refused.exists()

@@ -78,6 +78,11 @@ class TrainConfig:
     workers: int | None = None
     #: The Ray cluster the workers join (None: a local Ray).
     address: str | None = None
+    #: A checkpoint whose weights the run starts from instead of random ones (the optimiser
+    #: starts afresh): a network of this game with the run's ``architecture``, ``hidden`` and
+    #: ``layers``, such as the ``latest.npz`` of an earlier run whose resume state is gone
+    #: (None: random weights from ``seed``).
+    init: str | None = None
 
 
 #: The folder of a run's resume state inside ``out``.
@@ -262,22 +267,29 @@ def train(
         )
     if resume and done is None:
         raise _core.InvalidOptionError(f"{out} holds no training run to resume")
+    # A start from a checkpoint is checked before anything is written.
+    initial = None
+    if not resume and config.init is not None:
+        initial = _initial_network(config.init, _board_of(boards, 0), config)
     os.makedirs(os.path.join(out, RESUME_DIR), exist_ok=True)
     window: list[SelfPlayData] = []
     rows: list[dict[str, Any]] = []
     if resume:
         net, rows, window = _load_state(out, game, config, boards)
     else:
+        if initial is not None:
+            net = initial
+        else:
+            net = Network.create(
+                _board_of(boards, 0),
+                hidden=config.hidden,
+                layers=config.layers,
+                architecture=config.architecture,
+                seed=config.seed,
+                learning_rate=config.learning_rate,
+            )
         if overwrite:
             _clear_run(out)
-        net = Network.create(
-            _board_of(boards, 0),
-            hidden=config.hidden,
-            layers=config.layers,
-            architecture=config.architecture,
-            seed=config.seed,
-            learning_rate=config.learning_rate,
-        )
     began = time.perf_counter()
     first = len(rows)
     # The symmetries of each board of the run, found once.
@@ -544,6 +556,34 @@ def _clear_run(out: str) -> None:
     for n in names:
         if os.path.exists(os.path.join(out, n)):
             os.unlink(os.path.join(out, n))
+
+
+def _initial_network(path: str, board: Game, config: TrainConfig) -> Network:
+    """The network of checkpoint ``path`` to start a run on ``board`` from, checked against
+    the run's network settings.
+
+    Raises:
+        InvalidOptionError: a checkpoint of another game or rules, or of another shape than
+            ``config`` asks for (the message names both).
+        RecordError: the file is not a checkpoint.
+    """
+    if not os.path.isfile(path):
+        raise _core.InvalidOptionError(
+            f"init must be a checkpoint file, got {path!r} (no such file)"
+        )
+    net = Network.load(path, board)
+    held = {"architecture": net.architecture, "hidden": net.hidden, "layers": net.layers}
+    asked = {"architecture": config.architecture, "hidden": config.hidden, "layers": config.layers}
+    if held != asked:
+        differ = sorted(k for k in held if held[k] != asked[k])
+        raise _core.InvalidOptionError(
+            f"init {path} holds a network with "
+            + ", ".join(f"{k}={held[k]!r}" for k in differ)
+            + "; the run asks for "
+            + ", ".join(f"{k}={asked[k]!r}" for k in differ)
+        )
+    net.learning_rate = config.learning_rate
+    return net
 
 
 def _settings(config: TrainConfig) -> dict[str, Any]:

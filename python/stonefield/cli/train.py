@@ -48,6 +48,7 @@ _SETTINGS = (
     "strong_games",
     "workers",
     "address",
+    "init",
 )
 
 
@@ -211,6 +212,13 @@ def add_parser(sub: Any) -> None:
         "--address",
         metavar="ADDR",
         help="the Ray cluster the workers join (default: a local Ray)",
+    )
+    p.add_argument(
+        "--init",
+        metavar="CHECKPOINT",
+        help="start from this checkpoint's weights instead of random ones (the optimiser starts"
+        " afresh): a network of the game with the run's --architecture, --hidden and --layers,"
+        " such as an earlier run's latest.npz",
     )
     p.set_defaults(func=run)
 
