@@ -391,14 +391,33 @@ GAME_LABELS = {
 }
 
 
+def expert_runs(game: str) -> list[Path]:
+    """The training runs behind the game's shipped network, oldest first: ``runs/GAME``, then
+    ``runs/GAME-2``, ``runs/GAME-3``... (each started from the one before with ``--init``) up
+    to the run whose ``latest.npz`` is the shipped file."""
+    shipped = (ROOT / "python" / "stonefield" / "networks" / f"{game}.npz").read_bytes()
+    runs, n = [], 1
+    while True:
+        run = EXPERIMENTS / "experts" / "runs" / (game if n == 1 else f"{game}-{n}")
+        if not (run / "results.json").exists():
+            raise SystemExit(f"no training run in experiments/experts/runs made {game}.npz")
+        runs.append(run)
+        if (run / "latest.npz").read_bytes() == shipped:
+            return runs
+        n += 1
+
+
 def experts() -> str:
-    """The shipped networks: each game's training run (``experiments/experts/runs/GAME``) and
-    the expert's score against the strong preset at 0.1 s a move
-    (``experiments/experts/results/GAME.json``)."""
+    """The shipped networks: each game's training runs (``experiments/experts/runs/GAME``
+    and the runs that went on from it, :func:`expert_runs`) and the expert's score against
+    the strong preset at 0.1 s a move (``experiments/experts/results/GAME.json``)."""
     rows = []
     for g in GAMES:
-        run = json.loads((EXPERIMENTS / "experts" / "runs" / g / "results.json").read_text())
-        done = run["rows"]
+        done = [
+            row
+            for run in expert_runs(g)
+            for row in json.loads((run / "results.json").read_text())["rows"]
+        ]
         last = done[-1]["board"]
         on_default = [r for r in done if r["board"] == last]
         path = EXPERIMENTS / "experts" / "results" / f"{g}.json"
@@ -444,6 +463,7 @@ SOLVED_README = (
     " last_placer_breaks_ties=true",
     "windflowers grid=hex size=3 scoring=stones tiebreak=underdog last_placer_breaks_ties=false",
     "faraday grid=hex order=3 surplus_charge=false",
+    "faraday grid=hex order=4 min_offer_stones=1",
 )
 
 
