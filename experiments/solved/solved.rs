@@ -93,7 +93,14 @@ fn boards() -> Vec<(String, Game, bool)> {
     }
     // One size up, with the designer's rule that the offer holds a stone (with Ludii's 0 the
     // first player passes three times and the game is drawn at once).
-    for grid in ["square_omni", "hex_limping", "trisquare", "hex"] {
+    for grid in [
+        "square_omni",
+        "hex_limping",
+        "trisquare",
+        "trisquare_omni",
+        "hex",
+        "hex_omni",
+    ] {
         v.push(board(
             &format!("faraday grid={grid} order=4 min_offer_stones=1"),
             "faraday",
