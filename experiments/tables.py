@@ -453,6 +453,64 @@ def experts() -> str:
     )
 
 
+#: Networks that went on from a shipped one (``stonefield train --init``), measured against the
+#: strong preset as the shipped ones are: (run folder, rounds of it, evaluation file), each run
+#: after the first started from the latest network of the one before.
+CONTINUED = {
+    "faraday": [
+        ("faraday", None, "faraday.json"),
+        ("faraday-2", 200, "faraday-2-round-200.json"),
+        ("faraday-2", 350, "faraday-2-round-350.json"),
+        ("faraday-2", 472, "faraday-2.json"),
+    ],
+}
+
+
+def continued(game: str) -> str:
+    """A shipped network's runs trained on (:data:`CONTINUED`): rounds, time and positions up
+    to each measured network, and its score against the strong preset at 0.1 s a move."""
+    runs = EXPERIMENTS / "experts" / "runs"
+    rows = []
+    for run, rounds, result in CONTINUED[game]:
+        done: list[dict[str, Any]] = []
+        for earlier, _, _ in CONTINUED[game]:
+            if earlier == run:
+                break
+            if not any(d["run"] == earlier for d in done):
+                done += [
+                    {**r, "run": earlier}
+                    for r in json.loads((runs / earlier / "results.json").read_text())["rows"]
+                ]
+        mine = json.loads((runs / run / "results.json").read_text())["rows"]
+        done += [{**r, "run": run} for r in mine[: rounds or len(mine)]]
+        ev = json.loads((EXPERIMENTS / "experts" / "results" / result).read_text())
+        low, high = ev["interval"]
+        last = done[-1]["board"]
+        rows.append(
+            [
+                f"{run}, round {rounds}" if rounds else f"{run} (shipped)",
+                str(sum(r["board"] == last for r in done)),
+                f"{sum(r['seconds'] for r in done) / 60:.0f} min",
+                f"{sum(r['positions'] for r in done):,}",
+                f"{ev['score']:.3f}",
+                f"[{low:.3f}, {high:.3f}]",
+                str(len(ev["games"])),
+            ]
+        )
+    return table(
+        [
+            "network",
+            "rounds on the default board",
+            "training (wall)",
+            "self-play positions",
+            "score vs strong, 0.1 s a move",
+            "95 % interval",
+            "games",
+        ],
+        rows,
+    )
+
+
 #: The boards the README's solver table shows, by their label in experiments/solved/results.md.
 SOLVED_README = (
     "smallholder board=hex232323 ruleset=nibbler",
@@ -663,6 +721,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "strength/windflowers-joint-fit": windflowers_joint_fit,
     "training/subsume4": training,
     "training/experts": experts,
+    "training/faraday-continued": lambda: continued("faraday"),
     "solved/values": solved_values,
     "solved/graphs": state_graphs,
     "solved/speed-table-64": lambda: solver_speed("table-64"),
