@@ -470,19 +470,15 @@ def continued(game: str) -> str:
     """A shipped network's runs trained on (:data:`CONTINUED`): rounds, time and positions up
     to each measured network, and its score against the strong preset at 0.1 s a move."""
     runs = EXPERIMENTS / "experts" / "runs"
+
+    def rounds_of(run: str) -> list[dict[str, Any]]:
+        return list(json.loads((runs / run / "results.json").read_text())["rows"])
+
+    order = list(dict.fromkeys(run for run, _, _ in CONTINUED[game]))
     rows = []
     for run, rounds, result in CONTINUED[game]:
-        done: list[dict[str, Any]] = []
-        for earlier, _, _ in CONTINUED[game]:
-            if earlier == run:
-                break
-            if not any(d["run"] == earlier for d in done):
-                done += [
-                    {**r, "run": earlier}
-                    for r in json.loads((runs / earlier / "results.json").read_text())["rows"]
-                ]
-        mine = json.loads((runs / run / "results.json").read_text())["rows"]
-        done += [{**r, "run": run} for r in mine[: rounds or len(mine)]]
+        done = [r for earlier in order[: order.index(run)] for r in rounds_of(earlier)]
+        done += rounds_of(run)[:rounds]
         ev = json.loads((EXPERIMENTS / "experts" / "results" / result).read_text())
         low, high = ev["interval"]
         last = done[-1]["board"]
