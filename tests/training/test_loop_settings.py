@@ -64,6 +64,12 @@ def test_the_command_refuses_a_share_outside_0_to_1(
     with pytest.raises(SystemExit):
         main([*args, "--full-search-share", "1.5"])
     assert "full-search-share must be a number from 0 to 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*args, "--gate-threshold", "0"])
+    assert "gate-threshold must be a number above 0 and at most 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*args, "--gate-games", "-2"])
+    assert "gate-games" in capsys.readouterr().err
 
 
 def test_curriculum_syntax() -> None:

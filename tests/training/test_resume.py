@@ -5,15 +5,17 @@ write cut by a full disk leaves the earlier checkpoint whole."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import stonefield as sf
-from stonefield.alphazero import TrainConfig, train
+from stonefield.alphazero import TrainConfig, loop, train
 from stonefield.cli import main
 
 GAME = sf.make("subsume", size=3)
@@ -144,3 +146,61 @@ def test_a_run_starts_from_an_earlier_network_and_refuses_one_that_does_not_fit(
     with pytest.raises(sf.RecordError):
         train(GAME, 1, refused, replace(TINY, init=str(damaged)))
     assert not refused.exists()
+
+
+def test_a_gated_run_plays_self_play_with_the_network_that_passed_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import replace
+
+    gated = replace(TINY, gate_games=4, eval_simulations=8, gate_threshold=0.5)
+    through, stopped = tmp_path / "through", tmp_path / "stopped"
+    # The network each round's self-play is given, as the bytes of a checkpoint.
+    players: list[bytes] = []
+    play_round = loop.play_round
+
+    def recording(board: sf.Game, network: bytes, *args: Any, **kwargs: Any) -> Any:
+        players.append(network)
+        return play_round(board, network, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "play_round", recording)
+    rows = train(GAME, 3, through, gated)
+    assert [r["iteration"] for r in rows] == [1, 2, 3]
+    best = 0
+    for r in rows:
+        assert 0 <= r["gate_low"] <= r["gate_score"] <= r["gate_high"] <= 1
+        assert r["accepted"] == (r["gate_score"] >= 0.5)
+        best = r["iteration"] if r["accepted"] else best
+        assert r["best_round"] == best
+    # With these seeds the first round fails the gate and a later one passes.
+    assert not rows[0]["accepted"] and any(r["accepted"] for r in rows)
+
+    def network_of(round_: int) -> Path:
+        return through / (f"checkpoint-{round_:03d}.npz" if round_ else "resume/initial.npz")
+
+    # best.npz is the network of the last round that passed (the initial one if none did),
+    # and each round's self-play was played by the network that was best before it.
+    for a, b in zip(_weights(through / "best.npz"), _weights(network_of(best))):
+        np.testing.assert_array_equal(a, b)
+    assert len(players) == 3
+    for played, before in zip(players, [0] + [r["best_round"] for r in rows[:-1]]):
+        with np.load(io.BytesIO(played)) as data:
+            got = [data[k] for k in sorted(data.files) if k != "header"]
+        for a, b in zip(got, _weights(network_of(before))):
+            np.testing.assert_array_equal(a, b)
+    assert "gate" in (through / "results.md").read_text()
+    # Stopped after one round and resumed: the same networks as the run that went through.
+    train(GAME, 1, stopped, gated)
+    again = train(GAME, 3, stopped, gated, resume=True)
+    assert [r["best_round"] for r in again] == [r["best_round"] for r in rows]
+    assert [r["gate_score"] for r in again] == [r["gate_score"] for r in rows]
+    for name in ("latest.npz", "best.npz"):
+        for a, b in zip(_weights(stopped / name), _weights(through / name)):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    # A resume may not change the gate; settings out of range are refused.
+    with pytest.raises(sf.InvalidOptionError, match="gate_games"):
+        train(GAME, 4, stopped, replace(gated, gate_games=2), resume=True)
+    with pytest.raises(sf.InvalidOptionError, match="gate_threshold"):
+        train(GAME, 1, tmp_path / "x", replace(TINY, gate_threshold=0.0))
+    with pytest.raises(sf.InvalidOptionError, match="gate_games"):
+        train(GAME, 1, tmp_path / "x", replace(TINY, gate_games=-1))

@@ -83,6 +83,14 @@ class TrainConfig:
     #: ``layers``, such as the ``latest.npz`` of an earlier run whose resume state is gone
     #: (None: random weights from ``seed``).
     init: str | None = None
+    #: Gating (AlphaGo Zero): after each round the trained network plays this many games
+    #: against the network that plays self-play (PUCT at ``eval_simulations`` each, root
+    #: noise on so the games differ, seats alternating) and replaces it only when it scores at
+    #: least ``gate_threshold``; training goes on from the trained network either way. 0: no
+    #: gate, the trained network plays the next round's self-play.
+    gate_games: int = 0
+    #: The score a trained network needs against the self-play network to replace it.
+    gate_threshold: float = 0.55
 
 
 #: The folder of a run's resume state inside ``out``.
@@ -210,6 +218,12 @@ def check_config(config: TrainConfig) -> None:
         refuse(f"exact_nodes must be at least 1, got {config.exact_nodes}")
     if config.strong_games < 0:
         refuse(f"strong_games must be at least 0, got {config.strong_games}")
+    if config.gate_games < 0:
+        refuse(f"gate_games must be at least 0, got {config.gate_games}")
+    if not 0 < config.gate_threshold <= 1:
+        refuse(
+            f"gate_threshold must be a number above 0 and at most 1, got {config.gate_threshold}"
+        )
     if config.curriculum is not None:
         parse_curriculum(config.curriculum)
 
@@ -243,6 +257,11 @@ def train(
     with the network, the optimiser's state and the replay window it had (the rounds' random
     seeds follow from their numbers), so a run stopped and resumed gives the same network as
     one that ran through; ``iterations`` counts the rounds of the whole run.
+
+    With ``config.gate_games``, self-play is played by the last network that passed the gate
+    (at first the initial one) rather than by the trained one, each row holds the gate's
+    score, interval, whether it passed and ``best_round`` (the round whose network plays the
+    next round's self-play; 0: the initial network), and ``out/best.npz`` is that network.
 
     Raises:
         InvalidOptionError: a setting out of range; ``out`` holds a run and neither
@@ -290,6 +309,12 @@ def train(
             )
         if overwrite:
             _clear_run(out)
+        if config.gate_games > 0:
+            # The self-play network until a trained one passes the gate.
+            net.save(os.path.join(out, RESUME_DIR, INITIAL_NETWORK))
+    # The round whose network plays self-play (0: the initial one); with a gate, the last
+    # network that passed it.
+    best_round = int(rows[-1].get("best_round", len(rows))) if rows else 0
     began = time.perf_counter()
     first = len(rows)
     # The symmetries of each board of the run, found once.
@@ -306,6 +331,9 @@ def train(
         symmetries = found[key]
         # A graph network trains and plays each board of a curriculum in turn.
         net = net.with_game(board)
+        player = net
+        if config.gate_games > 0:
+            player = _network_of_round(out, best_round, board)
         settings = RoundSettings(
             games=config.games,
             simulations=config.simulations,
@@ -318,7 +346,7 @@ def train(
         )
         data, stats = play_round(
             board,
-            _checkpoint_bytes(net, out),
+            _checkpoint_bytes(player, out, SELF_PLAY_NETWORK if player is not net else NETWORK),
             settings,
             workers=config.workers,
             address=config.address,
@@ -375,6 +403,11 @@ def train(
             row["score_low"], row["score_high"] = (float(x) for x in m.score_ci[0])
         if config.strong_games > 0:
             row.update(_versus_strong(board, evaluator, data, config, it))
+        if config.gate_games > 0:
+            row.update(_gate(board, net, out, config, it))
+            if row["accepted"]:
+                best_round = it + 1
+        row["best_round"] = best_round if config.gate_games > 0 else it + 1
         row["seconds"] = time.perf_counter() - started
         row["train_seconds"] = trained - started
         rows.append(row)
@@ -384,6 +417,8 @@ def train(
         net.save(os.path.join(out, f"checkpoint-{it + 1:03d}.npz"))
         _save_state(out, game, config, net, rows, iterations)
         net.save(os.path.join(out, "latest.npz"))
+        if config.gate_games > 0:
+            _network_of_round(out, best_round, board).save(os.path.join(out, "best.npz"))
         _write_results(out, game, config, rows, symmetries)
         stale = os.path.join(out, RESUME_DIR, f"selfplay-{it + 1 - config.window:03d}.npz")
         if it + 1 > config.window and os.path.exists(stale):
@@ -393,17 +428,59 @@ def train(
     return rows
 
 
-def _checkpoint_file(net: Network, out: str) -> str:
-    """The network written to ``out/resume/network.npz`` (its path)."""
-    path = os.path.join(out, RESUME_DIR, "network.npz")
+#: The files in ``out/resume/``: the trained network as searches read it, the self-play
+#: network of a gated run, and a gated run's network before its first round.
+NETWORK = "network.npz"
+SELF_PLAY_NETWORK = "self-play.npz"
+INITIAL_NETWORK = "initial.npz"
+
+
+def _checkpoint_file(net: Network, out: str, name: str = NETWORK) -> str:
+    """The network written to ``out/resume/NAME`` (its path)."""
+    path = os.path.join(out, RESUME_DIR, name)
     net.save(path)
     return path
 
 
-def _checkpoint_bytes(net: Network, out: str) -> bytes:
+def _checkpoint_bytes(net: Network, out: str, name: str = NETWORK) -> bytes:
     """The network as the bytes of a checkpoint: what self-play's workers rebuild it from."""
-    with open(_checkpoint_file(net, out), "rb") as f:
+    with open(_checkpoint_file(net, out, name), "rb") as f:
         return f.read()
+
+
+def _network_of_round(out: str, round_: int, board: Game) -> Network:
+    """The network a gated run had after round ``round_`` (0: the one it started with),
+    playing ``board``."""
+    if round_ == 0:
+        path = os.path.join(out, RESUME_DIR, INITIAL_NETWORK)
+    else:
+        path = os.path.join(out, f"checkpoint-{round_:03d}.npz")
+    return Network.load(path, board)
+
+
+def _gate(board: Game, net: Network, out: str, config: TrainConfig, it: int) -> dict[str, Any]:
+    """The gate's match: the trained network against the self-play network (written by this
+    round as ``out/resume/self-play.npz``), ``gate_games`` games of PUCT at
+    ``eval_simulations`` with root noise, seats alternating; whether it passed."""
+    _checkpoint_file(net, out, NETWORK)
+    agents = [
+        _core.PUCT(
+            read_checkpoint(os.path.join(out, RESUME_DIR, name), board),
+            simulations=config.eval_simulations,
+            batch_size=config.batch_size,
+            seed=config.seed + seat,
+        )
+        for seat, name in enumerate((NETWORK, SELF_PLAY_NETWORK))
+    ]
+    m = match(board, agents, games=config.gate_games, seed=config.seed + 7927 * (it + 1))
+    score = float(m.score[0])
+    low, high = (float(x) for x in m.score_ci[0])
+    return {
+        "gate_score": score,
+        "gate_low": low,
+        "gate_high": high,
+        "accepted": score >= config.gate_threshold,
+    }
 
 
 def _throughput(positions: int, stats: RoundStats) -> dict[str, Any]:
@@ -550,7 +627,7 @@ def finished_rounds(out: str | os.PathLike[str]) -> int | None:
 def _clear_run(out: str) -> None:
     """Removes the files of an earlier run from ``out`` (``overwrite``)."""
     names = [n for n in os.listdir(out) if n.startswith("checkpoint-") and n.endswith(".npz")]
-    names += ["latest.npz", "results.json", "results.md"]
+    names += ["latest.npz", "best.npz", "results.json", "results.md"]
     resume = os.path.join(out, RESUME_DIR)
     names += [os.path.join(RESUME_DIR, n) for n in os.listdir(resume) if n.endswith(".npz")]
     for n in names:
@@ -736,8 +813,9 @@ def _write_results(
     lines = [
         "| iteration | board | positions | policy loss, new games | value loss, new games |"
         " policy loss, trained | value loss, trained | score vs UCT | 95 % interval |"
-        " score vs strong | 95 % interval | positions/s/core | in network | s |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|",
+        " score vs strong | 95 % interval | gate | 95 % interval | self-play network |"
+        " positions/s/core | in network | s |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|",
     ]
 
     def cell(r: dict[str, Any], key: str, low: str, high: str) -> tuple[str, str]:
@@ -748,13 +826,19 @@ def _write_results(
     for r in rows:
         uct, uct_ci = cell(r, "score_vs_uct", "score_low", "score_high")
         strong, strong_ci = cell(r, "score_vs_strong", "strong_low", "strong_high")
+        gate, gate_ci = cell(r, "gate_score", "gate_low", "gate_high")
+        if "accepted" in r:
+            gate += " passed" if r["accepted"] else " failed"
+        # The round whose network plays the next round's self-play.
+        player = str(r.get("best_round", r["iteration"]))
         speed = f"{r['positions_per_core_second']:.1f}" if "positions_per_core_second" in r else "–"
         share = f"{100 * r['network_share']:.0f} %" if "network_share" in r else "–"
         lines.append(
             f"| {r['iteration']} | {r.get('board', '–')} | {r['positions']} |"
             f" {r['policy_loss_before']:.3f} | {r['value_loss_before']:.3f} |"
             f" {r['policy_loss']:.3f} | {r['value_loss']:.3f} | {uct} | {uct_ci} | {strong} |"
-            f" {strong_ci} | {speed} | {share} | {r['seconds']:.0f} |"
+            f" {strong_ci} | {gate} | {gate_ci} | {player} | {speed} | {share} |"
+            f" {r['seconds']:.0f} |"
         )
     with atomic_write(os.path.join(out, "results.md")) as f:
         f.write("\n".join(lines) + "\n")

@@ -49,6 +49,8 @@ _SETTINGS = (
     "workers",
     "address",
     "init",
+    "gate_games",
+    "gate_threshold",
 )
 
 
@@ -220,7 +222,36 @@ def add_parser(sub: Any) -> None:
         " afresh): a network of the game with the run's --architecture, --hidden and --layers,"
         " such as an earlier run's latest.npz",
     )
+    p.add_argument(
+        "--gate-games",
+        type=int_in(0, None, "gate-games"),
+        help="after each round, games of the trained network against the self-play network;"
+        " it replaces the self-play network only when it scores --gate-threshold (default: 0,"
+        " no gate: the trained network plays the next round)",
+    )
+    p.add_argument(
+        "--gate-threshold",
+        type=positive_share("gate-threshold"),
+        help="the score that passes the gate, above 0 and at most 1 (default: 0.55)",
+    )
     p.set_defaults(func=run)
+
+
+def positive_share(name: str) -> Any:
+    """An argparse type: a number above 0 and at most 1."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            v = float("nan")
+        if not 0 < v <= 1:
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a number above 0 and at most 1, got {text!r}"
+            )
+        return v
+
+    return parse
 
 
 def share(name: str) -> Any:
@@ -286,6 +317,9 @@ def run(args: argparse.Namespace) -> int:
         vs = "" if score is None else f", score vs UCT {score:.3f}"
         if row.get("score_vs_strong") is not None:
             vs += f", score vs strong {row['score_vs_strong']:.3f}"
+        if row.get("gate_score") is not None:
+            passed = "passed" if row["accepted"] else "failed"
+            vs += f", gate {row['gate_score']:.3f} {passed} (self-play: round {row['best_round']})"
         if row.get("positions_per_core_second") is not None:
             vs += f", {row['positions_per_core_second']:.1f} positions/s/core"
             if row.get("network_share") is not None:
