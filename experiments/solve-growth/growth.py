@@ -41,6 +41,16 @@ SERIES: list[tuple[str, str, dict[str, Any], list[int], list[int], float]] = [
         300.0,
     ),
     ("subsume size 4", "subsume", {"size": 4}, [24, 20, 16, 12], [1, 2, 3, 4], 300.0),
+] + [
+    (
+        f"smallholder hex343434 {ruleset}",
+        "smallholder",
+        {"board": "hex343434", "ruleset": ruleset},
+        [14, 10, 8, 6],
+        [1, 2, 3, 4],
+        300.0,
+    )
+    for ruleset in ("gaps_original", "offshore_gaps", "stymie", "hull_setbacks")
 ]
 
 TABLE_MB = 1024
