@@ -36,6 +36,23 @@ def test_an_evaluation_is_written_game_by_game_and_resumes(tmp_path: Path) -> No
     assert "game 2:" in second.stdout and "game 1:" not in second.stdout
 
 
+def test_workers_play_the_missing_games_at_once_and_keep_them_in_order(tmp_path: Path) -> None:
+    out = tmp_path / "subsume.json"
+    assert _run("subsume", "--games", "1", "--time", "0.01", "--out", str(out)).returncode == 0
+    more = _run("subsume", "--games", "4", "--time", "0.01", "--workers", "2", "--out", str(out))
+    assert more.returncode == 0, more.stderr
+    done = json.loads(out.read_text())
+    assert [g["game"] for g in done["games"]] == [0, 1, 2, 3]
+    assert [g["expert_seat"] for g in done["games"]] == [0, 1, 0, 1]
+    assert sorted(line.split(":")[0] for line in more.stdout.splitlines()) == [
+        "game 2",
+        "game 3",
+        "game 4",
+    ]
+    scores = [g["score"] for g in done["games"]]
+    assert done["score"] == pytest.approx(sum(scores) / 4)
+
+
 def test_another_evaluation_in_the_same_file_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "subsume.json"
     assert _run("subsume", "--games", "1", "--time", "0.01", "--out", str(out)).returncode == 0
@@ -43,7 +60,7 @@ def test_another_evaluation_in_the_same_file_is_refused(tmp_path: Path) -> None:
     assert again.returncode != 0 and "another evaluation" in again.stderr
 
 
-@pytest.mark.parametrize("bad", ["--games=x", "--time=y"])
+@pytest.mark.parametrize("bad", ["--games=x", "--time=y", "--workers=0"])
 def test_bad_arguments_are_refused(bad: str, tmp_path: Path) -> None:
     r = _run("subsume", bad, "--out", str(tmp_path / "x.json"))
-    assert r.returncode == 2 and "invalid" in r.stderr
+    assert r.returncode == 2 and ("invalid" in r.stderr or "1 or more" in r.stderr)

@@ -490,6 +490,13 @@ class SolveResult:
     def table_bytes(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+def proof_lines(
+    state: State,
+    player: int,
+    at_least: int,
+    table_mb: int | None = None,
+    time: float | None = None,
+) -> npt.NDArray[np.int64] | None: ...
 def solve(
     state: State,
     max_nodes: int | None = None,

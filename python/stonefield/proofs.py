@@ -95,7 +95,8 @@ def _result_for(state: _core.State, player: int) -> int:
 
 
 #: The writer leaves a claiming player's position to the checker's own minimax ("?") when
-#: minimax settles it within this many positions.
+#: minimax settles it within this many positions (``stonefield._core.proof_lines``, whose
+#: minimax is the checker's, counts them the same way).
 LEAF_POSITIONS = 200
 #: The most positions the checker's minimax visits for one "?" before it rejects the proof.
 CHECKER_LEAF_LIMIT = 100_000
@@ -125,63 +126,28 @@ def _minimax(state: _core.State, player: int, at_least: int, budget: list[int]) 
     return not mine
 
 
-def _prove(
+def write_proof(
     state: _core.State,
-    player: int,
-    at_least: int,
-    out: list[str],
-    cache: dict[tuple[int, int], list[int]],
-    table_mb: int | None,
-) -> None:
-    """Appends the moves of a proof that ``player`` gets at least ``at_least`` from ``state``
-    (known to hold), choosing the claiming player's moves with the solver."""
-    if state.is_terminal():
-        if _result_for(state, player) < at_least:
-            raise _core.StonefieldError(
-                f"the solver's value does not hold after actions {state.history}: no proof written"
-            )
-        return
-    if state.current_player == player:
-        try:
-            if _minimax(state, player, at_least, [LEAF_POSITIONS]):
-                out.append("?")
-                return
-        except _TooBig:
-            pass
-        k = (state.key(), state.move_count)
-        good = cache.get(k)
-        if good is None:
-            res = _core.solve(state, table_mb=table_mb, threads=1)
-            good = [
-                int(a) for a, o in zip(res.actions, res.outcomes) if -1 <= o <= 1 and o >= at_least
-            ]
-            cache[k] = good
-        if not good:
-            raise _core.StonefieldError(
-                f"no move keeps the value after actions {state.history}: no proof written"
-            )
-        a = good[0]
-        out.append(str(a))
-        state.apply(a)
-        _prove(state, player, at_least, out, cache, table_mb)
-        state.undo()
-        return
-    for a in state.legal_actions().tolist():
-        state.apply(a)
-        _prove(state, player, at_least, out, cache, table_mb)
-        state.undo()
-
-
-def write_proof(state: _core.State, value: int, path: str | Path, table_mb: int | None = 4) -> int:
+    value: int,
+    path: str | Path,
+    table_mb: int | None = None,
+    time: float | None = None,
+) -> int:
     """Writes a proof that ``state`` (a two-player position, not finished) has ``value`` for
     its mover; returns the number of move lines.
 
-    The claiming player's moves are chosen by solving each of its positions on the proof
-    (small boards only: the proof is a tree, its size that of the game's proof tree).
+    The claiming player's moves are chosen natively by one alpha-beta search (one thread, a
+    table of ``table_mb`` MiB at most, by default the solver's) whose table lasts the whole
+    walk: at each of its positions on the proof, the move the solved position's table entry
+    names when it keeps the claim, else the lowest that does. The proof is a tree (its size
+    that of the game's proof tree), so proofs are for small boards.
+
+    ``time`` (seconds, > 0) bounds the writing: when it runs out, nothing is written.
 
     Raises:
-        InvalidOptionError: the position is finished or not two-player, or value not ±1 / 0.
-        StonefieldError: the value does not hold (then nothing is written).
+        InvalidOptionError: the position is finished or not two-player, value not ±1 / 0, a
+            bad ``table_mb`` or ``time``, or the value does not hold (then nothing is written).
+        TimeoutError: ``time`` ran out before the proof was complete (nothing is written).
     """
     mover = state.current_player
     if state.is_terminal() or mover is None:
@@ -190,15 +156,25 @@ def write_proof(state: _core.State, value: int, path: str | Path, table_mb: int 
         raise _core.InvalidOptionError("certificate: proofs are for two-player games")
     if value not in (-1, 0, 1):
         raise _core.InvalidOptionError(f"certificate: value must be +1, 0 or -1, got {value!r}")
-    work = state.copy()
-    cache: dict[tuple[int, int], list[int]] = {}
+    if time is not None and not (isinstance(time, (int, float)) and time > 0):
+        raise _core.InvalidOptionError(
+            f"certificate: time must be a number of seconds above 0 or None, got {time!r}"
+        )
+    start = _time.perf_counter()
+
+    def left() -> float | None:
+        # What is left of ``time`` for the next claim (a draw has two).
+        return None if time is None else max(time - (_time.perf_counter() - start), 1e-9)
+
     claims = []
     body: list[str] = []
     for player, at_least in _claims(value, mover):
-        moves: list[str] = []
-        _prove(work, player, at_least, moves, cache, table_mb)
-        claims.append({"player": player, "at_least": at_least, "moves": len(moves)})
-        body.extend(f"{a}\n" for a in moves)
+        found = _core.proof_lines(state, player, at_least, table_mb=table_mb, time=left())
+        if found is None:
+            raise TimeoutError(f"certificate: no proof within {time} s; nothing written")
+        ids = found.tolist()
+        claims.append({"player": player, "at_least": at_least, "moves": len(ids)})
+        body.extend("?\n" if a < 0 else f"{a}\n" for a in ids)
     text = "".join(body)
     header = {
         "format": FORMAT,
@@ -303,7 +279,7 @@ def solve(
         try_first=try_first,
     )
     if certificate is not None and res.value is not None:
-        write_proof(state, int(res.value), certificate)
+        write_proof(state, int(res.value), certificate, table_mb=table_mb)
     return res
 
 

@@ -300,7 +300,9 @@ mod _core {
     #[pymodule_export]
     use super::sim::{simulate_raw, PyVectorEnv};
     #[pymodule_export]
-    use super::solve::{solve, state_graph, PySolveResult, PyStateGraph, SolveInterrupted};
+    use super::solve::{
+        proof_lines, solve, state_graph, PySolveResult, PyStateGraph, SolveInterrupted,
+    };
     #[pymodule_export]
     use super::{
         EvaluatorError, GameOverError, IllegalMoveError, InvalidOptionError, RecordError,

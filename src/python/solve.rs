@@ -543,6 +543,68 @@ pub fn solve(
     }
 }
 
+/// The moves of a proof that `player` gets at least `at_least` (+1, 0 or −1) from `state`,
+/// for `stonefield.proofs.write_proof`: one action id per line of the claim's proof, −1 for a
+/// position left to the checker's minimax; `None` when `time` (seconds) ran out first. One
+/// alpha-beta search (one thread, `table_mb` MiB at most, the game's symmetries) chooses the
+/// claiming player's moves.
+///
+/// Raises:
+///     InvalidOptionError: the claim does not hold (no proof), or a bad setting.
+///     KeyboardInterrupt: Ctrl-C (or `cancel_native_calls`) stopped it (nothing is returned).
+#[pyfunction]
+#[pyo3(signature = (state, player, at_least, table_mb = None, time = None))]
+pub fn proof_lines<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    player: usize,
+    at_least: i32,
+    table_mb: Option<Bound<'py, PyAny>>,
+    time: Option<Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
+    let st = state.cast::<PyState>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "proof_lines needs a stonefield.State, got {}",
+            describe(state)
+        ))
+    })?;
+    let root = st.borrow().session.state().clone();
+    let table_bytes = match opt(&table_mb) {
+        Some(v) => mb_arg("proof", "table_mb", v, 1 << 20)?,
+        None => core::default_table_bytes(),
+    };
+    let time = opt(&time)
+        .map(|v| real_arg("time", v, 0.0, true))
+        .transpose()?
+        .and_then(|t| Duration::try_from_secs_f64(t).ok());
+    let opts = SolveOptions {
+        table_bytes,
+        time,
+        max_moves: core::max_moves(&root.game()),
+        symmetries: root.game().symmetries(),
+        ..SolveOptions::default()
+    };
+    let (result, stop) = interruptible(
+        py,
+        |stop| each_state!(&root, s => core::proof_lines(s, player, at_least, &opts, Some(stop))),
+    );
+    let lines = result.map_err(to_py)?;
+    if let Some(why) = stop {
+        return Err(why);
+    }
+    let Some(lines) = lines else {
+        return Ok(None);
+    };
+    let ids: Vec<i64> = lines
+        .into_iter()
+        .map(|l| match l {
+            core::ProofLine::Move(a) => i64::from(a),
+            core::ProofLine::Leaf => -1,
+        })
+        .collect();
+    Ok(Some(PyArray1::from_vec(py, ids)))
+}
+
 /// What a solve's checkpoint is a run of: the format, the solver's version, the game, its
 /// rules version, the position keys' version (`KEY_VERSION`: saved entries are keyed by them)
 /// and its options, the position (its key and move count) and what is solved. A checkpoint is

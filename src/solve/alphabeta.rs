@@ -301,6 +301,22 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         let n = std::mem::take(&mut self.pending);
         self.budget.charge(n);
     }
+
+    /// What the table holds for `s`: its best action (mapped back from the image it was
+    /// stored under; `None` if it names none) and the work its value cost (the bit length of
+    /// the nodes searched for it), if it holds an entry.
+    pub(super) fn table_entry(&self, s: &R) -> Option<(Option<u32>, u32)> {
+        let (key, image) = match self.symmetry {
+            Some(y) => y.canonical(s.cells(), s.key()),
+            None => (s.key(), 0),
+        };
+        let e = self.table.probe(key)?;
+        let best = match self.symmetry {
+            Some(y) => y.back_from_image(image, e.best),
+            None => e.best,
+        };
+        Some(((best != NO_MOVE).then_some(best), e.work))
+    }
 }
 
 impl<R: Knowledge> Exact<R> for Searcher<'_, R> {

@@ -16,7 +16,8 @@
 //! ```
 //!
 //! and `table --> checkpoint --> common` (the saved runs of [`checkpoint`]: `common` names it in
-//! the options, `root` saves and resumes).
+//! the options, `root` saves and resumes), and `alphabeta --> proof` (the moves of a proof,
+//! chosen by one alpha-beta search whose table lasts the whole walk).
 
 pub mod alphabeta;
 pub mod checkpoint;
@@ -24,6 +25,7 @@ pub mod common;
 pub mod graph;
 mod memory;
 pub mod pns;
+pub mod proof;
 pub mod root;
 pub mod table;
 
@@ -33,6 +35,7 @@ pub use graph::{
     enumerate, enumerate_with, state_graph, state_graph_with, Explore, GameGraph, GraphStop,
     StateGraph, TableKind,
 };
+pub use proof::{proof_lines, ProofLine};
 pub use root::{check_solvable, solve, solve_guided, SolveResult};
 
 use crate::games::Game;

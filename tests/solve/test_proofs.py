@@ -66,6 +66,26 @@ def test_unfinished_solve_writes_nothing(tmp_path: Path) -> None:
     assert not path.exists()
 
 
+def test_a_writing_out_of_time_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "p.proof"
+    s = _state("smallholder", board="hex3")
+    with pytest.raises(TimeoutError, match="nothing written"):
+        sf.proofs.write_proof(s, 1, path, time=0.01)
+    assert not path.exists()
+    for bad in (0, -1.0, float("nan"), "1"):
+        with pytest.raises(sf.InvalidOptionError, match="time must be"):
+            sf.proofs.write_proof(s, 1, path, time=bad)  # type: ignore[arg-type]
+    assert not path.exists()
+
+
+def test_a_claim_the_position_does_not_hold_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "p.proof"
+    # hex232323 nibbler is a win for the mover: a loss cannot be proven.
+    with pytest.raises(sf.InvalidOptionError, match="does not hold"):
+        sf.proofs.write_proof(_state("smallholder", board="hex232323"), -1, path)
+    assert not path.exists()
+
+
 def test_finished_position_is_refused(tmp_path: Path) -> None:
     s = _state("windflowers", size=3, max_moves=2)
     while not s.is_terminal():

@@ -1,0 +1,303 @@
+//! The moves of a proof of a root value, for `stonefield.proofs.write_proof` (which writes the
+//! file) and its separate checker (`stonefield.proofs.verify_proof`, the rules alone).
+//!
+//! A claim "player P gets at least t" is proven by a tree: at P's positions one move, at the
+//! other player's every legal action in the order [`Rules::legal_actions`] gives them (the order
+//! the checker walks), down to finished games or to positions of P that plain minimax settles
+//! within [`LEAF_POSITIONS`] positions, written as a leaf for the checker to settle itself.
+//!
+//! P's move at each of its positions is chosen by one alpha-beta [`Searcher`] whose table
+//! lasts the whole walk, so the positions the proof visits again (transpositions, and the
+//! positions below each one already searched) cost a probe: every move is solved, and of those
+//! that keep the claim the one whose position cost the least work (the table's record of the
+//! nodes searched for it) is taken, since a small search stands for a small proof below it.
+
+use std::sync::atomic::AtomicBool;
+
+use super::alphabeta::Searcher;
+use super::common::{outcome, Budget, Exact, Order, SolveOptions, Symmetry};
+use super::table::TableMemory;
+use crate::error::{Error, Result};
+use crate::games::{Knowledge, Rules};
+
+/// P's positions that plain minimax settles within this many positions become leaves.
+pub const LEAF_POSITIONS: u64 = 200;
+
+/// One line of a claim's proof: P's move, or a leaf settled by the checker's minimax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofLine {
+    Move(u32),
+    Leaf,
+}
+
+/// The lines of the proof that `player` gets at least `at_least` (+1, 0 or −1, by the
+/// game's result for `player`) from `root`, which must hold; `None` when the budget of `opts`
+/// (its time) or `stop` ended the walk first. An error when the claim does not hold (a
+/// position where no move of `player` keeps it, or a finished game below it), or for a
+/// position the solver does not take (see [`super::check_solvable`]).
+pub fn proof_lines<R: Knowledge>(
+    root: &R,
+    player: usize,
+    at_least: i32,
+    opts: &SolveOptions,
+    stop: Option<&AtomicBool>,
+) -> Result<Option<Vec<ProofLine>>> {
+    super::check_solvable(root)?;
+    if player > 1 || !(-1..=1).contains(&at_least) {
+        return Err(Error::InvalidOption(format!(
+            "proof: a claim is of player 0 or 1 and at least -1, 0 or +1, not player {player} \
+             and {at_least}"
+        )));
+    }
+    let mut memory = TableMemory::new(opts.table_bytes)?;
+    let table = memory.table();
+    let symmetry = Symmetry::new(
+        &opts.symmetries,
+        root.board().num_sites(),
+        root.num_players(),
+    )?;
+    let budget = Budget::new(None, opts.time, stop);
+    let order = match opts.order {
+        Order::Auto if root.solver_knowledge() => Order::Knowledge,
+        Order::Auto => Order::History,
+        o => o,
+    };
+    let searcher = Searcher::<R>::new(
+        &table,
+        &budget,
+        symmetry.as_ref(),
+        opts,
+        root.num_actions(),
+        order,
+        None,
+    );
+    let mut walk = Walk {
+        searcher,
+        player,
+        at_least,
+        lines: Vec::new(),
+    };
+    let done = walk.prove(root)?;
+    Ok(done.then_some(walk.lines))
+}
+
+struct Walk<'a, R: Knowledge> {
+    searcher: Searcher<'a, R>,
+    player: usize,
+    at_least: i32,
+    lines: Vec<ProofLine>,
+}
+
+impl<R: Knowledge> Walk<'_, R> {
+    /// Appends the proof below `s`; `false` when the budget stopped it.
+    fn prove(&mut self, s: &R) -> Result<bool> {
+        let Some(mover) = s.current_player() else {
+            let got = outcome(s, self.player);
+            if got < self.at_least {
+                return Err(Error::InvalidOption(format!(
+                    "proof: the claim does not hold: a game below the root ends {got:+} for \
+                     player {}, not at least {:+}",
+                    self.player, self.at_least
+                )));
+            }
+            return Ok(true);
+        };
+        if mover != self.player {
+            for a in s.legal_actions() {
+                let mut child = s.clone();
+                child.apply_unchecked(a as usize);
+                if !self.prove(&child)? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
+        let mut budget = LEAF_POSITIONS;
+        if minimax(s, self.player, self.at_least, &mut budget) == Some(true) {
+            self.lines.push(ProofLine::Leaf);
+            return Ok(true);
+        }
+        let Some(a) = self.keeping_move(s)? else {
+            return Ok(false);
+        };
+        self.lines.push(ProofLine::Move(a));
+        let mut child = s.clone();
+        child.apply_unchecked(a as usize);
+        self.prove(&child)
+    }
+
+    /// A move of the claiming player at `s` that keeps the claim (`None` when the budget
+    /// stopped the search): of those that do, the one whose position cost the search the least
+    /// work (a small search, a small proof tree below it), then the one that leaves the other
+    /// player the fewest replies, then the lowest.
+    fn keeping_move(&mut self, s: &R) -> Result<Option<u32>> {
+        let mut best: Option<((u32, usize), u32)> = None;
+        for a in s.legal_actions() {
+            let mut child = s.clone();
+            child.apply_unchecked(a as usize);
+            match Exact::exact(&mut self.searcher, &child, self.player) {
+                None => return Ok(None),
+                Some(v) if v >= self.at_least => {
+                    // A finished game costs nothing; a position the table lost, the most.
+                    // Of equal work, the fewest replies of the other player (the branches
+                    // the proof must follow below it).
+                    let work = match child.current_player() {
+                        None => (0, 0),
+                        Some(p) => (
+                            self.searcher
+                                .table_entry(&child)
+                                .map_or(u32::MAX, |(_, w)| w),
+                            if p == self.player {
+                                1
+                            } else {
+                                child.legal_actions().len()
+                            },
+                        ),
+                    };
+                    if best.is_none_or(|(w, _)| work < w) {
+                        best = Some((work, a));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        match best {
+            Some((_, a)) => Ok(Some(a)),
+            None => Err(Error::InvalidOption(format!(
+                "proof: the claim does not hold: no move of player {} keeps at least {:+} at a \
+                 position {} moves into the game",
+                self.player,
+                self.at_least,
+                s.move_count()
+            ))),
+        }
+    }
+}
+
+/// Plain minimax, the checker's own (`stonefield.proofs._minimax`, the same order and the same
+/// count): can `player` make sure of at least `at_least` from `s`? Counts the positions it
+/// visits down from `budget`; `None` once more are needed than it held.
+pub fn minimax<R: Rules>(s: &R, player: usize, at_least: i32, budget: &mut u64) -> Option<bool> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let Some(mover) = s.current_player() else {
+        return Some(outcome(s, player) >= at_least);
+    };
+    let mine = mover == player;
+    for a in s.legal_actions() {
+        let mut child = s.clone();
+        child.apply_unchecked(a as usize);
+        if minimax(&child, player, at_least, budget)? == mine {
+            return Some(mine);
+        }
+    }
+    Some(!mine)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::options::OptionValue;
+    use crate::games::Game;
+    use crate::solve::solve;
+
+    fn game(name: &str, opts: &[(&str, &str)]) -> Game {
+        let opts: Vec<_> = opts
+            .iter()
+            .map(|(k, v)| (k.to_string(), OptionValue::parse_cli(v)))
+            .collect();
+        Game::make(name, &opts).unwrap()
+    }
+
+    fn opts(game: &Game) -> SolveOptions {
+        SolveOptions {
+            table_bytes: 16 << 20,
+            max_moves: super::super::max_moves(game),
+            symmetries: game.symmetries(),
+            ..SolveOptions::default()
+        }
+    }
+
+    /// Replays the lines as the checker does: every branch of the other player's, one move
+    /// of the claimant's, each leaf settled by minimax; returns the lines used.
+    fn check<R: Rules>(s: &R, player: usize, at_least: i32, lines: &[ProofLine]) -> usize {
+        let Some(mover) = s.current_player() else {
+            assert!(outcome(s, player) >= at_least);
+            return 0;
+        };
+        if mover != player {
+            let mut used = 0;
+            for a in s.legal_actions() {
+                let mut c = s.clone();
+                c.apply_unchecked(a as usize);
+                used += check(&c, player, at_least, &lines[used..]);
+            }
+            return used;
+        }
+        match lines[0] {
+            ProofLine::Leaf => {
+                let mut budget = 100_000;
+                assert_eq!(minimax(s, player, at_least, &mut budget), Some(true));
+                1
+            }
+            ProofLine::Move(a) => {
+                assert!(s.legal_actions().contains(&a));
+                let mut c = s.clone();
+                c.apply_unchecked(a as usize);
+                1 + check(&c, player, at_least, &lines[1..])
+            }
+        }
+    }
+
+    /// The lines of a won, a lost and a drawn position replay to the end, and a claim the
+    /// position does not hold is an error.
+    #[test]
+    fn proofs_replay_and_false_claims_are_refused() {
+        for (name, opt) in [
+            ("smallholder", vec![("board", "hex232323")]),
+            (
+                "smallholder",
+                vec![("board", "hex232323"), ("ruleset", "stymie")],
+            ),
+            (
+                "windflowers",
+                vec![("grid", "trisquare"), ("size", "3"), ("max_moves", "6")],
+            ),
+        ] {
+            let game = game(name, &opt);
+            let root = game.new_state();
+            let o = opts(&game);
+            let value = solve(&root, &o, None).unwrap().value.unwrap();
+            let mover = root.current_player().unwrap();
+            let claims = match value {
+                1 => vec![(mover, 1)],
+                -1 => vec![(1 - mover, 1)],
+                _ => vec![(mover, 0), (1 - mover, 0)],
+            };
+            for (p, t) in claims {
+                let lines = proof_lines(&root, p, t, &o, None).unwrap().unwrap();
+                assert!(!lines.is_empty());
+                assert_eq!(check(&root, p, t, &lines), lines.len(), "{name} {opt:?}");
+            }
+            // One more than the value gives is not to be had.
+            let (p, t) = match value {
+                1 => (1 - mover, 0),
+                -1 => (mover, 0),
+                _ => (mover, 1),
+            };
+            let err = proof_lines(&root, p, t, &o, None).unwrap_err().to_string();
+            assert!(err.contains("does not hold"), "{err}");
+        }
+    }
+
+    /// A raised stop flag ends the walk with no lines.
+    #[test]
+    fn a_stop_ends_the_walk() {
+        let game = game("smallholder", &[("board", "hex3")]);
+        let stop = AtomicBool::new(true);
+        let got = proof_lines(&game.new_state(), 0, 1, &opts(&game), Some(&stop)).unwrap();
+        assert_eq!(got, None);
+    }
+}
