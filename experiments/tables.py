@@ -454,37 +454,63 @@ def experts() -> str:
 
 
 #: Networks that went on from a shipped one (``stonefield train --init``), measured against the
-#: strong preset as the shipped ones are: (run folder, rounds of it, evaluation file), each run
-#: after the first started from the latest network of the one before.
-CONTINUED = {
+#: strong preset as the shipped ones are: (run folder, rounds of it or "best", evaluation file,
+#: a note on the evaluation or ""). A number is the network of that round (the run's
+#: ``latest.npz`` at its last); "best" is a gated run's ``best.npz``, the network that last
+#: passed its gate, after every round of the run.
+CONTINUED: dict[str, list[tuple[str, int | str | None, str, str]]] = {
     "faraday": [
-        ("faraday", None, "faraday.json"),
-        ("faraday-2", 200, "faraday-2-round-200.json"),
-        ("faraday-2", 350, "faraday-2-round-350.json"),
-        ("faraday-2", 472, "faraday-2.json"),
+        ("faraday", None, "faraday.json", ""),
+        ("faraday", None, "faraday-avx2.json", "measured again with the AVX2 forward pass"),
+        ("faraday-2", 200, "faraday-2-round-200.json", ""),
+        ("faraday-2", 350, "faraday-2-round-350.json", ""),
+        ("faraday-2", 472, "faraday-2.json", ""),
+        ("faraday-3", "best", "faraday-3.json", ""),
+        ("faraday-4", "best", "faraday-4.json", ""),
     ],
 }
 
 
+def run_rows(run: str) -> list[dict[str, Any]]:
+    """The rows of a run of ``experiments/experts/runs``, one per round."""
+    path = EXPERIMENTS / "experts" / "runs" / run / "results.json"
+    return list(json.loads(path.read_text())["rows"])
+
+
+def lineage(run: str) -> list[str]:
+    """The runs behind ``run``, oldest first, ``run`` last: each run's ``--init`` names the run
+    whose network it started from (``runs/NAME/latest.npz`` or ``best.npz``)."""
+    chain = [run]
+    while True:
+        path = EXPERIMENTS / "experts" / "runs" / chain[0] / "results.json"
+        init = json.loads(path.read_text())["config"].get("init")
+        if not init:
+            return chain
+        chain.insert(0, Path(init).parent.name)
+
+
 def continued(game: str) -> str:
     """A shipped network's runs trained on (:data:`CONTINUED`): rounds, time and positions up
-    to each measured network, and its score against the strong preset at 0.1 s a move."""
-    runs = EXPERIMENTS / "experts" / "runs"
-
-    def rounds_of(run: str) -> list[dict[str, Any]]:
-        return list(json.loads((runs / run / "results.json").read_text())["rows"])
-
-    order = list(dict.fromkeys(run for run, _, _ in CONTINUED[game]))
+    to each measured network (the runs it went on from included), and its score against the
+    strong preset at 0.1 s a move."""
     rows = []
-    for run, rounds, result in CONTINUED[game]:
-        done = [r for earlier in order[: order.index(run)] for r in rounds_of(earlier)]
-        done += rounds_of(run)[:rounds]
+    for run, rounds, result, note in CONTINUED[game]:
+        done = [r for earlier in lineage(run)[:-1] for r in run_rows(earlier)]
+        own = run_rows(run)
+        if rounds == "best":
+            done += own
+            label = f"{run}, best (round {own[-1]['best_round']} of {len(own)})"
+        else:
+            done += own[: rounds if isinstance(rounds, int) else None]
+            label = f"{run}, round {rounds}" if rounds else f"{run} (shipped)"
+        if note:
+            label += f", {note}"
         ev = json.loads((EXPERIMENTS / "experts" / "results" / result).read_text())
         low, high = ev["interval"]
         last = done[-1]["board"]
         rows.append(
             [
-                f"{run}, round {rounds}" if rounds else f"{run} (shipped)",
+                label,
                 str(sum(r["board"] == last for r in done)),
                 f"{sum(r['seconds'] for r in done) / 60:.0f} min",
                 f"{sum(r['positions'] for r in done):,}",
@@ -649,6 +675,53 @@ def solve_guided() -> str:
     return table(["board"] + [title for _, _, title in columns], rows)
 
 
+def size_text(n: int) -> str:
+    """Bytes as kB or MB (decimal)."""
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.1f} kB"
+
+
+def proofs() -> str:
+    """A verified proof of each solved board's value (``experiments/proofs/prove.py``'s rows
+    in ``results/proofs.jsonl``): lines, size, positions the checker visited, the seconds to
+    write and to check, and whether the file is committed; a board whose writing ran out of
+    time says so."""
+    path = EXPERIMENTS / "proofs" / "results" / "proofs.jsonl"
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        value = {1: "win", 0: "draw", -1: "loss"}[r["value"]]
+        if r["stopped"]:
+            rows.append(
+                [r["board"], value, "–", "–", "–", f"> {r['write_seconds']:.0f}", "–", "no"]
+            )
+            continue
+        rows.append(
+            [
+                r["board"],
+                value,
+                f"{r['lines']:,}",
+                size_text(r["bytes"]),
+                f"{r['positions']:,}",
+                f"{r['write_seconds']:.1f}",
+                f"{r['check_seconds']:.1f}",
+                "yes" if r["kept"] else "no (regenerate)",
+            ]
+        )
+    return table(
+        [
+            "board (empty)",
+            "value",
+            "lines",
+            "file",
+            "positions checked",
+            "write (s)",
+            "check (s)",
+            "committed",
+        ],
+        rows,
+    )
+
+
 def solve_growth() -> str:
     """How a solve grows as positions come nearer the empty board:
     ``experiments/solve-growth/results/growth.jsonl`` (``growth.py``'s lines), per series and
@@ -726,6 +799,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "solved/speed-threads": lambda: solver_speed("threads-1024", "1 thread", "2 threads"),
     "solved/guided": solve_guided,
     "solved/growth": solve_growth,
+    "solved/proofs": proofs,
 }
 
 
