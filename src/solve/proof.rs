@@ -6,11 +6,12 @@
 //! the checker walks), down to finished games or to positions of P that plain minimax settles
 //! within [`LEAF_POSITIONS`] positions, written as a leaf for the checker to settle itself.
 //!
-//! P's move at each of its positions is chosen by one alpha-beta [`Searcher`] whose table
-//! lasts the whole walk, so the positions the proof visits again (transpositions, and the
-//! positions below each one already searched) cost a probe: every move is solved, and of those
-//! that keep the claim the one whose position cost the least work (the table's record of the
-//! nodes searched for it) is taken, since a small search stands for a small proof below it.
+//! P's move at each of its positions is chosen by one alpha-beta searcher (`super::alphabeta`)
+//! whose table lasts the whole walk, so the positions the proof visits again (transpositions,
+//! and the positions below each one already searched) cost a probe: every move is solved, and
+//! of those that keep the claim the one whose position cost the least work (the table's record
+//! of the nodes searched for it) is taken, since a small search stands for a small proof below
+//! it; of equal work, the one that leaves the other player the fewest replies.
 
 use std::sync::atomic::AtomicBool;
 
