@@ -138,9 +138,10 @@ def write_proof(
 
     The claiming player's moves are chosen natively by one alpha-beta search (one thread, a
     table of ``table_mb`` MiB at most, by default the solver's) whose table lasts the whole
-    walk: at each of its positions on the proof, the move the solved position's table entry
-    names when it keeps the claim, else the lowest that does. The proof is a tree (its size
-    that of the game's proof tree), so proofs are for small boards.
+    walk: at each of its positions on the proof every move is solved, and of those that keep
+    the claim the one whose position cost the search the least work is written (then the one
+    leaving the other player the fewest replies, then the lowest). The proof is a tree (its
+    size that of the game's proof tree), so proofs are for small boards.
 
     ``time`` (seconds, > 0) bounds the writing: when it runs out, nothing is written.
 
@@ -156,7 +157,9 @@ def write_proof(
         raise _core.InvalidOptionError("certificate: proofs are for two-player games")
     if value not in (-1, 0, 1):
         raise _core.InvalidOptionError(f"certificate: value must be +1, 0 or -1, got {value!r}")
-    if time is not None and not (isinstance(time, (int, float)) and time > 0):
+    if time is not None and (
+        isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0
+    ):
         raise _core.InvalidOptionError(
             f"certificate: time must be a number of seconds above 0 or None, got {time!r}"
         )

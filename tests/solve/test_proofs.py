@@ -72,7 +72,7 @@ def test_a_writing_out_of_time_writes_nothing(tmp_path: Path) -> None:
     with pytest.raises(TimeoutError, match="nothing written"):
         sf.proofs.write_proof(s, 1, path, time=0.01)
     assert not path.exists()
-    for bad in (0, -1.0, float("nan"), "1"):
+    for bad in (0, -1.0, float("nan"), "1", True):
         with pytest.raises(sf.InvalidOptionError, match="time must be"):
             sf.proofs.write_proof(s, 1, path, time=bad)  # type: ignore[arg-type]
     assert not path.exists()
