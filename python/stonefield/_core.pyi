@@ -40,6 +40,7 @@ __all__ = [
     "seat_seed",
     "selfplay_games",
     "simulate_raw",
+    "proof_lines",
     "solve",
     "SolveInterrupted",
     "SolveResult",
