@@ -97,6 +97,27 @@ fn interrupted(why: PyErr, result: Bound<'_, PyAny>) -> PyErr {
 /// The outcome of a root action that was not proven.
 const NOT_PROVEN: i8 = i8::MIN;
 
+/// The position `state` (a `stonefield.State`) holds, copied, for the call `who`.
+fn root_of(state: &Bound<'_, PyAny>, who: &str) -> PyResult<crate::games::State> {
+    let st = state.cast::<PyState>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "{who} needs a stonefield.State, got {}",
+            describe(state)
+        ))
+    })?;
+    let root = st.borrow().session.state().clone();
+    Ok(root)
+}
+
+/// A time budget in seconds (> 0); one too long for the clock (about 9.2e18 s or more) is no
+/// limit.
+fn time_arg(time: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
+    Ok(time
+        .map(|v| real_arg("time", v, 0.0, true))
+        .transpose()?
+        .and_then(|t| Duration::try_from_secs_f64(t).ok()))
+}
+
 /// The perfect-play analysis of a position (see `stonefield.solve`).
 ///
 /// Attributes:
@@ -339,19 +360,9 @@ pub fn solve(
     value_only: Option<Bound<'_, PyAny>>,
     try_first: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PySolveResult> {
-    let st = state.cast::<PyState>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
-            "solve needs a stonefield.State, got {}",
-            describe(state)
-        ))
-    })?;
-    let root = st.borrow().session.state().clone();
+    let root = root_of(state, "solve")?;
     let max_nodes = nodes_arg(opt(&max_nodes))?;
-    let time = opt(&time)
-        .map(|v| real_arg("time", v, 0.0, true))
-        .transpose()?
-        // A budget too long for the clock (about 9.2e18 s or more) is no limit.
-        .and_then(|t| Duration::try_from_secs_f64(t).ok());
+    let time = time_arg(opt(&time))?;
     let threads = threads_arg(opt(&threads))
         .map_err(|e| as_invalid_option(py, e))?
         .unwrap_or(1);
@@ -562,21 +573,12 @@ pub fn proof_lines<'py>(
     table_mb: Option<Bound<'py, PyAny>>,
     time: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
-    let st = state.cast::<PyState>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
-            "proof_lines needs a stonefield.State, got {}",
-            describe(state)
-        ))
-    })?;
-    let root = st.borrow().session.state().clone();
+    let root = root_of(state, "proof_lines")?;
     let table_bytes = match opt(&table_mb) {
         Some(v) => mb_arg("proof", "table_mb", v, 1 << 20)?,
         None => core::default_table_bytes(),
     };
-    let time = opt(&time)
-        .map(|v| real_arg("time", v, 0.0, true))
-        .transpose()?
-        .and_then(|t| Duration::try_from_secs_f64(t).ok());
+    let time = time_arg(opt(&time))?;
     let opts = SolveOptions {
         table_bytes,
         time,
