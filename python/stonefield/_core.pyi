@@ -512,6 +512,7 @@ def solve(
     guide_depth: int | None = None,
     value_only: bool | None = None,
     try_first: Sequence[SupportsIndex] | None = None,
+    save_min_nodes: int | None = None,
 ) -> SolveResult: ...
 
 @final

@@ -206,6 +206,7 @@ def solve(
     guide_depth: int | None = None,
     value_only: bool | None = None,
     try_first: Sequence[int] | None = None,
+    save_min_nodes: int | None = None,
 ) -> _core.SolveResult:
     """Solves a two-player position exactly: negamax alpha-beta (or df-pn) with a
     transposition table keyed by the position key, sharing entries between a position's images
@@ -230,6 +231,11 @@ def solve(
             budget, Ctrl-C) and a later solve of the same position resumes from it
             (docs/solved/checkpoints.md). Alpha-beta only.
         save_every: seconds between saves (> 0), default 300; only with ``checkpoint``.
+        save_min_nodes: save only the table entries whose search took at least this many
+            nodes (rounded down to a power of two; ≥ 1, default 1: all); only with
+            ``checkpoint``. A compact file (megabytes for a run whose table is gigabytes) that
+            still spares a resumed search most of the work: one to keep in git, so that a run
+            of many sittings survives the loss of the machine it ran on.
         guide: a trained graph network that orders the search: ``"expert"`` (the network
             shipped for the game, :mod:`stonefield.experts`), the path of a checkpoint, or a
             network object (:class:`~stonefield._checkpoint.CheckpointNetwork`). The root's
@@ -280,6 +286,7 @@ def solve(
         guide_depth=guide_depth,
         value_only=value_only,
         try_first=try_first,
+        save_min_nodes=save_min_nodes,
     )
     if certificate is not None and res.value is not None:
         write_proof(state, int(res.value), certificate, table_mb=table_mb)

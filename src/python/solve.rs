@@ -312,6 +312,11 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///         margin=True the margin's search is not saved. A directory holding another run
 ///         (game, options, position, solver version) is refused, naming what differs.
 ///     save_every: seconds between saves (> 0), default 300; only with checkpoint.
+///     save_min_nodes: save only the entries whose search took at least this many nodes
+///         (rounded down to a power of two; ≥ 1, default 1: every entry); only with
+///         checkpoint. A few entries stand for most of a long run's work, so a file of them is
+///         small (megabytes where the whole table is gigabytes) and spares a resumed search
+///         most of what was done; it redoes the small subtrees.
 ///     guide: a trained graph network (a checkpoint of architecture "graph", or an expert's
 ///         evaluator) that orders the search: the root's actions are solved in the order of
 ///         its policy, and alpha-beta orders the positions `guide_depth` moves below the root
@@ -343,7 +348,8 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 #[pyfunction]
 #[pyo3(signature = (state, max_nodes = None, time = None, threads = None, margin = None,
                     table_mb = None, method = None, checkpoint = None, save_every = None,
-                    guide = None, guide_depth = None, value_only = None, try_first = None))]
+                    guide = None, guide_depth = None, value_only = None, try_first = None,
+                    save_min_nodes = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -359,6 +365,7 @@ pub fn solve(
     guide_depth: Option<Bound<'_, PyAny>>,
     value_only: Option<Bound<'_, PyAny>>,
     try_first: Option<Bound<'_, PyAny>>,
+    save_min_nodes: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PySolveResult> {
     let root = root_of(state, "solve")?;
     let max_nodes = nodes_arg(opt(&max_nodes))?;
@@ -397,6 +404,10 @@ pub fn solve(
     let every = opt(&save_every)
         .map(|v| real_arg("save_every", v, 0.0, true))
         .transpose()?;
+    let min_nodes = opt(&save_min_nodes)
+        .map(|v| setting_arg(v, "save_min_nodes", 1, u64::MAX))
+        .transpose()?;
+    let min_work = min_nodes.map_or(0, core::table::work_of);
     let checkpoint = match opt(&checkpoint) {
         Some(v) => {
             let dir: std::path::PathBuf = v.extract().map_err(|_| {
@@ -415,13 +426,18 @@ pub fn solve(
                 dir,
                 every,
                 identity: checkpoint_identity(&root),
+                min_work,
             })
         }
-        None if every.is_some() => {
-            return Err(bad(
-                "solve: save_every is only used with checkpoint (a directory to save in)"
-                    .to_string(),
-            ))
+        None if every.is_some() || min_nodes.is_some() => {
+            let name = if every.is_some() {
+                "save_every"
+            } else {
+                "save_min_nodes"
+            };
+            return Err(bad(format!(
+                "solve: {name} is only used with checkpoint (a directory to save in)"
+            )));
         }
         None => None,
     };

@@ -320,6 +320,12 @@ impl Table<'_> {
         }
     }
 
+    /// The work a packed entry (as `each_entry` gives) records: the bit length of the nodes
+    /// its value cost.
+    pub fn work_of_data(data: u64) -> u32 {
+        (data >> 59) as u32
+    }
+
     /// Whether `data` is a packed entry (as `each_entry` gives).
     pub fn valid_data(data: u64) -> bool {
         Entry::unpack(data).is_some()

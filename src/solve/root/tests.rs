@@ -638,6 +638,7 @@ fn checkpoint(name: &str, identity: &[(&str, &str)]) -> crate::solve::Checkpoint
             .iter()
             .map(|&(k, v)| (k.to_string(), v.to_string()))
             .collect(),
+        min_work: 0,
     }
 }
 
@@ -678,6 +679,51 @@ fn a_stopped_solve_resumes_from_its_checkpoint_with_the_same_result_and_less_wor
         assert_eq!(again.outcomes, straight.outcomes);
         assert!(again.nodes < resumed.nodes);
     }
+    // A compact checkpoint (only the entries of 2^8 nodes or more): a smaller file, the same
+    // result on resuming, and still less work than starting afresh.
+    let _ = std::fs::remove_dir_all(&c.dir);
+    let full = SolveOptions {
+        checkpoint: Some(c.clone()),
+        max_nodes: Some(straight.nodes / 2),
+        ..opts(&g)
+    };
+    solve(&s, &full, None).expect("runs");
+    let full_bytes = std::fs::metadata(c.path()).expect("saved").len();
+    let _ = std::fs::remove_dir_all(&c.dir);
+    let compact = crate::solve::Checkpoint {
+        min_work: 9,
+        ..c.clone()
+    };
+    let first = SolveOptions {
+        checkpoint: Some(compact.clone()),
+        max_nodes: Some(straight.nodes / 2),
+        ..opts(&g)
+    };
+    let stopped = solve(&s, &first, None).expect("runs");
+    assert_eq!(stopped.stopped_by, StoppedBy::Nodes);
+    let compact_bytes = std::fs::metadata(c.path()).expect("saved").len();
+    assert!(
+        compact_bytes * 4 < full_bytes,
+        "{compact_bytes} bytes compact, {full_bytes} full"
+    );
+    let resumed = solve(
+        &s,
+        &SolveOptions {
+            checkpoint: Some(compact),
+            ..opts(&g)
+        },
+        None,
+    )
+    .expect("resumes");
+    assert_eq!(resumed.stopped_by, StoppedBy::Solved);
+    assert_eq!(resumed.outcomes, straight.outcomes);
+    assert_eq!(resumed.pv, straight.pv);
+    assert!(
+        resumed.nodes < straight.nodes,
+        "{} resumed, {} straight",
+        resumed.nodes,
+        straight.nodes
+    );
     // Another run's identity, pns and the margin are refused; nothing is searched.
     let other = crate::solve::Checkpoint {
         identity: vec![("game".into(), "smallholder hex3".into())],
