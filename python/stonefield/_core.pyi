@@ -44,6 +44,7 @@ __all__ = [
     "solve",
     "SolveInterrupted",
     "SolveResult",
+    "SolveTable",
     "state_graph",
     "StateGraph",
     "VectorEnv",
@@ -491,6 +492,18 @@ class SolveResult:
     def table_bytes(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+@final
+class SolveTable:
+    def __new__(cls, game: Game, table_mb: int | None = None) -> SolveTable: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def entries(self) -> int: ...
+    @property
+    def table_bytes(self) -> int: ...
+    @property
+    def capacity_bytes(self) -> int: ...
+
 def proof_lines(
     state: State,
     player: int,
@@ -512,7 +525,7 @@ def solve(
     guide_depth: int | None = None,
     value_only: bool | None = None,
     try_first: Sequence[SupportsIndex] | None = None,
-    save_min_nodes: int | None = None,
+    table: SolveTable | None = None,
 ) -> SolveResult: ...
 
 @final

@@ -206,7 +206,7 @@ def solve(
     guide_depth: int | None = None,
     value_only: bool | None = None,
     try_first: Sequence[int] | None = None,
-    save_min_nodes: int | None = None,
+    table: _core.SolveTable | None = None,
 ) -> _core.SolveResult:
     """Solves a two-player position exactly: negamax alpha-beta (or df-pn) with a
     transposition table keyed by the position key, sharing entries between a position's images
@@ -231,11 +231,6 @@ def solve(
             budget, Ctrl-C) and a later solve of the same position resumes from it
             (docs/solved/checkpoints.md). Alpha-beta only.
         save_every: seconds between saves (> 0), default 300; only with ``checkpoint``.
-        save_min_nodes: save only the table entries whose search took at least this many
-            nodes (rounded down to a power of two; ≥ 1, default 1: all); only with
-            ``checkpoint``. A compact file (megabytes for a run whose table is gigabytes) that
-            still spares a resumed search most of the work: one to keep in git, so that a run
-            of many sittings survives the loss of the machine it ran on.
         guide: a trained graph network that orders the search: ``"expert"`` (the network
             shipped for the game, :mod:`stonefield.experts`), the path of a checkpoint, or a
             network object (:class:`~stonefield._checkpoint.CheckpointNetwork`). The root's
@@ -254,6 +249,11 @@ def solve(
             order, or the actions'): knowledge of the root from elsewhere, for example a
             search's ranking, ``[int(a) for a in res.actions[np.argsort(-res.visits)]]`` of an
             MCTS ``analyse``. Each must be legal at the root, once.
+        table: a :class:`~stonefield.SolveTable` of the position's game: the solve starts with
+            what earlier solves in it proved and leaves what it proves for later ones (many
+            positions of one game solved in turn, such as the positions after each first move,
+            cost about one solve of them together). Alpha-beta only, no ``checkpoint``, no
+            ``table_mb`` (the table has its own size).
 
     Returns:
         SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -286,7 +286,7 @@ def solve(
         guide_depth=guide_depth,
         value_only=value_only,
         try_first=try_first,
-        save_min_nodes=save_min_nodes,
+        table=table,
     )
     if certificate is not None and res.value is not None:
         write_proof(state, int(res.value), certificate, table_mb=table_mb)

@@ -301,7 +301,8 @@ mod _core {
     use super::sim::{simulate_raw, PyVectorEnv};
     #[pymodule_export]
     use super::solve::{
-        proof_lines, solve, state_graph, PySolveResult, PyStateGraph, SolveInterrupted,
+        proof_lines, solve, state_graph, PySolveResult, PySolveTable, PyStateGraph,
+        SolveInterrupted,
     };
     #[pymodule_export]
     use super::{

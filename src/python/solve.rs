@@ -312,11 +312,6 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///         margin=True the margin's search is not saved. A directory holding another run
 ///         (game, options, position, solver version) is refused, naming what differs.
 ///     save_every: seconds between saves (> 0), default 300; only with checkpoint.
-///     save_min_nodes: save only the entries whose search took at least this many nodes
-///         (rounded down to a power of two; ≥ 1, default 1: every entry); only with
-///         checkpoint. A few entries stand for most of a long run's work, so a file of them is
-///         small (megabytes where the whole table is gigabytes) and spares a resumed search
-///         most of what was done; it redoes the small subtrees.
 ///     guide: a trained graph network (a checkpoint of architecture "graph", or an expert's
 ///         evaluator) that orders the search: the root's actions are solved in the order of
 ///         its policy, and alpha-beta orders the positions `guide_depth` moves below the root
@@ -326,6 +321,8 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 ///         is known, the other actions stay unproven. Not with margin=True.
 ///     try_first: root actions to solve before the others, in this order (a search's ranking,
 ///         say; then the guide's order or the actions').
+///     table: a SolveTable of the position's game to solve in, kept from earlier solves and
+///         for later ones (table_mb is then the table's own); alpha-beta only, no checkpoint.
 ///
 /// Returns:
 ///     SolveResult. When a budget stops the search, every root outcome proven so far is kept.
@@ -349,7 +346,7 @@ fn nodes_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 #[pyo3(signature = (state, max_nodes = None, time = None, threads = None, margin = None,
                     table_mb = None, method = None, checkpoint = None, save_every = None,
                     guide = None, guide_depth = None, value_only = None, try_first = None,
-                    save_min_nodes = None))]
+                    table = None))]
 pub fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -365,9 +362,18 @@ pub fn solve(
     guide_depth: Option<Bound<'_, PyAny>>,
     value_only: Option<Bound<'_, PyAny>>,
     try_first: Option<Bound<'_, PyAny>>,
-    save_min_nodes: Option<Bound<'_, PyAny>>,
+    table: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PySolveResult> {
     let root = root_of(state, "solve")?;
+    let kept_table = match opt(&table) {
+        Some(t) => Some(t.cast::<PySolveTable>().map_err(|_| {
+            bad(format!(
+                "solve: table must be a SolveTable (stonefield.SolveTable(game)), not {}",
+                describe(t)
+            ))
+        })?),
+        None => None,
+    };
     let max_nodes = nodes_arg(opt(&max_nodes))?;
     let time = time_arg(opt(&time))?;
     let threads = threads_arg(opt(&threads))
@@ -404,10 +410,6 @@ pub fn solve(
     let every = opt(&save_every)
         .map(|v| real_arg("save_every", v, 0.0, true))
         .transpose()?;
-    let min_nodes = opt(&save_min_nodes)
-        .map(|v| setting_arg(v, "save_min_nodes", 1, u64::MAX))
-        .transpose()?;
-    let min_work = min_nodes.map_or(0, core::table::work_of);
     let checkpoint = match opt(&checkpoint) {
         Some(v) => {
             let dir: std::path::PathBuf = v.extract().map_err(|_| {
@@ -426,18 +428,13 @@ pub fn solve(
                 dir,
                 every,
                 identity: checkpoint_identity(&root),
-                min_work,
             })
         }
-        None if every.is_some() || min_nodes.is_some() => {
-            let name = if every.is_some() {
-                "save_every"
-            } else {
-                "save_min_nodes"
-            };
-            return Err(bad(format!(
-                "solve: {name} is only used with checkpoint (a directory to save in)"
-            )));
+        None if every.is_some() => {
+            return Err(bad(
+                "solve: save_every is only used with checkpoint (a directory to save in)"
+                    .to_string(),
+            ))
         }
         None => None,
     };
@@ -520,6 +517,22 @@ pub fn solve(
         try_first,
         ..SolveOptions::default()
     };
+    if kept_table.is_some() && opt(&table_mb).is_some() {
+        return Err(bad(
+            "solve: table_mb is not used with table (a SolveTable has its own size)".to_string(),
+        ));
+    }
+    if kept_table.is_some() && (method == Method::ProofNumber || opts.checkpoint.is_some()) {
+        return Err(bad(
+            "solve: a SolveTable holds alpha-beta's outcomes: not with method=\"pns\" or a \
+             checkpoint"
+                .to_string(),
+        ));
+    }
+    let mut kept = match &kept_table {
+        Some(t) => Some(t.get().take(&root)?),
+        None => None,
+    };
     let (result, stop) = interruptible(py, |stop| {
         each_state!(&root, s => {
             let guide = guide.as_ref().map(|net| NetGuide {
@@ -527,7 +540,10 @@ pub fn solve(
                 batch: Batch::new(s, true),
             });
             let guide = guide.as_ref().map(|g| g as &dyn Guide<_>);
-            let r = core::solve_guided(s, &opts, guide, Some(stop))?;
+            let r = match kept.as_mut() {
+                Some(k) => core::solve_kept(s, &opts, guide, Some(stop), k)?,
+                None => core::solve_guided(s, &opts, guide, Some(stop))?,
+            };
             let m = if margin && r.stopped_by == StoppedBy::Solved {
                 let left = SolveOptions {
                     margin: true,
@@ -543,6 +559,9 @@ pub fn solve(
             Ok::<_, crate::error::Error>((r, m))
         })
     });
+    if let (Some(t), Some(k)) = (&kept_table, kept) {
+        t.get().give_back(k);
+    }
     let (r, m) = result.map_err(to_py)?;
     let stopped_by = m.as_ref().map_or(r.stopped_by, |m| m.stopped_by);
     let result = PySolveResult {
@@ -621,6 +640,151 @@ pub fn proof_lines<'py>(
         })
         .collect();
     Ok(Some(PyArray1::from_vec(py, ids)))
+}
+
+/// The game a kept table belongs to, as its entries depend on it: the name, the rules' version
+/// and every option.
+fn table_game(game: &crate::games::Game) -> String {
+    let options: Vec<String> = game
+        .options()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    format!(
+        "{} ({}; rules version {})",
+        game.name(),
+        options.join(", "),
+        game.rules_version()
+    )
+}
+
+/// An alpha-beta transposition table kept between solves of one game's positions (`solve(...,
+/// table=t)`): what one solve proved spares the next, so the positions after each of a
+/// position's moves, solved one by one in one table, cost about what the position's own solve
+/// does, where solved apart each starts from nothing. It starts at 8 MiB and doubles as it
+/// fills, up to `table_mb` (default as `solve`'s); full, it keeps replacing as `solve`'s does.
+///
+/// Args:
+///     game: the Game whose positions it holds (solving a position of another game or other
+///         options in it is refused).
+///     table_mb: the most it may grow to, in MiB (1 to the memory this process may still take).
+///
+/// Attributes:
+///     game: the game it holds, as text (name, options, rules version).
+///     entries: positions stored.
+///     table_bytes: bytes of the part in use; capacity_bytes: bytes it may grow to.
+///
+/// A table is used by one solve at a time (a second solve at once is refused), and holds
+/// alpha-beta's outcomes: not with method="pns" or a checkpoint; with margin=True it serves
+/// the outcome search (the margin's search takes a table of its own).
+///
+/// >>> import stonefield as sf
+/// >>> g = sf.make("smallholder", board="hex232323")
+/// >>> t = sf.SolveTable(g, table_mb=16)
+/// >>> s = g.new_state()
+/// >>> values = []
+/// >>> for a in s.legal_actions()[:3]:
+/// ...     kid = s.copy()
+/// ...     kid.apply(int(a))
+/// ...     values.append(sf.solve(kid, table=t).value)
+/// >>> values
+/// [1, -1, 1]
+/// >>> t.entries > 0
+/// True
+#[pyclass(name = "SolveTable", module = "stonefield", frozen)]
+pub struct PySolveTable {
+    table: std::sync::Mutex<Option<core::KeptTable>>,
+    game: String,
+}
+
+impl PySolveTable {
+    /// The table taken out for one solve, or an error naming why not (another game, or in use).
+    fn take(&self, root: &crate::games::State) -> PyResult<core::KeptTable> {
+        let theirs = table_game(&root.game());
+        if theirs != self.game {
+            return Err(bad(format!(
+                "solve: this SolveTable holds positions of {}, not of {theirs}; make one for \
+                 that game",
+                self.game
+            )));
+        }
+        self.table
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or_else(|| {
+                bad(
+                    "solve: this SolveTable is in use by another solve; give each its own"
+                        .to_string(),
+                )
+            })
+    }
+
+    fn give_back(&self, t: core::KeptTable) {
+        *self.table.lock().unwrap_or_else(|e| e.into_inner()) = Some(t);
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut core::KeptTable) -> T) -> PyResult<T> {
+        let mut guard = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        let t = guard.as_mut().ok_or_else(|| {
+            bad("SolveTable: in use by a solve; ask again when it returns".to_string())
+        })?;
+        Ok(f(t))
+    }
+}
+
+#[pymethods]
+impl PySolveTable {
+    #[new]
+    #[pyo3(signature = (game, table_mb = None))]
+    fn new(game: &Bound<'_, PyAny>, table_mb: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
+        let game = game.cast::<PyGame>().map_err(|_| {
+            bad(format!(
+                "SolveTable: game must be a Game (stonefield.make(...)), not {}",
+                describe(game)
+            ))
+        })?;
+        let game = game.get().game.clone();
+        let bytes = match opt(&table_mb) {
+            Some(v) => mb_arg("SolveTable", "table_mb", v, 1 << 20)?,
+            None => core::default_table_bytes(),
+        };
+        let table = core::KeptTable::new(bytes).map_err(to_py)?;
+        Ok(PySolveTable {
+            table: std::sync::Mutex::new(Some(table)),
+            game: table_game(&game),
+        })
+    }
+
+    #[getter]
+    fn game(&self) -> String {
+        self.game.clone()
+    }
+
+    #[getter]
+    fn entries(&self) -> PyResult<usize> {
+        self.with(|t| t.entries())
+    }
+
+    #[getter]
+    fn table_bytes(&self) -> PyResult<usize> {
+        self.with(|t| t.bytes())
+    }
+
+    #[getter]
+    fn capacity_bytes(&self) -> PyResult<usize> {
+        self.with(|t| t.capacity_bytes())
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let (entries, bytes, cap) = self.with(|t| (t.entries(), t.bytes(), t.capacity_bytes()))?;
+        Ok(format!(
+            "SolveTable({}: {entries} entries, {} of {} MiB)",
+            self.game,
+            bytes >> 20,
+            cap >> 20
+        ))
+    }
 }
 
 /// What a solve's checkpoint is a run of: the format, the solver's version, the game, its

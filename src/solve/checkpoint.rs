@@ -4,9 +4,7 @@
 //! * **What is kept.** Every table entry (an exact value or a proven bound, each a fact about
 //!   the position's value that holds in any later search) and every root outcome proven so far.
 //!   A resumed solve starts with them in its table and skips the root actions already proven, so
-//!   a crash loses at most the work since the last save. Or only the entries whose search cost
-//!   at least [`Checkpoint::min_work`]: a compact file, where the resumed search redoes the
-//!   small subtrees.
+//!   a crash loses at most the work since the last save.
 //! * **When.** Every `every` (a thread of its own reads the shared table while the search runs:
 //!   the table's check word turns away an entry torn by a writer, and an entry is kept only in
 //!   the slot its key chooses), and once more when the search ends, solved or stopped by a
@@ -53,11 +51,6 @@ pub struct Checkpoint {
     /// What the run is: `(name, value)` pairs (game, options, position, solver version...); a
     /// saved run is resumed only when every pair is the same.
     pub identity: Vec<(String, String)>,
-    /// Only the entries whose search cost at least this work are saved (the table's work: the
-    /// bit length of the nodes searched, so 21 keeps the results of a million nodes or more);
-    /// 0 saves every entry. A file of the few entries that stand for most of the work is small
-    /// enough to keep anywhere (in git, say) and still spares the resumed search most of it.
-    pub min_work: u32,
 }
 
 /// A saved run's root: `(action, outcome)` per root action, `None` where not proven.
@@ -124,8 +117,8 @@ impl Checkpoint {
         fs::remove_file(&probe).map_err(fail)
     }
 
-    /// Saves the root's outcomes and the entries of `table` that cost at least `min_work`: to a
-    /// temporary file, synced, then renamed over the checkpoint. Returns the entries written.
+    /// Saves the root's outcomes and every entry of `table`: to a temporary file, synced, then
+    /// renamed over the checkpoint. Returns the entries written.
     pub fn save(&self, outcomes: &[(u32, Option<i32>)], table: &Table<'_>) -> Result<u64> {
         let path = self.path();
         let tmp = self.dir.join(format!("{FILE_NAME}.tmp"));
@@ -153,9 +146,8 @@ impl Checkpoint {
                 w.put(&o.unwrap_or(UNPROVEN).to_le_bytes())?;
             }
             let mut err = None;
-            let min_work = self.min_work;
             table.each_entry(|key, data| {
-                if err.is_none() && Table::work_of_data(data) >= min_work {
+                if err.is_none() {
                     let mut rec = [0u8; 16];
                     rec[..8].copy_from_slice(&key.to_le_bytes());
                     rec[8..].copy_from_slice(&data.to_le_bytes());
@@ -337,7 +329,6 @@ mod tests {
                 ("game".into(), game.into()),
                 ("position".into(), "key=1".into()),
             ],
-            min_work: 0,
         }
     }
 

@@ -36,7 +36,7 @@ pub use graph::{
     StateGraph, TableKind,
 };
 pub use proof::{proof_lines, ProofLine};
-pub use root::{check_solvable, solve, solve_guided, SolveResult};
+pub use root::{check_solvable, solve, solve_guided, solve_kept, KeptTable, SolveResult};
 
 use crate::games::Game;
 

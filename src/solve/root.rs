@@ -23,7 +23,7 @@ use super::common::{
     guide_key, Budget, Exact, Guide, Method, Order, SolveOptions, StoppedBy, Symmetry, ACTION_BITS,
 };
 use super::pns::Prover;
-use super::table::TableMemory;
+use super::table::{Table, TableMemory, TableState};
 use crate::error::{Asked, Error, GameOver, Result};
 use crate::games::{Knowledge, Rules};
 
@@ -91,6 +91,70 @@ pub fn solve_guided<R: Knowledge>(
     guide: Option<&dyn Guide<R>>,
     stop: Option<&AtomicBool>,
 ) -> Result<SolveResult> {
+    solve_on(root, opts, guide, stop, None)
+}
+
+/// [`solve_guided`] in a table kept from earlier solves ([`KeptTable`]): its entries, facts
+/// about positions of the same game, spare this solve whatever the earlier ones proved (the
+/// positions below sibling moves, say), and what this one proves stays for the next.
+/// Alpha-beta's outcomes only: refused with proof numbers, the margin or a checkpoint. The
+/// caller keeps one table to one game and its options (the table's keys do not name them).
+pub fn solve_kept<R: Knowledge>(
+    root: &R,
+    opts: &SolveOptions,
+    guide: Option<&dyn Guide<R>>,
+    stop: Option<&AtomicBool>,
+    kept: &mut KeptTable,
+) -> Result<SolveResult> {
+    if opts.method == Method::ProofNumber || opts.margin || opts.checkpoint.is_some() {
+        return Err(Error::InvalidOption(
+            "solve: a kept table holds alpha-beta's outcomes: not with method \"pns\", the \
+             margin or a checkpoint"
+                .to_string(),
+        ));
+    }
+    solve_on(root, opts, guide, stop, Some(kept))
+}
+
+/// Alpha-beta's table kept between solves of one game ([`solve_kept`]): its memory, taken
+/// once, and the part of it in use (the table doubles as it fills, and goes on from the size
+/// it reached).
+pub struct KeptTable {
+    memory: TableMemory,
+    state: TableState,
+}
+
+impl KeptTable {
+    /// A table of at most `bytes` (as [`SolveOptions::table_bytes`]), empty.
+    pub fn new(bytes: usize) -> Result<KeptTable> {
+        let mut memory = TableMemory::new(bytes)?;
+        let state = memory.table().state();
+        Ok(KeptTable { memory, state })
+    }
+
+    /// Entries stored.
+    pub fn entries(&mut self) -> usize {
+        self.memory.table_as(self.state).filled()
+    }
+
+    /// Bytes of the part in use.
+    pub fn bytes(&mut self) -> usize {
+        self.memory.table_as(self.state).bytes()
+    }
+
+    /// Bytes it may grow to.
+    pub fn capacity_bytes(&mut self) -> usize {
+        self.memory.table_as(self.state).capacity() * super::table::ENTRY_BYTES
+    }
+}
+
+fn solve_on<R: Knowledge>(
+    root: &R,
+    opts: &SolveOptions,
+    guide: Option<&dyn Guide<R>>,
+    stop: Option<&AtomicBool>,
+    kept: Option<&mut KeptTable>,
+) -> Result<SolveResult> {
     check_solvable(root)?;
     if opts.value_only && opts.margin {
         return Err(Error::InvalidOption(
@@ -144,8 +208,33 @@ pub fn solve_guided<R: Knowledge>(
     let start = Instant::now();
     let threads = opts.threads.min(root.legal_actions().len()).max(1);
     // Alpha-beta's table is shared; each proof-number thread keeps its own share of the bytes.
-    let mut memory = TableMemory::new(if pns { 0 } else { opts.table_bytes })?;
-    let table = memory.table();
+    let mut own = None;
+    let (table, was) = match kept {
+        Some(k) => (k.memory.table_as(k.state), Some(&mut k.state)),
+        None => (
+            own.insert(TableMemory::new(if pns { 0 } else { opts.table_bytes })?)
+                .table(),
+            None,
+        ),
+    };
+    let result = solve_in(root, opts, guide, stop, &table, start, threads);
+    if let Some(was) = was {
+        *was = table.state();
+    }
+    result
+}
+
+/// The solve of [`solve_on`] in its table.
+fn solve_in<R: Knowledge>(
+    root: &R,
+    opts: &SolveOptions,
+    guide: Option<&dyn Guide<R>>,
+    stop: Option<&AtomicBool>,
+    table: &Table<'_>,
+    start: Instant,
+    threads: usize,
+) -> Result<SolveResult> {
+    let pns = opts.method == Method::ProofNumber;
     let proof_bytes = opts.table_bytes / threads;
     let proof_tables = Mutex::new((0usize, 0usize));
     let kept = Mutex::new(None);
@@ -162,7 +251,7 @@ pub fn solve_guided<R: Knowledge>(
     // A saved run: its entries go straight into the table (a damaged file is an error here,
     // before any search, and the table it was read into goes with this solve).
     let saved = match &opts.checkpoint {
-        Some(c) => c.load(&table)?,
+        Some(c) => c.load(table)?,
         None => None,
     };
     if let (Some(saved), Some(c)) = (&saved, &opts.checkpoint) {
@@ -250,7 +339,7 @@ pub fn solve_guided<R: Knowledge>(
     };
     let searcher = || {
         Searcher::<R>::new(
-            &table,
+            table,
             &budget,
             symmetry,
             opts,
@@ -295,7 +384,7 @@ pub fn solve_guided<R: Knowledge>(
         while !done.load(Ordering::Relaxed) {
             std::thread::sleep(std::time::Duration::from_millis(50).min(c.every));
             if last.elapsed() >= c.every && !done.load(Ordering::Relaxed) {
-                if let Err(e) = c.save(&proven_outcomes(), &table) {
+                if let Err(e) = c.save(&proven_outcomes(), table) {
                     *save_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                     return;
                 }
@@ -372,7 +461,7 @@ pub fn solve_guided<R: Knowledge>(
         if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(e);
         }
-        c.save(&proven_outcomes(), &table)?;
+        c.save(&proven_outcomes(), table)?;
     }
     let (table_entries, table_bytes) = if pns {
         proof_tables.into_inner().unwrap_or_else(|e| e.into_inner())

@@ -159,17 +159,10 @@ impl TableMemory {
         }
     }
 
-    /// The table over this memory (as it was left: a new memory's table is empty).
+    /// The table over this memory, its first [`START_ENTRIES`] in use (a new memory's table
+    /// is empty).
     pub fn table(&mut self) -> Table<'_> {
-        #[cfg(target_os = "linux")]
-        let slots: &[[AtomicU64; 2]] = {
-            use zerocopy::FromBytes;
-            // Any bytes are valid atomics, and a mapping is page-aligned and a whole number
-            // of entries long, so the view cannot fail.
-            <[[AtomicU64; 2]]>::mut_from_bytes(&mut self.map[..]).expect("aligned entries")
-        };
-        #[cfg(not(target_os = "linux"))]
-        let slots: &[[AtomicU64; 2]] = &self.slots;
+        let slots = self.slots();
         let len = slots.len().min(START_ENTRIES);
         let used = slots[..len]
             .iter()
@@ -182,8 +175,40 @@ impl TableMemory {
             used: Padded(AtomicUsize::new(used)),
         }
     }
+
+    /// The table over this memory as `was` left it (its size and count, from
+    /// [`Table::state`]): its entries are where that table put them.
+    pub fn table_as(&mut self, was: TableState) -> Table<'_> {
+        let slots = self.slots();
+        let len = was.len.clamp(2, slots.len());
+        Table {
+            slots,
+            mask: AtomicUsize::new(len - 1),
+            used: Padded(AtomicUsize::new(was.used)),
+        }
+    }
+
+    fn slots(&mut self) -> &[[AtomicU64; 2]] {
+        #[cfg(target_os = "linux")]
+        let slots: &[[AtomicU64; 2]] = {
+            use zerocopy::FromBytes;
+            // Any bytes are valid atomics, and a mapping is page-aligned and a whole number
+            // of entries long, so the view cannot fail.
+            <[[AtomicU64; 2]]>::mut_from_bytes(&mut self.map[..]).expect("aligned entries")
+        };
+        #[cfg(not(target_os = "linux"))]
+        let slots: &[[AtomicU64; 2]] = &self.slots;
+        slots
+    }
 }
 
+/// A table's size in use and its count of filled buckets, to take it up again over the same
+/// memory ([`TableMemory::table_as`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableState {
+    len: usize,
+    used: usize,
+}
 /// The entries a table uses at first (8 MiB); it doubles as it fills (module docs).
 pub const START_ENTRIES: usize = 1 << 19;
 
@@ -205,6 +230,14 @@ impl Table<'_> {
     /// Number of entries in use (the table grows up to [`Table::capacity`]).
     pub fn len(&self) -> usize {
         self.mask.load(Ordering::Relaxed) + 1
+    }
+
+    /// Its size in use and count, to take it up again later ([`TableMemory::table_as`]).
+    pub fn state(&self) -> TableState {
+        TableState {
+            len: self.len(),
+            used: self.used.0.load(Ordering::Relaxed),
+        }
     }
 
     /// Number of entries the table may grow to.
@@ -318,12 +351,6 @@ impl Table<'_> {
                 f(key, data);
             }
         }
-    }
-
-    /// The work a packed entry (as `each_entry` gives) records: the bit length of the nodes
-    /// its value cost.
-    pub fn work_of_data(data: u64) -> u32 {
-        (data >> 59) as u32
     }
 
     /// Whether `data` is a packed entry (as `each_entry` gives).

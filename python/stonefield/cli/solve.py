@@ -79,15 +79,6 @@ def add_parser(sub: Any) -> None:
         help="--checkpoint: seconds between saves (> 0, default 300)",
     )
     p.add_argument(
-        "--save-min-nodes",
-        type=int,
-        metavar="N",
-        default=None,
-        help="--checkpoint: save only the table entries whose search took at least N nodes "
-        "(rounded down to a power of two; default 1, every entry): a compact checkpoint small "
-        "enough to keep in git",
-    )
-    p.add_argument(
         "--guide",
         metavar="NETWORK",
         default=None,
@@ -173,7 +164,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         "--proof": args.proof is not None,
         "--checkpoint": args.checkpoint is not None,
         "--save-every": args.save_every is not None,
-        "--save-min-nodes": args.save_min_nodes is not None,
         "--guide": args.guide is not None,
         "--guide-depth": args.guide_depth is not None,
         "--value-only": args.value_only,
@@ -193,8 +183,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             parser.error(f"{', '.join(given)}: only used with --graph")
         if args.save_every is not None and args.checkpoint is None:
             parser.error("--save-every: only used with --checkpoint DIR")
-        if args.save_min_nodes is not None and args.checkpoint is None:
-            parser.error("--save-min-nodes: only used with --checkpoint DIR")
         if args.guide_depth is not None and args.guide is None:
             parser.error("--guide-depth: only used with --guide NETWORK")
     if args.graph:
@@ -254,7 +242,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             method=args.method,
             checkpoint=args.checkpoint,
             save_every=args.save_every,
-            save_min_nodes=args.save_min_nodes,
             guide=guide,
             guide_depth=args.guide_depth,
             value_only=args.value_only or None,

@@ -638,7 +638,6 @@ fn checkpoint(name: &str, identity: &[(&str, &str)]) -> crate::solve::Checkpoint
             .iter()
             .map(|&(k, v)| (k.to_string(), v.to_string()))
             .collect(),
-        min_work: 0,
     }
 }
 
@@ -679,51 +678,6 @@ fn a_stopped_solve_resumes_from_its_checkpoint_with_the_same_result_and_less_wor
         assert_eq!(again.outcomes, straight.outcomes);
         assert!(again.nodes < resumed.nodes);
     }
-    // A compact checkpoint (only the entries of 2^8 nodes or more): a smaller file, the same
-    // result on resuming, and still less work than starting afresh.
-    let _ = std::fs::remove_dir_all(&c.dir);
-    let full = SolveOptions {
-        checkpoint: Some(c.clone()),
-        max_nodes: Some(straight.nodes / 2),
-        ..opts(&g)
-    };
-    solve(&s, &full, None).expect("runs");
-    let full_bytes = std::fs::metadata(c.path()).expect("saved").len();
-    let _ = std::fs::remove_dir_all(&c.dir);
-    let compact = crate::solve::Checkpoint {
-        min_work: 9,
-        ..c.clone()
-    };
-    let first = SolveOptions {
-        checkpoint: Some(compact.clone()),
-        max_nodes: Some(straight.nodes / 2),
-        ..opts(&g)
-    };
-    let stopped = solve(&s, &first, None).expect("runs");
-    assert_eq!(stopped.stopped_by, StoppedBy::Nodes);
-    let compact_bytes = std::fs::metadata(c.path()).expect("saved").len();
-    assert!(
-        compact_bytes * 4 < full_bytes,
-        "{compact_bytes} bytes compact, {full_bytes} full"
-    );
-    let resumed = solve(
-        &s,
-        &SolveOptions {
-            checkpoint: Some(compact),
-            ..opts(&g)
-        },
-        None,
-    )
-    .expect("resumes");
-    assert_eq!(resumed.stopped_by, StoppedBy::Solved);
-    assert_eq!(resumed.outcomes, straight.outcomes);
-    assert_eq!(resumed.pv, straight.pv);
-    assert!(
-        resumed.nodes < straight.nodes,
-        "{} resumed, {} straight",
-        resumed.nodes,
-        straight.nodes
-    );
     // Another run's identity, pns and the margin are refused; nothing is searched.
     let other = crate::solve::Checkpoint {
         identity: vec![("game".into(), "smallholder hex3".into())],
@@ -1021,4 +975,72 @@ fn guide_keys_put_higher_scores_first() {
     assert!(keys.windows(2).filter(|w| w[0] == w[1]).count() <= 1);
     assert!(guide_key(f32::NAN) >= keys[keys.len() - 1]);
     assert!(keys.iter().all(|&k| k <= u64::from(u32::MAX)));
+}
+
+#[test]
+fn a_kept_table_answers_as_fresh_ones_and_spares_the_work_of_earlier_solves() {
+    use crate::solve::{solve_kept, KeptTable};
+    for g in [
+        game("smallholder", &[("board", "hex232323".into())]),
+        game("subsume", &[("size", 3i64.into())]),
+        game(
+            "faraday",
+            &[("grid", "hex_limping".into()), ("order", 3i64.into())],
+        ),
+    ] {
+        let s = g.new_state();
+        let o = SolveOptions {
+            value_only: true,
+            ..opts(&g)
+        };
+        // A small table that has to grow (and, on the larger boards, to replace entries).
+        let mut kept = KeptTable::new(1 << 20).expect("table");
+        assert_eq!(kept.entries(), 0);
+        let (mut fresh_nodes, mut kept_nodes) = (0, 0);
+        for (i, a) in s.legal_actions().into_iter().enumerate() {
+            let mut child = s.clone();
+            child.apply_unchecked(a as usize);
+            if child.is_terminal() {
+                continue;
+            }
+            let fresh = solve(&child, &o, None).expect("solves");
+            let again = solve_kept(&child, &o, None, None, &mut kept).expect("solves");
+            assert_eq!(again.value, fresh.value, "{} after {a}", g.name());
+            assert_eq!(again.stopped_by, fresh.stopped_by);
+            if i > 0 {
+                fresh_nodes += fresh.nodes;
+                kept_nodes += again.nodes;
+            }
+        }
+        assert!(kept.entries() > 0 && kept.bytes() <= kept.capacity_bytes());
+        assert!(
+            kept_nodes < fresh_nodes,
+            "{}: {kept_nodes} nodes kept, {fresh_nodes} fresh",
+            g.name()
+        );
+        // The root solved in the table its children filled: the same answer, less work.
+        let whole = solve(&s, &opts(&g), None).expect("solves");
+        let after = solve_kept(&s, &opts(&g), None, None, &mut kept).expect("solves");
+        assert_eq!(
+            (after.value, &after.outcomes, &after.pv),
+            (whole.value, &whole.outcomes, &whole.pv)
+        );
+        assert!(after.nodes < whole.nodes);
+        // What a kept table cannot hold is refused.
+        for bad in [
+            SolveOptions {
+                method: Method::ProofNumber,
+                ..opts(&g)
+            },
+            SolveOptions {
+                margin: true,
+                ..opts(&g)
+            },
+        ] {
+            assert!(matches!(
+                solve_kept(&s, &bad, None, None, &mut kept),
+                Err(Error::InvalidOption(_))
+            ));
+        }
+    }
 }

@@ -1,0 +1,106 @@
+"""The split solve: the value of small boards by a tree of budgeted leaf solves agrees with the
+solver's, whether the run goes straight through or resumes from a cut log, and a log of another
+run is refused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import stonefield as sf
+
+DRIVER = Path(__file__).resolve().parent / "split.py"
+
+
+def _run(log: Path, game: str, *args: str) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, str(DRIVER), str(log), game, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    summary: dict[str, object] = json.loads(out.stdout.splitlines()[-1])
+    return summary
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "at_least", "budget"),
+    [
+        ("smallholder", {"board": "hex232323"}, 1, 150),
+        ("smallholder", {"board": "hex232323", "ruleset": "stymie"}, 1, 150),
+        # A draw: player 0 does not win, and gets at least a draw.
+        ("faraday", {"grid": "hex_limping", "order": 3}, 1, 5000),
+        ("faraday", {"grid": "hex_limping", "order": 3}, 0, 5000),
+    ],
+)
+def test_the_split_answers_as_the_solver_does(
+    tmp_path: Path, game: str, options: dict[str, object], at_least: int, budget: int
+) -> None:
+    value = sf.solve(sf.make(game, **options).new_state()).value
+    assert value is not None
+    flags = [f"--option={k}={v}" for k, v in options.items()]
+    # Budgets far below the whole solve's, so the tree grows several moves deep.
+    log = tmp_path / "run.jsonl"
+    res = _run(
+        log,
+        game,
+        *flags,
+        "--budget",
+        str(budget),
+        "--workers",
+        "2",
+        "--table-mb",
+        "8",
+        "--at-least",
+        str(at_least),
+    )
+    assert res["answer"] == (value >= at_least), res
+    rows = [json.loads(x) for x in log.read_text().splitlines()]
+    assert rows[0] == {"game": game, "options": options, "at_least": at_least}
+    assert len(rows) > 5 and max(len(r["moves"]) for r in rows[1:]) >= 2
+    assert all(r["nodes"] <= budget + 2000 for r in rows[1:])
+    # Resumed from the first half of its log, it reaches the same answer and logs on.
+    half = rows[: len(rows) // 2]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(json.dumps(r) + "\n" for r in half))
+    again = _run(
+        cut, game, *flags, "--budget", str(budget), "--table-mb", "8", "--at-least", str(at_least)
+    )
+    assert again["answer"] == res["answer"]
+    assert len(cut.read_text().splitlines()) > len(half)
+    # A finished log answers at once, solving nothing more.
+    lines = len(log.read_text().splitlines())
+    assert _run(log, game, *flags, "--at-least", str(at_least))["answer"] == res["answer"]
+    assert len(log.read_text().splitlines()) == lines
+
+
+def test_a_log_of_another_run_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    _run(log, "smallholder", "--option=board=hex232323", "--budget", "100000")
+    out = subprocess.run(
+        [sys.executable, str(DRIVER), str(log), "smallholder", "--option=board=hex3"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode != 0 and "give another log" in out.stderr
+
+
+def test_a_leaf_is_tried_again_with_twice_the_budget_before_it_is_split(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    game, flags = "smallholder", ["--option=board=hex232323", "--table-mb", "8"]
+    res = _run(log, game, *flags, "--budget", "64", "--max-budget", "512")
+    assert res["answer"] is True
+    rows = [json.loads(x) for x in log.read_text().splitlines()[1:]]
+    root = [r for r in rows if r["moves"] == []]
+    assert [r["budget"] for r in root][:4] == [64, 128, 256, 512]
+    assert [r["split"] for r in root[:3]] == [False] * 3
+    # Replayed with other budgets, the log rebuilds the same settled tree: nothing more.
+    again = _run(log, game, *flags, "--budget", "1000")
+    assert again["answer"] is True
+    assert len(log.read_text().splitlines()) == len(rows) + 1
