@@ -128,7 +128,8 @@ class Split:
             tried = max(1, n.budget // self.first_budget).bit_length()
             n.pn, n.dn = (BUSY, BUSY) if n.busy else (tried, tried)
         else:
-            kids = [self.nodes[c] for c in n.children.values()]
+            # Moves that are images of each other reach one node: counted once.
+            kids = [self.nodes[c] for c in set(n.children.values())]
             if n.mover == 0:  # the attacker's choice: one child proves
                 n.pn = min(k.pn for k in kids)
                 n.dn = min(INF, sum(k.dn for k in kids))
@@ -173,7 +174,7 @@ class Split:
             seen.add(i)
             if n.children is None:
                 return None if n.busy else i
-            open_kids = [c for c in n.children.values() if self.nodes[c].value is None]
+            open_kids = [c for c in set(n.children.values()) if self.nodes[c].value is None]
             if not open_kids:
                 return None
             key = (lambda c: self.nodes[c].pn) if n.mover == 0 else (lambda c: self.nodes[c].dn)
@@ -206,7 +207,8 @@ class Split:
                     kid.value = sign * proven[int(a)]
                     self.settle_numbers(c)
                 n.children[int(a)] = c
-                kid.parents.append(i)
+                if i not in kid.parents:
+                    kid.parents.append(i)
         self.update_up(i)
 
 

@@ -13,6 +13,8 @@
 //!   actions, the principal line) are the same for any thread count; only node counts differ.
 //! * **The perfect line** (`principal_line`) is asked again of the method that solved the
 //!   root, through its table, so it is cheap.
+//! * **Kept tables.** [`solve_kept`] searches in a [`KeptTable`] that outlives the solve:
+//!   many positions of one game solved in turn share what each proved.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -148,6 +150,7 @@ impl KeptTable {
     }
 }
 
+/// The checks, the table (a kept one, or a new one for this solve), then the solve in it.
 fn solve_on<R: Knowledge>(
     root: &R,
     opts: &SolveOptions,
