@@ -982,7 +982,10 @@ fn a_kept_table_answers_as_fresh_ones_and_spares_the_work_of_earlier_solves() {
     use crate::solve::{solve_kept, KeptTable};
     for g in [
         game("smallholder", &[("board", "hex232323".into())]),
-        game("subsume", &[("size", 3i64.into())]),
+        game(
+            "windflowers",
+            &[("size", 3i64.into()), ("max_moves", 10i64.into())],
+        ),
         game(
             "faraday",
             &[("grid", "hex_limping".into()), ("order", 3i64.into())],
