@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import signal
@@ -62,6 +63,8 @@ class Node:
     busy: bool = False
     #: The node budget of its next solve (0: the run's first budget).
     budget: int = 0
+    #: A leaf's numbers before any solve: 1 and 1, or from a search's win rate (`--init`).
+    prior: tuple[int, int] = (1, 1)
     parents: list[int] = field(default_factory=list)
 
 
@@ -69,9 +72,15 @@ class Split:
     """The top tree of a split solve of one game from its start."""
 
     def __init__(
-        self, game: Any, at_least: int = 1, budget: int = 2**27, max_budget: int | None = None
+        self,
+        game: Any,
+        at_least: int = 1,
+        budget: int = 2**27,
+        max_budget: int | None = None,
+        init_iterations: int = 0,
     ) -> None:
         self.game = game
+        self.init_iterations = init_iterations
         self.at_least = at_least
         self.first_budget = budget
         self.max_budget = budget if max_budget is None else max(budget, max_budget)
@@ -112,10 +121,21 @@ class Split:
         node = Node(moves=moves, mover=None if s.is_terminal() else int(s.current_player))
         if s.is_terminal():
             node.value = int(round(float(s.returns()[0])))
+        elif self.init_iterations > 0:
+            node.prior = self.prior(s)
         self.nodes.append(node)
         self.index[ident] = i
         self.settle_numbers(i)
         return i
+
+    def prior(self, s: Any) -> tuple[int, int]:
+        """A new leaf's proof and disproof numbers from the strong MCTS preset's value of it
+        (a fixed number of iterations and seed, so a resumed run makes the same ones): w, the
+        value for player 0 in [-1, 1], gives 4·e^(-8w) and 4·e^(8w), at least 1 each, so a
+        position the search thinks player 0 wins looks cheap to prove and dear to disprove."""
+        res = sf.MCTS(preset="strong", iterations=self.init_iterations, seed=0).analyse(s)
+        w = float(res.value) if int(s.current_player) == 0 else -float(res.value)
+        return (max(1, round(4 * math.exp(-8 * w))), max(1, round(4 * math.exp(8 * w))))
 
     # Numbers -----------------------------------------------------------------------------
 
@@ -126,7 +146,8 @@ class Split:
         elif n.children is None:
             # A leaf tried before costs more: its numbers grow with its budget (1, 2, 3...).
             tried = max(1, n.budget // self.first_budget).bit_length()
-            n.pn, n.dn = (BUSY, BUSY) if n.busy else (tried, tried)
+            pn, dn = n.prior
+            n.pn, n.dn = (BUSY, BUSY) if n.busy else (tried * pn, tried * dn)
         else:
             # Moves that are images of each other reach one node: counted once.
             kids = [self.nodes[c] for c in set(n.children.values())]
@@ -270,10 +291,11 @@ def run(
     hours: float | None,
     at_least: int,
     max_budget: int | None = None,
+    init_iterations: int = 0,
     quiet: bool = False,
 ) -> Split:
     game = sf.make(game_name, **options)
-    tree = Split(game, at_least, budget, max_budget)
+    tree = Split(game, at_least, budget, max_budget, init_iterations)
     head = {"game": game_name, "options": options, "at_least": at_least}
     if log.exists():
         lines = log.read_text().splitlines()
@@ -375,7 +397,17 @@ def main() -> None:
     ap.add_argument("--table-mb", type=int, default=1024)
     ap.add_argument("--hours", type=float, default=None)
     ap.add_argument("--at-least", type=int, default=1)
+    ap.add_argument(
+        "--init",
+        type=int,
+        default=0,
+        metavar="ITERATIONS",
+        help="a new leaf's proof numbers from the strong MCTS preset's value after this many "
+        "iterations (default 0: every new leaf 1 and 1)",
+    )
     args = ap.parse_args()
+    if args.init < 0:
+        ap.error("--init must be 0 (none) or a number of iterations")
     if args.workers < 1 or args.budget < 1 or args.table_mb < 1:
         ap.error("--workers, --budget and --table-mb must be at least 1")
     if args.max_budget is not None and args.max_budget < args.budget:
@@ -391,6 +423,7 @@ def main() -> None:
         args.hours,
         args.at_least,
         args.max_budget,
+        args.init,
     )
     print(json.dumps(summary(tree)))
 

@@ -104,3 +104,17 @@ def test_a_leaf_is_tried_again_with_twice_the_budget_before_it_is_split(tmp_path
     again = _run(log, game, *flags, "--budget", "1000")
     assert again["answer"] is True
     assert len(log.read_text().splitlines()) == len(rows) + 1
+
+
+def test_win_rates_order_the_split_and_change_no_answer(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    flags = ["--option=board=hex232323", "--option=ruleset=stymie", "--table-mb", "8"]
+    res = _run(log, "smallholder", *flags, "--budget", "100", "--init", "500")
+    assert res["answer"] is False
+    plain = _run(tmp_path / "plain.jsonl", "smallholder", *flags, "--budget", "100")
+    assert plain["answer"] is False
+    # A resume with the same win rates rebuilds the same tree and goes on from it.
+    lines = log.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    assert _run(cut, "smallholder", *flags, "--budget", "100", "--init", "500")["answer"] is False
