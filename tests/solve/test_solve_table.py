@@ -4,6 +4,7 @@ refused with what is allowed, and a table in use by one solve is refused to anot
 
 from __future__ import annotations
 
+import _thread
 import threading
 import time
 
@@ -113,3 +114,21 @@ def test_a_table_in_use_is_refused_to_a_second_solve() -> None:
     # Back in place once the first returned.
     assert t.entries > 0
     assert sf.solve(g.new_state(), table=t, max_nodes=10).stopped_by == "nodes"
+
+
+def test_ctrl_c_stops_a_solve_and_leaves_the_table_whole_for_the_next() -> None:
+    g = sf.make("smallholder", board="hex343434")
+    t = sf.SolveTable(g, table_mb=16)
+    timer = threading.Timer(0.5, _thread.interrupt_main)  # Ctrl-C, as the terminal sends it
+    timer.start()
+    try:
+        with pytest.raises(sf.SolveInterrupted) as info:
+            sf.solve(g.new_state(), time=60, table=t)
+    finally:
+        timer.cancel()
+    assert info.value.result.stopped_by == "interrupted"
+    # The table is back, with what the stopped solve proved, and serves the next solve.
+    kept = t.entries
+    assert kept > 0
+    assert sf.solve(g.new_state(), table=t, max_nodes=1000).stopped_by == "nodes"
+    assert t.entries >= kept
