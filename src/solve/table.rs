@@ -209,6 +209,7 @@ pub struct TableState {
     len: usize,
     used: usize,
 }
+
 /// The entries a table uses at first (8 MiB); it doubles as it fills (module docs).
 pub const START_ENTRIES: usize = 1 << 19;
 
