@@ -797,6 +797,8 @@ TABLES: dict[str, Callable[[], str]] = {
     "solved/speed-table-1024": lambda: solver_speed("table-1024"),
     "solved/speed-growth-1024": lambda: solver_speed("growth-1024"),
     "solved/speed-threads": lambda: solver_speed("threads-1024", "1 thread", "2 threads"),
+    "solved/speed-cutoffs-1024": lambda: solver_speed("cutoffs-1024"),
+    "solved/speed-cutoffs-value-only-1024": lambda: solver_speed("cutoffs-value-only-1024"),
     "solved/guided": solve_guided,
     "solved/growth": solve_growth,
     "solved/proofs": proofs,

@@ -1,7 +1,7 @@
 //! Solver speed on the boards issue 55 names: one alpha-beta solve of each (one thread unless
 //! `--threads`), and a line of JSON a solve (board, table MiB, threads, nodes, seconds, nodes per
 //! second, value).
-//! `cargo run --profile profiling --example solver_speed -- [--table-mb MIB] [--threads N] [--repeat N] [FILTER]`.
+//! `cargo run --profile profiling --example solver_speed -- [--table-mb MIB] [--threads N] [--repeat N] [--value-only] [--cutoff-probes N] [FILTER]`.
 //! `compare.sh` runs two builds of it interleaved and summarises them side by side.
 
 use std::time::Duration;
@@ -37,6 +37,11 @@ fn boards() -> Vec<(&'static str, Game, usize)> {
             14,
         ),
         (
+            "smallholder hex343434 nibbler after 8 random plies",
+            make("smallholder", &[("board", "hex343434".into())]),
+            8,
+        ),
+        (
             "windflowers trisquare 3",
             make("windflowers", &[("size", 3i64.into())]),
             0,
@@ -67,6 +72,8 @@ fn main() {
     let mut threads = 1;
     let mut time = 120.0;
     let mut filter = String::new();
+    let mut cutoff_probes = SolveOptions::default().cutoff_probes;
+    let mut value_only = false;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -86,6 +93,11 @@ fn main() {
                 i += 1;
                 time = args[i].parse().expect("seconds");
             }
+            "--cutoff-probes" => {
+                i += 1;
+                cutoff_probes = args[i].parse().expect("actions");
+            }
+            "--value-only" => value_only = true,
             f => filter = f.to_string(),
         }
         i += 1;
@@ -101,6 +113,8 @@ fn main() {
                 threads,
                 max_moves: solve::max_moves(&game),
                 symmetries: game.symmetries(),
+                cutoff_probes,
+                value_only,
                 ..SolveOptions::default()
             };
             let r = each_state!(game.new_state(), s0 => {

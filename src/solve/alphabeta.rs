@@ -18,6 +18,11 @@
 //!   [`Guide`] (a trained network), positions up to [`SolveOptions::guide_depth`] moves below
 //!   the root are ordered by its scores instead (still after the table's move): few positions,
 //!   each the root of a large subtree, where a good first try saves the most.
+//! * **Cut-offs from the table.** Before any child is searched, every child is made and its
+//!   table entry read (the buckets prefetched together, so the misses overlap); a child whose
+//!   entry refutes the window, or that ends the game at the cut, cuts the position off
+//!   (enhanced transposition cut-offs, [`SolveOptions::cutoff_probes`]). The children are then
+//!   searched as made.
 //!
 //! The root's bookkeeping (budgets, partial results, threads, the perfect line) is
 //! [`super::root`]'s, the same for both methods.
@@ -55,6 +60,14 @@ pub(super) struct Searcher<'a, R: Rules> {
     guide: Option<Box<dyn Guide<R>>>,
     guide_depth: usize,
     scores: Vec<f32>,
+    /// Enhanced transposition cut-offs at positions with at least this many actions (0: none).
+    cutoff_probes: usize,
+    /// The children's table keys, whether their mover is the parent's, and their moves left
+    /// (the node being cut off only; `None` for a finished game).
+    probes: Vec<Option<(u64, bool, u32)>>,
+    /// Per ply, the children made for the cut-off's probes, searched next without making
+    /// them again.
+    families: Vec<Vec<R>>,
     /// Nodes not yet charged to the budget.
     pending: u64,
     /// Nodes this searcher has searched (the work of a subtree is the difference).
@@ -87,6 +100,9 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
             guide,
             guide_depth: opts.guide_depth,
             scores: Vec::new(),
+            cutoff_probes: opts.cutoff_probes,
+            probes: Vec::new(),
+            families: Vec::new(),
             pending: 0,
             searched: 0,
             _game: std::marker::PhantomData,
@@ -222,16 +238,50 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         let mut reach = Reach::default();
         let mut aborted = false;
         let top = if self.margin { INF } else { 1 };
-        for &a in &moves {
-            child.clone_from(s);
-            child.apply_unchecked(a as usize);
+        let probing = self.cutoff_probes != 0 && moves.len() >= self.cutoff_probes;
+        if probing && self.families.len() <= ply {
+            self.families.resize_with(ply + 1, Vec::new);
+        }
+        let mut family = if probing {
+            std::mem::take(&mut self.families[ply])
+        } else {
+            Vec::new()
+        };
+        // Enhanced transposition cut-offs: every child is made and its table entry read before
+        // any is searched (then searched as made). Tried after the first child instead, they
+        // saved less on most boards (docs/solved/index.md, "Speed and memory").
+        let cut = if probing {
+            self.cutoff(s, &moves, &mut family, mover, beta.min(top), ply)
+        } else {
+            None
+        };
+        if let Some((v, r, a)) = cut {
+            reach.join(r);
+            best = v;
+            best_move = a;
+            if let Some(h) = self.history.get_mut(a as usize) {
+                *h = h.saturating_add(1 + left.min(64));
+            }
+        }
+        for (i, &a) in moves.iter().enumerate() {
+            if cut.is_some() {
+                break;
+            }
+            let child = match family.get(i) {
+                Some(made) if probing => made,
+                _ => {
+                    child.clone_from(s);
+                    child.apply_unchecked(a as usize);
+                    &child
+                }
+            };
             if let Some(y) = self.symmetry {
                 // The child's images: the parent's, brought along by the changed cells.
                 let (parent, below) = self.images.split_at_mut(ply + 1);
                 below[0] = parent[ply];
                 y.update(&mut below[0], s.cells(), child.cells());
             }
-            let Some((v, r)) = self.child_value(&child, mover, alpha, beta, ply + 1) else {
+            let Some((v, r)) = self.child_value(child, mover, alpha, beta, ply + 1) else {
                 aborted = true;
                 break;
             };
@@ -252,6 +302,9 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         }
         self.bufs[ply] = moves;
         self.kids[ply] = Some(child);
+        if probing {
+            self.families[ply] = family;
+        }
         if aborted {
             return None;
         }
@@ -283,6 +336,80 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         };
         self.table.store(key, e);
         Some((best, reach))
+    }
+
+    /// An enhanced transposition cut-off of the running position `s` (of `mover`, ordered
+    /// actions `moves`): the value for `mover`, what it rests on and the action of the first
+    /// child that ends the game at `cut` or more, or whose table entry says so (every child's
+    /// bucket is asked of memory before any is read, so the misses overlap, and the children's
+    /// own searches then find their buckets in the cache). The children are made into `family`,
+    /// in the order of `moves`.
+    fn cutoff(
+        &mut self,
+        s: &R,
+        moves: &[u32],
+        family: &mut Vec<R>,
+        mover: usize,
+        cut: i32,
+        ply: usize,
+    ) -> Option<(i32, Reach, u32)> {
+        self.probes.clear();
+        for (i, &a) in moves.iter().enumerate() {
+            if family.len() <= i {
+                family.push(s.clone());
+            }
+            let child = &mut family[i];
+            child.clone_from(s);
+            child.apply_unchecked(a as usize);
+            let Some(p) = child.current_player() else {
+                let (v, r) = self.terminal(child, mover);
+                if v >= cut {
+                    return Some((v, r, a));
+                }
+                self.probes.push(None);
+                continue;
+            };
+            let key = match self.symmetry {
+                Some(y) => {
+                    let mut images = self.images[ply];
+                    y.update(&mut images, s.cells(), child.cells());
+                    y.pick(&images, child.key()).0
+                }
+                None => child.key(),
+            };
+            self.table.prefetch(key);
+            self.probes.push(Some((key, p == mover, self.left(child))));
+        }
+        for (&a, probe) in moves.iter().zip(&self.probes) {
+            let Some((key, same, left)) = *probe else {
+                continue;
+            };
+            let Some(e) = self.table.probe(key) else {
+                continue;
+            };
+            if !e.usable(left) {
+                continue;
+            }
+            // The entry's value for `mover`, when it is a lower bound of it.
+            let at_least = match (same, e.bound) {
+                (_, Bound::Exact) | (true, Bound::Lower) | (false, Bound::Upper) => {
+                    if same {
+                        e.value
+                    } else {
+                        -e.value
+                    }
+                }
+                _ => continue,
+            };
+            if at_least >= cut {
+                let reach = Reach {
+                    depth: if e.cap_free { e.moves } else { 0 },
+                    capped: !e.cap_free,
+                };
+                return Some((at_least, reach, a));
+            }
+        }
+        None
     }
 
     /// The exact value of `child` for `mover`.

@@ -78,6 +78,11 @@ pub struct SolveOptions {
     /// actions'): knowledge of the root from elsewhere, a search's ranking say. Each must be
     /// legal at the root, once.
     pub try_first: Vec<u32>,
+    /// Enhanced transposition cut-offs at positions with at least this many legal actions (0:
+    /// none): before searching any child, every child's table entry is read (all of them asked
+    /// of memory at once) and a child whose entry already refutes the window cuts the position
+    /// off, as does a child that ends the game with a win.
+    pub cutoff_probes: usize,
 }
 
 /// Knowledge from outside the solver that ranks a position's actions (a trained network's
@@ -209,6 +214,7 @@ impl Default for SolveOptions {
             guide_depth: 0,
             value_only: false,
             try_first: Vec::new(),
+            cutoff_probes: 1,
         }
     }
 }

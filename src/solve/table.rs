@@ -318,6 +318,13 @@ impl Table<'_> {
         self.used.0.store(used, Ordering::Relaxed);
     }
 
+    /// Asks the processor to bring `key`'s bucket into its cache, without waiting for it.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let at = Self::index(key, self.mask.load(Ordering::Relaxed));
+        prefetch_index::prefetch_index(self.slots, at);
+    }
+
     /// The entry stored for `key`, if any (checked against the full key).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {

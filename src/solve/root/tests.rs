@@ -627,6 +627,54 @@ fn move_orders_change_nothing_but_the_work() {
     }
 }
 
+/// Enhanced transposition cut-offs (at every position, at positions of four actions or more,
+/// or none): the same values, outcomes and best actions (and a perfect line), with and without
+/// margins, from positions a few moves into random games of every game; fewer nodes in all.
+#[test]
+fn cutoff_probes_change_nothing_but_the_work() {
+    let (mut with, mut without) = (0, 0);
+    let mut compared = 0;
+    for g in small_games() {
+        for s in (0..2).filter_map(|seed| random_position(&g, seed, 7)) {
+            for margin in [false, true] {
+                let result = |cutoff_probes: usize| {
+                    let o = SolveOptions {
+                        cutoff_probes,
+                        margin,
+                        ..opts(&g)
+                    };
+                    solve(&s, &o, None).expect("solvable")
+                };
+                let none = result(0);
+                assert_eq!(none.stopped_by, StoppedBy::Solved);
+                without += none.nodes;
+                for probes in [1, 4] {
+                    let r = result(probes);
+                    assert_eq!(
+                        (&r.value, &r.outcomes, &r.best),
+                        (&none.value, &none.outcomes, &none.best),
+                        "{} probes {probes} margin {margin} {:?}",
+                        g.name(),
+                        s.cells()
+                    );
+                    if !margin {
+                        assert_perfect_line(&s, &r);
+                    }
+                    if probes == 1 {
+                        with += r.nodes;
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 40, "{compared}");
+    assert!(
+        with < without,
+        "{with} nodes with cut-offs, {without} without"
+    );
+}
+
 /// A checkpoint in a fresh directory under the system's temporary one.
 fn checkpoint(name: &str, identity: &[(&str, &str)]) -> crate::solve::Checkpoint {
     let dir = std::env::temp_dir().join(format!("sf-root-{}-{name}", std::process::id()));
