@@ -169,10 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, m, q in search_rates(args.seconds, args.repeats):
         print(f"| {name} | {m:,.0f} | {q:,.0f} | {q / m:.2f} |")
     name, _, opts = args.board.partition(":")
-    options = {
-        k: int(v) if v.isdigit() else v for k, v in (o.split("=") for o in opts.split(",") if o)
-    }
-    game = sf.make(name, **options)
+    game = sf.make(name, **sf.parse_options(o for o in opts.split(",") if o))
     r = batched_selfplay(game, args.games, args.simulations)
     print()
     print(

@@ -268,19 +268,6 @@ def solve_leaf(
     }
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for p in pairs:
-        k, _, v = p.partition("=")
-        if v.lstrip("-").isdigit():
-            out[k] = int(v)
-        elif v in ("true", "false"):
-            out[k] = v == "true"
-        else:
-            out[k] = v
-    return out
-
-
 def run(
     log: Path,
     game_name: str,
@@ -416,7 +403,7 @@ def main() -> None:
     tree = run(
         args.log,
         args.game,
-        parse_options(args.option),
+        sf.parse_options(args.option),
         args.budget,
         args.workers,
         args.table_mb,

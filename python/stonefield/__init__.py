@@ -46,7 +46,7 @@ from .agents import parse_agent
 from .batch import SimulationResult, simulate
 from .experts import expert
 from .matches import Match, MatchInterrupted, match
-from .options import option_spec
+from .options import option_spec, parse_options
 from .proofs import ProofCheck, solve, verify_proof
 from .records import from_record, to_record
 from .records import load as load_record
@@ -95,6 +95,7 @@ __all__ = [
     "match",
     "option_spec",
     "parse_agent",
+    "parse_options",
     "save_record",
     "selfplay",
     "simulate",

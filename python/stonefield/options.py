@@ -18,12 +18,13 @@ an integer range, or a flag.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal, TypedDict, cast
 
 from . import _core
 from ._core import Game
 
-__all__ = ["OptionInfo", "ValueInfo", "option_spec"]
+__all__ = ["OptionInfo", "ValueInfo", "option_spec", "parse_options"]
 
 
 class ValueInfo(TypedDict):
@@ -72,3 +73,31 @@ def option_spec(game: str | Game) -> list[OptionInfo]:
     """
     name = game if isinstance(game, str) else game.name
     return cast("list[OptionInfo]", _core.option_spec(name))
+
+
+def parse_options(items: str | Iterable[str]) -> dict[str, str | int | bool]:
+    """Game options written ``key=value``, as the command line takes them, ready for
+    :func:`stonefield.make`: read by the one rule of the Rust core, so a script's ``--option``
+    means what the CLI's does. ``-`` in a key is read as ``_``; the value ``true`` or ``false``
+    in any case is a flag, an integer is an integer, anything else a string. A later item
+    with the same key wins. A single string is one item.
+
+    >>> import stonefield as sf
+    >>> sf.parse_options(["board=hex343434", "ruleset=stymie", "max-moves=40", "swap=TRUE"])
+    {'board': 'hex343434', 'ruleset': 'stymie', 'max_moves': 40, 'swap': True}
+
+    Whether the game takes those options is :func:`stonefield.make`'s to say.
+
+    Raises:
+        InvalidOptionError: an item without ``=`` or without a key (nothing is returned).
+        TypeError: an item that is not a string.
+    """
+    if isinstance(items, str):
+        items = [items]
+    out: dict[str, str | int | bool] = {}
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(f"options are strings key=value, got {type(item).__name__}")
+        key, value = _core.parse_option(item)
+        out[key] = value
+    return out

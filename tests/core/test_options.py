@@ -138,6 +138,33 @@ def test_key_value_without_a_key_is_refused(item: str) -> None:
         _core.parse_option(item)
 
 
+def test_parse_options_reads_a_command_line_for_make() -> None:
+    options = sf.parse_options(
+        ["board=hex343434", "ruleset=stymie", "max-moves=40", "board=hex3", "swap=False"]
+    )
+    assert options == {"board": "hex3", "ruleset": "stymie", "max_moves": 40, "swap": False}
+    assert sf.parse_options("board=hex3") == {"board": "hex3"}
+    assert sf.parse_options([]) == {}
+    game = sf.make("smallholder", **sf.parse_options(["board=hex343434", "ruleset=stymie"]))
+    assert game.num_sites == 27 and game.options["ruleset"] == "stymie"
+    # What the CLI reads is what scripts read.
+    from stonefield.cli._common import parse_options as cli_parse_options
+
+    items = ["grid=square", "size=3", "last-placer-breaks-ties=TRUE"]
+    assert cli_parse_options(items) == sf.parse_options(items)
+
+
+@pytest.mark.parametrize("items", [["board=hex3", "size"], ["=hex"], [""]])
+def test_parse_options_refuses_an_item_without_a_key(items: list[str]) -> None:
+    with pytest.raises(sf.InvalidOptionError, match="key=value"):
+        sf.parse_options(items)
+
+
+def test_parse_options_refuses_what_is_not_a_string() -> None:
+    with pytest.raises(TypeError, match="key=value, got int"):
+        sf.parse_options(["board=hex3", 3])  # type: ignore[list-item]
+
+
 def test_the_batch_module_and_the_simulate_function() -> None:
     module = importlib.import_module("stonefield.batch")
     assert isinstance(module, types.ModuleType)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
 from .. import _core
+from ..options import parse_options as parse_game_options
 
 
 class UsageError(Exception):
@@ -96,16 +97,12 @@ seconds = positive_number("seconds")
 
 
 def parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``key=value`` pairs, read by the same rule as the Rust core (``_core.parse_option``):
-    ``-`` in keys read as ``_``; values ``true``/``false`` in any case, integers, else strings."""
-    out: dict[str, Any] = {}
-    for item in items:
-        try:
-            key, value = _core.parse_option(item)
-        except _core.StonefieldError as e:
-            raise UsageError(str(e)) from None
-        out[key] = value
-    return out
+    """``key=value`` pairs, read by :func:`stonefield.parse_options` (the Rust core's rule); a
+    malformed one is a usage error."""
+    try:
+        return dict(parse_game_options(items))
+    except _core.StonefieldError as e:
+        raise UsageError(str(e)) from None
 
 
 def option_arg(text: str) -> tuple[str, Any]:
