@@ -64,12 +64,23 @@ def test_the_split_answers_as_the_solver_does(
     assert rows[0] == {"game": game, "options": options, "at_least": at_least}
     assert len(rows) > 5 and max(len(r["moves"]) for r in rows[1:]) >= 2
     assert all(r["nodes"] <= budget + 2000 for r in rows[1:])
-    # Resumed from the first half of its log, it reaches the same answer and logs on.
+    # Resumed from the first half of its log, one worker of two threads this time, it reaches
+    # the same answer and logs on.
     half = rows[: len(rows) // 2]
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(json.dumps(r) + "\n" for r in half))
     again = _run(
-        cut, game, *flags, "--budget", str(budget), "--table-mb", "8", "--at-least", str(at_least)
+        cut,
+        game,
+        *flags,
+        "--budget",
+        str(budget),
+        "--table-mb",
+        "8",
+        "--threads",
+        "2",
+        "--at-least",
+        str(at_least),
     )
     assert again["answer"] == res["answer"]
     assert len(cut.read_text().splitlines()) > len(half)
@@ -89,6 +100,29 @@ def test_a_log_of_another_run_is_refused(tmp_path: Path) -> None:
         timeout=600,
     )
     assert out.returncode != 0 and "give another log" in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--threads", "0"), ("--workers", "0"), ("--budget", "0")]
+)
+def test_counts_below_one_are_refused(tmp_path: Path, flag: str, value: str) -> None:
+    log = tmp_path / "run.jsonl"
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(DRIVER),
+            str(log),
+            "smallholder",
+            "--option=board=hex232323",
+            flag,
+            value,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode != 0 and "must be at least 1" in out.stderr and flag in out.stderr
+    assert not log.exists()
 
 
 def test_a_leaf_is_tried_again_with_twice_the_budget_before_it_is_split(tmp_path: Path) -> None:
