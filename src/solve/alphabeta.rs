@@ -22,7 +22,8 @@
 //!   table entry read (the buckets prefetched together, so the misses overlap); a child whose
 //!   entry refutes the window, or that ends the game at the cut, cuts the position off
 //!   (enhanced transposition cut-offs, [`SolveOptions::cutoff_probes`]). The children are then
-//!   searched as made.
+//!   searched as made. Not at positions of more than [`MAX_CUTOFF_ACTIONS`] actions, where
+//!   keeping the children of every position on the line would cost too much memory.
 //!
 //! The root's bookkeeping (budgets, partial results, threads, the perfect line) is
 //! [`super::root`]'s, the same for both methods.
@@ -36,6 +37,12 @@ use crate::games::{Knowledge, Rules};
 
 /// Values beyond every real one (scores stay far inside ±10⁴).
 const INF: i32 = 30_000;
+
+/// The most actions a position may have for its children's entries to be read first (and its
+/// children kept until they are searched): the children of every position on the current line
+/// are kept at once, so on large boards (Subsume size 20 has about a thousand actions a
+/// position) keeping them all would take gigabytes.
+pub const MAX_CUTOFF_ACTIONS: usize = 64;
 
 /// One thread's search.
 pub(super) struct Searcher<'a, R: Rules> {
@@ -238,7 +245,9 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
         let mut reach = Reach::default();
         let mut aborted = false;
         let top = if self.margin { INF } else { 1 };
-        let probing = self.cutoff_probes != 0 && moves.len() >= self.cutoff_probes;
+        let probing = self.cutoff_probes != 0
+            && moves.len() >= self.cutoff_probes
+            && moves.len() <= MAX_CUTOFF_ACTIONS;
         if probing && self.families.len() <= ply {
             self.families.resize_with(ply + 1, Vec::new);
         }

@@ -79,9 +79,10 @@ pub struct SolveOptions {
     /// legal at the root, once.
     pub try_first: Vec<u32>,
     /// Enhanced transposition cut-offs at positions with at least this many legal actions (0:
-    /// none): before searching any child, every child's table entry is read (all of them asked
-    /// of memory at once) and a child whose entry already refutes the window cuts the position
-    /// off, as does a child that ends the game with a win.
+    /// none; never above [`super::alphabeta::MAX_CUTOFF_ACTIONS`]): before searching any child,
+    /// every child's table entry is read (all of them asked of memory at once) and a child
+    /// whose entry already refutes the window cuts the position off, as does a child that ends
+    /// the game with a win. Alpha-beta only.
     pub cutoff_probes: usize,
 }
 
