@@ -14,6 +14,7 @@ part (a browser, Ray, JAX) gets that part's marker, and every test that is neith
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 import types
@@ -109,10 +110,24 @@ def heavy_parts(item: pytest.Item) -> Iterable[str]:
             yield name
 
 
+def _sends_ctrl_c(item: pytest.Item) -> bool:
+    """Whether a test's own code sends Ctrl-C to this process (`interrupt_main`, SIGINT): such a
+    test needs Python's SIGINT handler (see `_sigint_raises`), so it is a ``timing`` test
+    whether or not it says so."""
+    func = getattr(item, "function", None)
+    try:
+        source = inspect.getsource(func) if func is not None else ""
+    except (OSError, TypeError):
+        return False
+    return "interrupt_main" in source or "signal.SIGINT)" in source
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         for name in heavy_parts(item):
             item.add_marker(name)
+        if item.get_closest_marker("timing") is None and _sends_ctrl_c(item):
+            item.add_marker("timing")
         if not any(item.get_closest_marker(name) for name in NOT_QUICK):
             item.add_marker("quick")
 

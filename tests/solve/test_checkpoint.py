@@ -103,6 +103,7 @@ def test_cli_checkpoint_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[st
         main(["solve", "smallholder", "--option", "board=hex3", "--checkpoint", str(tmp_path)])
 
 
+@pytest.mark.timing
 def test_ctrl_c_saves_the_run_and_a_resume_loads_every_entry(tmp_path: Path) -> None:
     state = sf.make("smallholder", board="hex343434").new_state()
     timer = threading.Timer(0.5, _thread.interrupt_main)  # Ctrl-C, as the terminal sends it

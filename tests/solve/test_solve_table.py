@@ -116,6 +116,7 @@ def test_a_table_in_use_is_refused_to_a_second_solve() -> None:
     assert sf.solve(g.new_state(), table=t, max_nodes=10).stopped_by == "nodes"
 
 
+@pytest.mark.timing
 def test_ctrl_c_stops_a_solve_and_leaves_the_table_whole_for_the_next() -> None:
     g = sf.make("smallholder", board="hex343434")
     t = sf.SolveTable(g, table_mb=16)
