@@ -19,11 +19,16 @@ compared, as the solver's table does), so the tree is a graph.
 
     python experiments/solve-split/split.py LOG GAME [--option K=V ...] [--budget N]
         [--workers N] [--threads N] [--table-mb M] [--hours H] [--at-least T] [--init N]
+        [--status]
 
 ``--workers`` solves that many leaves at once, one process each (the most-proving leaves, each
 chosen with those in flight set aside); ``--threads`` gives each leaf's solve that many threads
-over its worker's one table, which on the boards measured pays better than more workers. Stops when the root is proven or disproven, at
-``--hours``, or on Ctrl-C / SIGTERM (leaves in flight are dropped, not logged).
+over its worker's one table, which on the boards measured pays better than more workers.
+``--status`` reads the log and prints where the run stands (the root's numbers, the top tree,
+the leaves solved, their nodes and hours) without solving or writing anything.
+
+A run stops when the root is proven or disproven, at ``--hours``, or on Ctrl-C / SIGTERM
+(leaves in flight are dropped, not logged).
 """
 
 from __future__ import annotations
@@ -89,6 +94,12 @@ class Split:
         self.nodes: list[Node] = []
         self.index: dict[tuple[int, int], int] = {}
         self.root = self.node_of(())
+        #: The leaves' solves put in so far (log lines), their nodes and seconds, and how
+        #: many settled their leaf.
+        self.leaves = 0
+        self.leaf_nodes = 0
+        self.leaf_seconds = 0.0
+        self.leaves_settled = 0
 
     # Positions -------------------------------------------------------------------------
 
@@ -209,6 +220,10 @@ class Split:
         outcomes the solve proved."""
         n = self.nodes[i]
         n.busy = False
+        self.leaves += 1
+        self.leaf_nodes += int(row["nodes"])
+        self.leaf_seconds += float(row["seconds"])
+        self.leaves_settled += row["value"] is not None
         if n.value is not None or n.children is not None:
             self.update_up(i)
             return
@@ -288,6 +303,7 @@ def run(
     init_iterations: int = 0,
     quiet: bool = False,
     threads: int = 1,
+    status: bool = False,
 ) -> Split:
     game = sf.make(game_name, **options)
     tree = Split(game, at_least, budget, max_budget, init_iterations)
@@ -300,9 +316,13 @@ def run(
         for line in lines[1:]:
             row = json.loads(line)
             tree.apply_result(tree.node_of(tuple(row["moves"])), row)
+    elif status:
+        raise SystemExit(f"{log} does not exist: there is no run to report on")
     else:
         log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text(json.dumps(head) + "\n")
+    if status:
+        return tree
     deadline = None if hours is None else time.monotonic() + hours * 3600
     stop = {"now": False}
 
@@ -373,6 +393,10 @@ def summary(tree: Split) -> dict[str, Any]:
         "root_dn": r.dn,
         "top_nodes": len(tree.nodes),
         "settled": sum(n.value is not None for n in tree.nodes),
+        "leaves": tree.leaves,
+        "leaves_settled": tree.leaves_settled,
+        "leaf_nodes": tree.leaf_nodes,
+        "leaf_hours": round(tree.leaf_seconds / 3600, 3),
     }
 
 
@@ -407,6 +431,11 @@ def main() -> None:
         help="a new leaf's proof numbers from the strong MCTS preset's value after this many "
         "iterations (default 0: every new leaf 1 and 1)",
     )
+    ap.add_argument(
+        "--status",
+        action="store_true",
+        help="only read the log and print where the run stands (solves nothing, writes nothing)",
+    )
     args = ap.parse_args()
     if args.init < 0:
         ap.error("--init must be 0 (none) or a number of iterations")
@@ -427,6 +456,7 @@ def main() -> None:
         args.max_budget,
         args.init,
         threads=args.threads,
+        status=args.status,
     )
     print(json.dumps(summary(tree)))
 

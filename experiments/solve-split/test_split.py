@@ -88,6 +88,25 @@ def test_the_split_answers_as_the_solver_does(
     lines = len(log.read_text().splitlines())
     assert _run(log, game, *flags, "--at-least", str(at_least))["answer"] == res["answer"]
     assert len(log.read_text().splitlines()) == lines
+    # --status reads it and says where it stands: every leaf counted, nothing written.
+    status = _run(log, game, *flags, "--at-least", str(at_least), "--status")
+    rows = [json.loads(x) for x in log.read_text().splitlines()[1:]]
+    assert status["answer"] == res["answer"] and status["leaves"] == len(rows) == lines - 1
+    assert status["leaf_nodes"] == sum(r["nodes"] for r in rows)
+    assert status["leaves_settled"] == sum(r["value"] is not None for r in rows)
+    assert len(log.read_text().splitlines()) == lines
+
+
+def test_the_status_of_a_run_not_started_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "none.jsonl"
+    out = subprocess.run(
+        [sys.executable, str(DRIVER), str(log), "smallholder", "--status"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode != 0 and "no run to report on" in out.stderr
+    assert not log.exists()
 
 
 def test_a_log_of_another_run_is_refused(tmp_path: Path) -> None:
