@@ -111,9 +111,9 @@ def heavy_parts(item: pytest.Item) -> Iterable[str]:
 
 
 def _sends_ctrl_c(item: pytest.Item) -> bool:
-    """Whether a test's own code sends Ctrl-C to this process (`interrupt_main`, SIGINT): such a
-    test needs Python's SIGINT handler (see `_sigint_raises`), so it is a ``timing`` test
-    whether or not it says so."""
+    """Whether a test's own code sends Ctrl-C (`interrupt_main`, or a SIGINT to this process or
+    a child): a Ctrl-C test, which needs Python's SIGINT handler (see `_sigint_raises`), so it
+    is a ``timing`` test whether or not it says so."""
     func = getattr(item, "function", None)
     try:
         source = inspect.getsource(func) if func is not None else ""
