@@ -16,16 +16,27 @@ import stonefield as sf
 DRIVER = Path(__file__).resolve().parent / "split.py"
 
 
-def _run(log: Path, game: str, *args: str) -> dict[str, object]:
-    out = subprocess.run(
+def _driver(log: Path, game: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, str(DRIVER), str(log), game, *args],
         capture_output=True,
         text=True,
         timeout=600,
     )
+
+
+def _run(log: Path, game: str, *args: str) -> dict[str, object]:
+    out = _driver(log, game, *args)
     assert out.returncode == 0, out.stderr
     summary: dict[str, object] = json.loads(out.stdout.splitlines()[-1])
     return summary
+
+
+def _refused(log: Path, game: str, *args: str) -> str:
+    """The driver's error output for a run it must refuse (it exits with an error)."""
+    out = _driver(log, game, *args)
+    assert out.returncode != 0, out.stdout
+    return out.stderr
 
 
 @pytest.mark.parametrize(
@@ -99,26 +110,14 @@ def test_the_split_answers_as_the_solver_does(
 
 def test_the_status_of_a_run_not_started_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "none.jsonl"
-    out = subprocess.run(
-        [sys.executable, str(DRIVER), str(log), "smallholder", "--status"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode != 0 and "no run to report on" in out.stderr
+    assert "no run to report on" in _refused(log, "smallholder", "--status")
     assert not log.exists()
 
 
 def test_a_log_of_another_run_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "run.jsonl"
     _run(log, "smallholder", "--option=board=hex232323", "--budget", "100000")
-    out = subprocess.run(
-        [sys.executable, str(DRIVER), str(log), "smallholder", "--option=board=hex3"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode != 0 and "give another log" in out.stderr
+    assert "give another log" in _refused(log, "smallholder", "--option=board=hex3")
 
 
 @pytest.mark.parametrize(
@@ -126,21 +125,8 @@ def test_a_log_of_another_run_is_refused(tmp_path: Path) -> None:
 )
 def test_counts_below_one_are_refused(tmp_path: Path, flag: str, value: str) -> None:
     log = tmp_path / "run.jsonl"
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(DRIVER),
-            str(log),
-            "smallholder",
-            "--option=board=hex232323",
-            flag,
-            value,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode != 0 and "must be at least 1" in out.stderr and flag in out.stderr
+    err = _refused(log, "smallholder", "--option=board=hex232323", flag, value)
+    assert "must be at least 1" in err and flag in err
     assert not log.exists()
 
 

@@ -276,9 +276,10 @@ impl<'a, R: Knowledge> Searcher<'a, R> {
             if cut.is_some() {
                 break;
             }
+            // The children the cut-off made (none when it did not run), else made here.
             let child = match family.get(i) {
-                Some(made) if probing => made,
-                _ => {
+                Some(made) => made,
+                None => {
                     child.clone_from(s);
                     child.apply_unchecked(a as usize);
                     &child
