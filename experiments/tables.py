@@ -722,6 +722,49 @@ def proofs() -> str:
     )
 
 
+def solve_split(log: str) -> str:
+    """A split solve's log, ``experiments/solve-split/results/LOG.jsonl`` (``split.py``'s
+    lines, a leaf a line), by the depth of the leaves: leaves solved and settled, their
+    nodes and hours, and the nodes of the settled ones."""
+    path = EXPERIMENTS / "solve-split" / "results" / f"{log}.jsonl"
+    leaves = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    rows = []
+    for depth in sorted({len(r["moves"]) for r in leaves}):
+        at = [r for r in leaves if len(r["moves"]) == depth]
+        settled = [r["nodes"] for r in at if r["value"] is not None]
+        rows.append(
+            [
+                str(depth),
+                str(len(at)),
+                str(len(settled)),
+                f"{sum(r['nodes'] for r in at) / 1e9:.1f} G",
+                f"{sum(r['seconds'] for r in at) / 3600:.2f}",
+                f"{min(settled) / 1e9:.2f}–{max(settled) / 1e9:.2f} G" if settled else "",
+            ]
+        )
+    rows.append(
+        [
+            "all",
+            str(len(leaves)),
+            str(sum(r["value"] is not None for r in leaves)),
+            f"{sum(r['nodes'] for r in leaves) / 1e9:.1f} G",
+            f"{sum(r['seconds'] for r in leaves) / 3600:.2f}",
+            "",
+        ]
+    )
+    return table(
+        [
+            "moves in",
+            "leaves solved",
+            "settled",
+            "nodes",
+            "hours of leaves",
+            "nodes of a settled leaf",
+        ],
+        rows,
+    )
+
+
 def solve_growth() -> str:
     """How a solve grows as positions come nearer the empty board:
     ``experiments/solve-growth/results/growth.jsonl`` (``growth.py``'s lines), per series and
@@ -801,6 +844,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "solved/speed-cutoffs-value-only-1024": lambda: solver_speed("cutoffs-value-only-1024"),
     "solved/guided": solve_guided,
     "solved/growth": solve_growth,
+    "solved/split-27": lambda: solve_split("smallholder-hex343434-nibbler"),
     "solved/proofs": proofs,
 }
 
