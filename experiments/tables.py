@@ -682,23 +682,26 @@ def size_text(n: int) -> str:
 
 def proofs() -> str:
     """A verified proof of each solved board's value (``experiments/proofs/prove.py``'s rows
-    in ``results/proofs.jsonl``): lines, size, positions the checker visited, the seconds to
-    write and to check, and whether the file is committed; a board whose writing ran out of
-    time says so."""
+    in ``results/proofs.jsonl``): the format (a tree, version 1, or a graph, version 2),
+    lines, size, positions the checker visited, the seconds to write and to check, and whether
+    the file is committed; a board whose writing ran out of time says so."""
     path = EXPERIMENTS / "proofs" / "results" / "proofs.jsonl"
     rows = []
     for line in path.read_text(encoding="utf-8").splitlines():
         r = json.loads(line)
         value = {1: "win", 0: "draw", -1: "loss"}[r["value"]]
+        # Rows before the format's version 2 (a graph) are trees, version 1.
+        form = {1: "tree", 2: "graph"}[r.get("format_version", 1)]
         if r["stopped"]:
             rows.append(
-                [r["board"], value, "–", "–", "–", f"> {r['write_seconds']:.0f}", "–", "no"]
+                [r["board"], value, form, "–", "–", "–", f"> {r['write_seconds']:.0f}", "–", "no"]
             )
             continue
         rows.append(
             [
                 r["board"],
                 value,
+                form,
                 f"{r['lines']:,}",
                 size_text(r["bytes"]),
                 f"{r['positions']:,}",
@@ -711,6 +714,7 @@ def proofs() -> str:
         [
             "board (empty)",
             "value",
+            "proof",
             "lines",
             "file",
             "positions checked",

@@ -91,6 +91,7 @@ def prove(game: str, options: dict[str, Any], seconds: float, keep: int, files: 
         "solve_seconds": round(solved.seconds, 3),
         "date": date.today().isoformat(),
         "command": command(game, options, f"{slug}.proof"),
+        "format_version": sf.proofs.FORMAT_VERSION,
     }
     files.mkdir(parents=True, exist_ok=True)
     path = files / f"{slug}.proof"

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import stonefield as sf
+
 DRIVER = Path(__file__).resolve().parent / "prove.py"
 
 
@@ -34,6 +36,7 @@ def test_a_proof_is_written_checked_kept_and_not_written_again(tmp_path: Path) -
     (row,) = [json.loads(x) for x in (tmp_path / "proofs.jsonl").read_text().splitlines()]
     assert row["board"] == "smallholder board=hex232323 ruleset=stymie"
     assert row["value"] == -1 and row["stopped"] == "" and row["lines"] > 0
+    assert row["format_version"] == sf.proofs.FORMAT_VERSION == 2
     assert (tmp_path / "files" / Path(row["kept"]).name).exists()
     assert row["bytes"] == (tmp_path / "files" / Path(row["kept"]).name).stat().st_size
     assert "--proof" in row["command"] and "verify-proof" in row["command"]

@@ -1,10 +1,10 @@
 """Proofs anyone can check: ``sf.solve(..., certificate=PATH)`` writes one, ``sf.verify_proof``
 checks it with the rules alone.
 
-A proof file (format ``stonefield-proof``, version 1) is UTF-8 text. Its first line is a JSON
+A proof file (format ``stonefield-proof``, version 2) is UTF-8 text. Its first line is a JSON
 header::
 
-    {"format": "stonefield-proof", "format_version": 1,
+    {"format": "stonefield-proof", "format_version": 2,
      "record": {...the game record of the root position (stonefield.to_record)...},
      "value": -1,
      "claims": [{"player": 1, "at_least": 1, "moves": 812}],
@@ -24,11 +24,20 @@ and must give the claiming player a result of at least ``at_least`` by the game'
 ``returns()``. A line ``?`` in place of a move ends a branch too: the checker settles the claim
 at that position by its own plain minimax (the writer uses it where minimax needs at most
 ``LEAF_POSITIONS`` positions; the checker refuses one that needs more than
-``CHECKER_LEAF_LIMIT``). ``moves`` counts a claim's lines.
+``CHECKER_LEAF_LIMIT``). A line ``=N`` in place of a move ends a branch as well: the position
+here is the one at line ``N`` of the file (an earlier line of the same claim, counting the
+header as line 1), whose proof is complete above this line; and a line ``a>N`` is the move
+``a`` to a running position of the other player that the move of line ``N`` (an earlier line
+of the claim) reached too, its proof complete above. So a position reached by several orders
+of moves is proven once: a proof is a graph. The checker takes two positions as the
+same when their boards, move counts and position keys are equal (the engine's key describes
+everything but the board and the move count exactly: see ``stonefield._core.State.key``).
+``moves`` counts a claim's lines. Version 1 files (trees, no ``=`` lines) are read too.
 
 The checker (:func:`verify_proof`) trusts only the rules engine (``legal_actions``,
-``apply``, ``undo``, ``current_player``, ``is_terminal``, ``returns``) and the game record
-reader: no table, no move ordering, no solver. Any failure raises
+``apply``, ``undo``, ``current_player``, ``is_terminal``, ``returns``, and for ``=`` lines
+``board``, ``move_count`` and ``key``) and the game record reader: no table, no move ordering,
+no solver. Any failure raises
 :class:`stonefield.RecordError` naming the line of the file and the position (the actions from
 the root) where it fails.
 """
@@ -47,9 +56,11 @@ from typing import Any, Literal
 from . import _core
 from .records import from_record, to_record
 
-#: The marker and version of the format.
+#: The marker and version of the format (the writer's; the checker reads every version of
+#: ``READ_VERSIONS``).
 FORMAT = "stonefield-proof"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READ_VERSIONS = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -61,8 +72,9 @@ class ProofCheck:
         options: the game's options.
         actions: the root position's actions from the start.
         value: the root's value for the player to move (+1 / 0 / −1), now checked.
-        positions: how many positions the checker visited (each once per proof-tree node,
-            finished ones included).
+        positions: how many positions the checker visited (each once per line's position
+            and per branch followed, finished ones included; a position referred to again by
+            an ``=`` line counts once more, its proof not walked again).
         moves: how many move lines the file holds.
         seconds: the time the check took.
     """
@@ -140,8 +152,10 @@ def write_proof(
     table of ``table_mb`` MiB at most, by default the solver's) whose table lasts the whole
     walk: at each of its positions on the proof every move is solved, and of those that keep
     the claim the one whose position cost the search the least work is written (then the one
-    leaving the other player the fewest replies, then the lowest). The proof is a tree (its
-    size that of the game's proof tree), so proofs are for small boards.
+    leaving the other player the fewest replies, then the lowest). A position of the claiming
+    player met again (by another order of moves) after its proof is complete is written as a
+    reference to its first line, so the proof's size is that of the distinct positions it
+    needs.
 
     ``time`` (seconds, > 0) bounds the writing: when it runs out, nothing is written.
 
@@ -177,7 +191,18 @@ def write_proof(
             raise TimeoutError(f"certificate: no proof within {time} s; nothing written")
         ids = found.tolist()
         claims.append({"player": player, "at_least": at_least, "moves": len(ids)})
-        body.extend("?\n" if a < 0 else f"{a}\n" for a in ids)
+        # The file's line of the claim's line k: the header is line 1.
+        first = len(body) + 2
+        body.extend(
+            f"{a}\n"
+            if 0 <= a < 1 << 32
+            else f"{a & 0xFFFFFFFF}>{first + (a >> 32) - 1}\n"
+            if a > 0
+            else "?\n"
+            if a == -1
+            else f"={first + (-2 - a)}\n"
+            for a in ids
+        )
     text = "".join(body)
     header = {
         "format": FORMAT,
@@ -225,7 +250,7 @@ def solve(
         certificate: a path: once the root value is proven, a proof of it is written there
             (format in :mod:`stonefield.proofs`; check it with :func:`stonefield.verify_proof`
             or ``stonefield verify-proof``). When the search stops before the value is proven
-            nothing is written. A proof is a tree: for small boards.
+            nothing is written.
         checkpoint: a directory: the run is saved there as it goes (the table's entries and
             the root outcomes proven, every ``save_every`` seconds and when it ends: solved, a
             budget, Ctrl-C) and a later solve of the same position resumes from it
@@ -310,15 +335,45 @@ def guide_network(state: _core.State, guide: Any) -> Any:
     return guide
 
 
-class _Lines:
-    """The move lines of a proof file, read one by one with their line numbers."""
+def _number(text: str) -> int:
+    """The number a line's text writes in decimal digits alone, else -1."""
+    return int(text) if text.isascii() and text.isdigit() else -1
 
-    def __init__(self, lines: list[str]) -> None:
+
+def _identity(state: _core.State) -> tuple[int, bytes, int]:
+    """What makes two positions the same for an ``=`` line: the move count, the board and the
+    position key (equal boards have equal keys exactly when the rest of the position is equal)."""
+    return (state.move_count, state.board.tobytes(), state.key())
+
+
+class _Lines:
+    """The move lines of a proof file, read one by one with their line numbers, and the
+    positions of the lines that ``=`` lines refer to, once their proofs are complete."""
+
+    def __init__(self, lines: list[str], version: int) -> None:
         self.lines = lines
         self.i = 0
+        self.version = version
+        #: The file line where the claim being checked starts.
+        self.claim_first = 2
+        #: The lines some ``=`` line refers to, and those some ``a>N`` line refers to (only
+        #: their positions are kept).
+        self.wanted: set[int] = set()
+        self.wanted_after: set[int] = set()
+        if version >= 2:
+            for text in lines:
+                if text.startswith("="):
+                    self.wanted.add(_number(text[1:]))
+                elif ">" in text:
+                    self.wanted_after.add(_number(text.partition(">")[2]))
+        #: Line → the position there, once its proof is complete (wanted lines only).
+        self.done: dict[int, tuple[int, bytes, int]] = {}
+        #: Line → the other player's position its move reached, once its proof is complete.
+        self.done_after: dict[int, tuple[int, bytes, int]] = {}
 
-    def take(self, legal: list[int], where: list[int]) -> int | None:
-        """The next line's move, legal here, or None for "?" (settled by minimax)."""
+    def take(self, legal: list[int], where: list[int]) -> tuple[str, int, int]:
+        """The next line: ("move", a legal action, -1), ("move", a, N) for "a>N", ("leaf",
+        0, -1) for "?" (settled by minimax) or ("same", 0, N) for "=N"."""
         if self.i >= len(self.lines):
             raise _core.RecordError(
                 f"line {self.i + 2}: the proof ends early, a move is missing after actions {where}"
@@ -326,18 +381,35 @@ class _Lines:
         text = self.lines[self.i].strip()
         self.i += 1
         if text == "?":
-            return None
-        try:
-            a = int(text)
-        except ValueError:
+            return ("leaf", 0, -1)
+        ref = -1
+        if self.version >= 2:
+            if text.startswith("="):
+                ref = _number(text[1:])
+                if ref < 0:
+                    raise _core.RecordError(
+                        f"line {self.i + 1}: {text[:40]!r} is not a line number (after actions "
+                        f"{where})"
+                    )
+                return ("same", 0, ref)
+            if ">" in text:
+                text, _, after = text.partition(">")
+                ref = _number(after)
+                if ref < 0:
+                    raise _core.RecordError(
+                        f"line {self.i + 1}: {after[:40]!r} after '>' is not a line number "
+                        f"(after actions {where})"
+                    )
+        a = _number(text)
+        if a < 0:
             raise _core.RecordError(
                 f"line {self.i + 1}: {text[:40]!r} is not an action id (after actions {where})"
-            ) from None
+            )
         if a not in legal:
             raise _core.RecordError(
                 f"line {self.i + 1}: action {a} is not legal after actions {where}"
             )
-        return a
+        return ("move", a, ref)
 
 
 def _check(
@@ -347,7 +419,7 @@ def _check(
     lines: _Lines,
     path: list[int],
 ) -> int:
-    """Checks one claim's proof tree below ``state``; returns the positions visited."""
+    """Checks one claim's proof below ``state``; returns the positions visited."""
     if state.is_terminal():
         got = _result_for(state, player)
         if got < at_least:
@@ -361,27 +433,55 @@ def _check(
         raise _core.RecordError(f"no legal action after actions {path} in a running game")
     n = 1
     if state.current_player == player:
-        a = lines.take(legal, path)
-        if a is None:
+        here = lines.i + 2
+        kind, a, ref = lines.take(legal, path)
+        if kind == "same":
+            a = ref
+            if not lines.claim_first <= a < here:
+                raise _core.RecordError(
+                    f"line {here}: ={a} after actions {path} is not an earlier line of this "
+                    f"claim (lines {lines.claim_first} to {here - 1})"
+                )
+            seen = lines.done.get(a)
+            if seen is None:
+                raise _core.RecordError(
+                    f"line {here}: ={a} after actions {path}: the proof at line {a} is not "
+                    "complete above this line"
+                )
+            if seen != _identity(state):
+                raise _core.RecordError(
+                    f"line {here}: ={a}: the position after actions {path} is not the one at "
+                    f"line {a}"
+                )
+            return n
+        if kind == "leaf":
             budget = [CHECKER_LEAF_LIMIT]
             try:
                 holds = _minimax(state, player, at_least, budget)
             except _TooBig:
                 raise _core.RecordError(
-                    f'line {lines.i + 1}: "?" after actions {path} needs more than '
+                    f'line {here}: "?" after actions {path} needs more than '
                     f"{CHECKER_LEAF_LIMIT} positions of minimax"
                 ) from None
             if not holds:
                 raise _core.RecordError(
-                    f"line {lines.i + 1}: minimax finds that player {player} cannot make sure "
+                    f"line {here}: minimax finds that player {player} cannot make sure "
                     f"of at least {at_least:+d} after actions {path}"
                 )
-            return n - 1 + CHECKER_LEAF_LIMIT - budget[0]  # this position counted once
-        state.apply(a)
-        path.append(a)
-        n += _check(state, player, at_least, lines, path)
-        path.pop()
-        state.undo()
+            n += CHECKER_LEAF_LIMIT - budget[0] - 1  # this position counted once
+        else:
+            state.apply(a)
+            path.append(a)
+            if ref >= 0:
+                n += _check_after(state, player, lines, path, here, ref)
+            else:
+                n += _check(state, player, at_least, lines, path)
+            if here in lines.wanted_after and not state.is_terminal():
+                lines.done_after[here] = _identity(state)
+            path.pop()
+            state.undo()
+        if here in lines.wanted:
+            lines.done[here] = _identity(state)
         return n
     for a in legal:
         state.apply(a)
@@ -390,6 +490,36 @@ def _check(
         path.pop()
         state.undo()
     return n
+
+
+def _check_after(
+    state: _core.State, player: int, lines: _Lines, path: list[int], here: int, ref: int
+) -> int:
+    """Checks the "a>N" line ``here``: the position its move reached (``state``, after
+    ``path``) is the other player's, running, and the one the move of line N reached, whose
+    proof is complete above; returns the positions visited (this one)."""
+    if not lines.claim_first <= ref < here:
+        raise _core.RecordError(
+            f"line {here}: >{ref} after actions {path} is not an earlier line of this claim "
+            f"(lines {lines.claim_first} to {here - 1})"
+        )
+    if state.is_terminal() or state.current_player == player:
+        raise _core.RecordError(
+            f"line {here}: >{ref}: the position after actions {path} is not the other "
+            "player's to move"
+        )
+    seen = lines.done_after.get(ref)
+    if seen is None:
+        raise _core.RecordError(
+            f"line {here}: >{ref} after actions {path}: line {ref} has no move whose proof is "
+            "complete above this line"
+        )
+    if seen != _identity(state):
+        raise _core.RecordError(
+            f"line {here}: >{ref}: the position after actions {path} is not the one the move "
+            f"of line {ref} reached"
+        )
+    return 1
 
 
 def verify_proof(path: str | Path) -> ProofCheck:
@@ -422,10 +552,10 @@ def verify_proof(path: str | Path) -> ProofCheck:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise _core.RecordError(f"line 1: not a {FORMAT} file")
     version = header.get("format_version")
-    if isinstance(version, bool) or version != FORMAT_VERSION:
+    if isinstance(version, bool) or version not in READ_VERSIONS:
         raise _core.RecordError(
             f"line 1: format_version {header.get('format_version')!r}; this checker reads "
-            f"{FORMAT_VERSION}"
+            f"{' and '.join(map(str, READ_VERSIONS))}"
         )
     record = header.get("record")
     if not isinstance(record, dict):
@@ -445,7 +575,7 @@ def verify_proof(path: str | Path) -> ProofCheck:
     claims = header.get("claims")
     if not isinstance(claims, list) or len(claims) != len(want):
         raise _core.RecordError(f"line 1: claims: a value of {value:+d} needs {len(want)} claims")
-    lines = _Lines(body.split("\n")[:-1] if body.endswith("\n") else body.split("\n"))
+    lines = _Lines(body.split("\n")[:-1] if body.endswith("\n") else body.split("\n"), int(version))
     if body and not body.endswith("\n"):
         raise _core.RecordError(f"line {len(lines.lines) + 1}: the last line is cut: truncated")
     positions = 0
@@ -459,6 +589,7 @@ def verify_proof(path: str | Path) -> ProofCheck:
                 f"{[{'player': p, 'at_least': t} for p, t in want]}"
             )
         first = lines.i
+        lines.claim_first = first + 2
         positions += _check(root, player, at_least, lines, [])
         if claim.get("moves") != lines.i - first:
             raise _core.RecordError(

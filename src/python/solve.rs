@@ -591,7 +591,9 @@ pub fn solve(
 
 /// The moves of a proof that `player` gets at least `at_least` (+1, 0 or −1) from `state`,
 /// for `stonefield.proofs.write_proof`: one action id per line of the claim's proof, −1 for a
-/// position left to the checker's minimax; `None` when `time` (seconds) ran out first. One
+/// position left to the checker's minimax, −2 − k for the same position as at the claim's
+/// line k (0-based), a + (k + 1)·2³² for the move a to the position the move of line k
+/// reached (the proofs referred to complete above); `None` when `time` (seconds) ran out first. One
 /// alpha-beta search (one thread, `table_mb` MiB at most, the game's symmetries) chooses the
 /// claiming player's moves.
 ///
@@ -637,6 +639,8 @@ pub fn proof_lines<'py>(
         .map(|l| match l {
             core::ProofLine::Move(a) => i64::from(a),
             core::ProofLine::Leaf => -1,
+            core::ProofLine::Same(line) => -2 - i64::from(line),
+            core::ProofLine::MoveSame(a, line) => i64::from(a) | (i64::from(line) + 1) << 32,
         })
         .collect();
     Ok(Some(PyArray1::from_vec(py, ids)))

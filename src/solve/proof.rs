@@ -6,6 +6,14 @@
 //! the checker walks), down to finished games or to positions of P that plain minimax settles
 //! within [`LEAF_POSITIONS`] positions, written as a leaf for the checker to settle itself.
 //!
+//! The proof is written as a graph: a position of P met again with the same board, key and
+//! move count (a transposition) after its proof was complete is written as a reference to
+//! the line of its first meeting ([`ProofLine::Same`]), and so is a position of the other
+//! player reached by P's move ([`ProofLine::MoveSame`]: the move, and the line whose move
+//! reached it first), so the proof grows with the distinct positions it needs, not with the
+//! orders of moves that reach them. A move of P to a position already written is preferred to
+//! any other.
+//!
 //! P's move at each of its positions is chosen by one alpha-beta searcher (`super::alphabeta`)
 //! whose table lasts the whole walk, so the positions the proof visits again (transpositions,
 //! and the positions below each one already searched) cost a probe: every move is solved, and
@@ -13,6 +21,7 @@
 //! of the nodes searched for it) is taken, since a small search stands for a small proof below
 //! it; of equal work, the one that leaves the other player the fewest replies.
 
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use super::alphabeta::Searcher;
@@ -24,11 +33,16 @@ use crate::games::{Knowledge, Rules};
 /// P's positions that plain minimax settles within this many positions become leaves.
 pub const LEAF_POSITIONS: u64 = 200;
 
-/// One line of a claim's proof: P's move, or a leaf settled by the checker's minimax.
+/// One line of a claim's proof, standing at a position of P: P's move, a leaf settled by the
+/// checker's minimax, the same position as at an earlier line of the claim (its index among
+/// the claim's lines), or P's move to a running position of the other player that the move of
+/// an earlier line reached too; the proofs referred to are complete before this line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProofLine {
     Move(u32),
     Leaf,
+    Same(u32),
+    MoveSame(u32, u32),
 }
 
 /// The lines of the proof that `player` gets at least `at_least` (+1, 0 or −1, by the
@@ -77,6 +91,8 @@ pub fn proof_lines<R: Knowledge>(
         player,
         at_least,
         lines: Vec::new(),
+        proven: HashMap::new(),
+        proven_after: HashMap::new(),
     };
     let done = walk.prove(root)?;
     Ok(done.then_some(walk.lines))
@@ -87,6 +103,12 @@ struct Walk<'a, R: Knowledge> {
     player: usize,
     at_least: i32,
     lines: Vec<ProofLine>,
+    /// The positions of P whose proof is complete, by key and move count (the checker also
+    /// compares the boards): the index of the line standing at each.
+    proven: HashMap<(u64, usize), u32>,
+    /// The running positions of the other player reached by a move of P whose proof is
+    /// complete: the index of the line of that move.
+    proven_after: HashMap<(u64, usize), u32>,
 }
 
 impl<R: Knowledge> Walk<'_, R> {
@@ -113,27 +135,70 @@ impl<R: Knowledge> Walk<'_, R> {
             }
             return Ok(true);
         }
+        let here = (s.key(), s.move_count());
+        if let Some(&line) = self.proven.get(&here) {
+            self.lines.push(ProofLine::Same(line));
+            return Ok(true);
+        }
+        let line = u32::try_from(self.lines.len()).map_err(|_| {
+            Error::InvalidOption("proof: more than 2^32 lines in one claim".to_string())
+        })?;
         let mut budget = LEAF_POSITIONS;
         if minimax(s, self.player, self.at_least, &mut budget) == Some(true) {
             self.lines.push(ProofLine::Leaf);
-            return Ok(true);
+        } else {
+            let Some(a) = self.keeping_move(s)? else {
+                return Ok(false);
+            };
+            let mut child = s.clone();
+            child.apply_unchecked(a as usize);
+            let theirs = child.current_player().is_some_and(|p| p != self.player);
+            let there = (child.key(), child.move_count());
+            match self.proven_after.get(&there) {
+                Some(&earlier) if theirs => self.lines.push(ProofLine::MoveSame(a, earlier)),
+                _ => {
+                    self.lines.push(ProofLine::Move(a));
+                    if !self.prove(&child)? {
+                        return Ok(false);
+                    }
+                    if theirs {
+                        self.proven_after.insert(there, line);
+                    }
+                }
+            }
         }
-        let Some(a) = self.keeping_move(s)? else {
-            return Ok(false);
-        };
-        self.lines.push(ProofLine::Move(a));
-        let mut child = s.clone();
-        child.apply_unchecked(a as usize);
-        self.prove(&child)
+        self.proven.insert(here, line);
+        Ok(true)
+    }
+
+    /// Whether the position `child`, just reached by a move of P, has its proof written
+    /// already (so a move to it costs one line).
+    fn written(&self, child: &R) -> bool {
+        let there = (child.key(), child.move_count());
+        match child.current_player() {
+            None => false,
+            Some(p) if p == self.player => self.proven.contains_key(&there),
+            Some(_) => self.proven_after.contains_key(&there),
+        }
     }
 
     /// A move of the claiming player at `s` that keeps the claim (`None` when the budget
-    /// stopped the search): of those that do, the one whose position cost the search the least
-    /// work (a small search, a small proof tree below it), then the one that leaves the other
-    /// player the fewest replies, then the lowest.
+    /// stopped the search): the first, in the order of the actions, to a position whose proof
+    /// is written already; else of those that keep it, the one whose position cost the search
+    /// the least work (a small search, a small proof tree below it), then the one that leaves
+    /// the other player the fewest replies, then the lowest.
     fn keeping_move(&mut self, s: &R) -> Result<Option<u32>> {
+        let actions = s.legal_actions();
+        let mut child = s.clone();
+        for &a in &actions {
+            child.clone_from(s);
+            child.apply_unchecked(a as usize);
+            if self.written(&child) {
+                return Ok(Some(a));
+            }
+        }
         let mut best: Option<((u32, usize), u32)> = None;
-        for a in s.legal_actions() {
+        for a in actions {
             let mut child = s.clone();
             child.apply_unchecked(a as usize);
             match Exact::exact(&mut self.searcher, &child, self.player) {
@@ -222,40 +287,75 @@ mod tests {
     }
 
     /// Replays the lines as the checker does: every branch of the other player's, one move
-    /// of the claimant's, each leaf settled by minimax; returns the lines used.
-    fn check<R: Rules>(s: &R, player: usize, at_least: i32, lines: &[ProofLine]) -> usize {
-        let Some(mover) = s.current_player() else {
-            assert!(outcome(s, player) >= at_least);
-            return 0;
-        };
-        if mover != player {
-            let mut used = 0;
-            for a in s.legal_actions() {
-                let mut c = s.clone();
-                c.apply_unchecked(a as usize);
-                used += check(&c, player, at_least, &lines[used..]);
+    /// of the claimant's, each leaf settled by minimax, each reference to an earlier line
+    /// compared with the position proven there (board, key, move count); `used` counts the
+    /// lines, `done` holds the positions whose proof is complete by line, `done_after` the
+    /// other player's positions reached by a line's move, once their proof is complete.
+    struct Checker<'a> {
+        lines: &'a [ProofLine],
+        used: usize,
+        done: HashMap<usize, (Vec<i8>, u64, usize)>,
+        done_after: HashMap<usize, (Vec<i8>, u64, usize)>,
+        references: usize,
+    }
+
+    impl Checker<'_> {
+        fn check<R: Rules>(&mut self, s: &R, player: usize, at_least: i32) {
+            let Some(mover) = s.current_player() else {
+                assert!(outcome(s, player) >= at_least);
+                return;
+            };
+            if mover != player {
+                for a in s.legal_actions() {
+                    let mut c = s.clone();
+                    c.apply_unchecked(a as usize);
+                    self.check(&c, player, at_least);
+                }
+                return;
             }
-            return used;
-        }
-        match lines[0] {
-            ProofLine::Leaf => {
-                let mut budget = 100_000;
-                assert_eq!(minimax(s, player, at_least, &mut budget), Some(true));
-                1
+            let line = self.used;
+            self.used += 1;
+            let here = (s.cells().to_vec(), s.key(), s.move_count());
+            match self.lines[line] {
+                ProofLine::Leaf => {
+                    let mut budget = 100_000;
+                    assert_eq!(minimax(s, player, at_least, &mut budget), Some(true));
+                }
+                ProofLine::Move(a) => {
+                    assert!(s.legal_actions().contains(&a));
+                    let mut c = s.clone();
+                    c.apply_unchecked(a as usize);
+                    self.check(&c, player, at_least);
+                    let theirs = c.current_player().is_some_and(|p| p != player);
+                    if theirs {
+                        let there = (c.cells().to_vec(), c.key(), c.move_count());
+                        self.done_after.insert(line, there);
+                    }
+                }
+                ProofLine::Same(k) => {
+                    assert_eq!(self.done.get(&(k as usize)), Some(&here), "line {line}");
+                    self.references += 1;
+                }
+                ProofLine::MoveSame(a, k) => {
+                    assert!(s.legal_actions().contains(&a));
+                    let mut c = s.clone();
+                    c.apply_unchecked(a as usize);
+                    assert!(c.current_player().is_some_and(|p| p != player));
+                    let there = (c.cells().to_vec(), c.key(), c.move_count());
+                    assert_eq!(self.done_after.get(&(k as usize)), Some(&there));
+                    self.references += 1;
+                }
             }
-            ProofLine::Move(a) => {
-                assert!(s.legal_actions().contains(&a));
-                let mut c = s.clone();
-                c.apply_unchecked(a as usize);
-                1 + check(&c, player, at_least, &lines[1..])
-            }
+            self.done.insert(line, here);
         }
     }
 
-    /// The lines of a won, a lost and a drawn position replay to the end, and a claim the
-    /// position does not hold is an error.
+    /// The lines of a won, a lost and a drawn position replay to the end (transpositions
+    /// written as references to the line of their first meeting), and a claim the position
+    /// does not hold is an error.
     #[test]
     fn proofs_replay_and_false_claims_are_refused() {
+        let mut references = 0;
         for (name, opt) in [
             ("smallholder", vec![("board", "hex232323")]),
             (
@@ -280,7 +380,16 @@ mod tests {
             for (p, t) in claims {
                 let lines = proof_lines(&root, p, t, &o, None).unwrap().unwrap();
                 assert!(!lines.is_empty());
-                assert_eq!(check(&root, p, t, &lines), lines.len(), "{name} {opt:?}");
+                let mut checker = Checker {
+                    lines: &lines,
+                    used: 0,
+                    done: HashMap::new(),
+                    done_after: HashMap::new(),
+                    references: 0,
+                };
+                checker.check(&root, p, t);
+                assert_eq!(checker.used, lines.len(), "{name} {opt:?}");
+                references += checker.references;
             }
             // One more than the value gives is not to be had.
             let (p, t) = match value {
@@ -291,6 +400,8 @@ mod tests {
             let err = proof_lines(&root, p, t, &o, None).unwrap_err().to_string();
             assert!(err.contains("does not hold"), "{err}");
         }
+        // Transpositions occur on these boards, and are written once.
+        assert!(references > 0);
     }
 
     /// A raised stop flag ends the walk with no lines.

@@ -97,14 +97,14 @@ def test_finished_position_is_refused(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def draw_proof(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("proof") / "draw.proof"
-    assert sf.solve(_state("windflowers", size=3, max_moves=6), certificate=path).value == 0
+    assert sf.solve(_state("windflowers", size=3, max_moves=8), certificate=path).value == 0
     return path.read_text()
 
 
 @pytest.fixture(scope="module")
 def win_proof(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("proof") / "win.proof"
-    assert sf.solve(_state("smallholder", 4, board="hex232323"), certificate=path).value == 1
+    assert sf.solve(_state("smallholder", board="hex232323"), certificate=path).value == 1
     return path.read_text()
 
 
@@ -183,9 +183,142 @@ def test_other_game_or_value_is_rejected(tmp_path: Path, draw_proof: str, win_pr
     for value in (1, -1, 2, True, None):
         _reject(tmp_path, json.dumps(dict(header, value=value)) + "\n" + body, "line 1")
     _reject(tmp_path, json.dumps(dict(header, format="x")) + "\n" + body, "line 1")
-    for version in (2, True, "1", None):
+    for version in (3, 0, True, "2", None):
         changed = json.dumps(dict(header, format_version=version))
         _reject(tmp_path, changed + "\n" + body, "line 1")
+
+
+def _with_checksum(header: dict[str, object], lines: list[str]) -> str:
+    """The file of ``lines`` under ``header`` with the checksum made to match, so that the
+    checker's own play is what rejects it."""
+    body = "\n".join(lines)
+    return json.dumps(dict(header, sha256=hashlib.sha256(body.encode()).hexdigest())) + "\n" + body
+
+
+def _references(lines: list[str]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The file lines of the "=N" lines and of the "a>N" lines, each with its N."""
+    same = [(i + 2, int(t[1:])) for i, t in enumerate(lines) if t.startswith("=")]
+    after = [(i + 2, int(t.partition(">")[2])) for i, t in enumerate(lines) if ">" in t]
+    return same, after
+
+
+def test_transpositions_are_written_once(draw_proof: str, win_proof: str) -> None:
+    # Both proofs meet positions again by other orders of moves: a position of the claimant
+    # as "=N", the line of its first meeting; a move to the other player's position that an
+    # earlier move reached as "a>N", that move's line.
+    for text, moves_to_known in ((draw_proof, True), (win_proof, False)):
+        head, _, body = text.partition("\n")
+        assert json.loads(head)["format_version"] == 2
+        lines = body.split("\n")
+        same, after = _references(lines)
+        assert same and (bool(after) or not moves_to_known)
+        for here, there in same + after:
+            assert 2 <= there < here
+        for _, there in after:
+            assert lines[there - 2].partition(">")[0].isdigit()
+
+
+def _move_target(lines: list[str], marker: str) -> int:
+    """The index of the first reference line with ``marker`` whose line N holds a plain move
+    (so the line after N stands in that move's subtree: complete, another position)."""
+    return next(
+        i
+        for i, t in enumerate(lines)
+        if marker in t and lines[int(t.partition(marker)[2]) - 2].isdigit()
+    )
+
+
+def _after_a_move(lines: list[str], marker: str) -> int:
+    """The index of the first reference line with ``marker`` right below a plain move (the
+    position of that move's line is then above it on its path, its proof not complete)."""
+    return next(i for i, t in enumerate(lines) if marker in t and lines[i - 1].isdigit())
+
+
+@pytest.mark.parametrize("which", ["draw", "win"])
+def test_a_changed_reference_is_rejected_with_its_position(
+    tmp_path: Path, which: str, draw_proof: str, win_proof: str
+) -> None:
+    text = draw_proof if which == "draw" else win_proof
+    head, _, body = text.partition("\n")
+    header = json.loads(head)
+    lines = body.split("\n")
+    i = _move_target(lines, "=")
+    here, there = i + 2, int(lines[i][1:])
+    for bad, match in [
+        (f"={here}", f"line {here}: ={here} after actions .* not an earlier line of this claim"),
+        (f"={here + 5}", "not an earlier line of this claim"),
+        ("=1", "not an earlier line of this claim"),
+        ("=0", "not an earlier line of this claim"),
+        ("=x", f"line {here}: '=x' is not a line number"),
+        ("=-3", "is not a line number"),
+        ("=", "is not a line number"),
+        (f"={there + 1}", f"line {here}: ={there + 1}: the position after actions .* is not"),
+    ]:
+        changed = [*lines[:i], bad, *lines[i + 1 :]]
+        _reject(tmp_path, _with_checksum(header, changed), match)
+    # A reference to the line just above it, where a move stands: that move leads here, so
+    # its proof is not complete.
+    j = _after_a_move(lines, "=")
+    changed = [*lines[:j], f"={j + 1}", *lines[j + 1 :]]
+    _reject(
+        tmp_path,
+        _with_checksum(header, changed),
+        f"line {j + 2}: ={j + 1} after actions .*: the proof at line {j + 1} is not complete",
+    )
+    # Version 1 proofs are trees: a reference there is not an action.
+    _reject(
+        tmp_path,
+        _with_checksum(dict(header, format_version=1), lines),
+        r"line \d+: '=\d+' is not an action id",
+    )
+
+
+def test_a_changed_move_reference_is_rejected_with_its_position(
+    tmp_path: Path, draw_proof: str
+) -> None:
+    head, _, body = draw_proof.partition("\n")
+    header = json.loads(head)
+    lines = body.split("\n")
+    i = _move_target(lines, ">")
+    here = i + 2
+    move, _, there = lines[i].partition(">")
+    n = int(there)
+    for bad, match in [
+        (f"{move}>{here}", f"line {here}: >{here} after actions .* not an earlier line"),
+        (f"{move}>1", "not an earlier line of this claim"),
+        (f"{move}>x", f"line {here}: 'x' after '>' is not a line number"),
+        (f"{move}>", "after '>' is not a line number"),
+        (f"x>{n}", "'x' is not an action id"),
+        (f"100000>{n}", "action 100000 is not legal"),
+        (f"{move}>{n + 1}", f"line {here}: >{n + 1}"),
+    ]:
+        changed = [*lines[:i], bad, *lines[i + 1 :]]
+        _reject(tmp_path, _with_checksum(header, changed), match)
+    j = _after_a_move(lines, ">")
+    move = lines[j].partition(">")[0]
+    changed = [*lines[:j], f"{move}>{j + 1}", *lines[j + 1 :]]
+    _reject(
+        tmp_path,
+        _with_checksum(header, changed),
+        f"line {j + 2}: >{j + 1} after actions .*: line {j + 1} has no move whose proof is "
+        "complete",
+    )
+
+
+def test_a_reference_into_the_other_claim_is_rejected(tmp_path: Path, draw_proof: str) -> None:
+    head, _, body = draw_proof.partition("\n")
+    header = json.loads(head)
+    first = header["claims"][0]["moves"]
+    lines = body.split("\n")
+    i = next(i for i, t in enumerate(lines) if i >= first and t.startswith("="))
+    # Line 3 is complete in the first claim, but a claim stands on its own lines.
+    changed = [*lines[:i], "=3", *lines[i + 1 :]]
+    _reject(
+        tmp_path,
+        _with_checksum(header, changed),
+        rf"line {i + 2}: =3 after actions .* not an earlier line of this claim "
+        rf"\(lines {first + 2} to",
+    )
 
 
 def test_not_a_proof_is_rejected(tmp_path: Path) -> None:
