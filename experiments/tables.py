@@ -680,6 +680,43 @@ def size_text(n: int) -> str:
     return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.1f} kB"
 
 
+def proof_formats() -> str:
+    """The same boards' proofs as trees (format 1, the older build) and as graphs (format 2),
+    the two builds taken in turn (``experiments/proofs/formats.py``, ``results/formats.jsonl``):
+    lines and size of each, and the fastest write and check of each over the rounds."""
+    path = EXPERIMENTS / "proofs" / "results" / "formats.jsonl"
+    got: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        got.setdefault(r["board"], {}).setdefault(r["format_version"], []).append(r)
+    rows = []
+    for board, by in got.items():
+        if set(by) != {1, 2}:
+            continue
+        tree, graph = by[1][0], by[2][0]
+        rows.append(
+            [
+                board,
+                f"{tree['lines']:,} ({size_text(tree['bytes'])})",
+                f"{graph['lines']:,} ({size_text(graph['bytes'])})",
+                f"{tree['lines'] / graph['lines']:.1f}×",
+                " / ".join(f"{min(r['write_seconds'] for r in by[v]):.1f}" for v in (1, 2)),
+                " / ".join(f"{min(r['check_seconds'] for r in by[v]):.1f}" for v in (1, 2)),
+            ]
+        )
+    return table(
+        [
+            "board (empty)",
+            "tree: lines (file)",
+            "graph: lines (file)",
+            "smaller by",
+            "write (s), tree / graph",
+            "check (s), tree / graph",
+        ],
+        rows,
+    )
+
+
 def proofs() -> str:
     """A verified proof of each solved board's value (``experiments/proofs/prove.py``'s rows
     in ``results/proofs.jsonl``): the format (a tree, version 1, or a graph, version 2),
@@ -850,6 +887,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "solved/growth": solve_growth,
     "solved/split-27": lambda: solve_split("smallholder-hex343434-nibbler"),
     "solved/proofs": proofs,
+    "solved/proof-formats": proof_formats,
 }
 
 
