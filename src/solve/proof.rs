@@ -22,6 +22,7 @@
 //! it; of equal work, the one that leaves the other player the fewest replies.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::AtomicBool;
 
 use super::alphabeta::Searcher;
@@ -98,17 +99,27 @@ pub fn proof_lines<R: Knowledge>(
     Ok(done.then_some(walk.lines))
 }
 
+/// A position as the writer tells positions apart: its key, a hash of its board (of its own,
+/// so that two positions are taken for one only if both 64-bit hashes agree) and its move
+/// count. The checker compares the boards themselves.
+type Identity = (u64, u64, usize);
+
+fn identity<R: Rules>(s: &R) -> Identity {
+    let mut h = DefaultHasher::new();
+    s.cells().hash(&mut h);
+    (s.key(), h.finish(), s.move_count())
+}
+
 struct Walk<'a, R: Knowledge> {
     searcher: Searcher<'a, R>,
     player: usize,
     at_least: i32,
     lines: Vec<ProofLine>,
-    /// The positions of P whose proof is complete, by key and move count (the checker also
-    /// compares the boards): the index of the line standing at each.
-    proven: HashMap<(u64, usize), u32>,
+    /// The positions of P whose proof is complete: the index of the line standing at each.
+    proven: HashMap<Identity, u32>,
     /// The running positions of the other player reached by a move of P whose proof is
     /// complete: the index of the line of that move.
-    proven_after: HashMap<(u64, usize), u32>,
+    proven_after: HashMap<Identity, u32>,
 }
 
 impl<R: Knowledge> Walk<'_, R> {
@@ -135,7 +146,7 @@ impl<R: Knowledge> Walk<'_, R> {
             }
             return Ok(true);
         }
-        let here = (s.key(), s.move_count());
+        let here = identity(s);
         if let Some(&line) = self.proven.get(&here) {
             self.lines.push(ProofLine::Same(line));
             return Ok(true);
@@ -153,7 +164,7 @@ impl<R: Knowledge> Walk<'_, R> {
             let mut child = s.clone();
             child.apply_unchecked(a as usize);
             let theirs = child.current_player().is_some_and(|p| p != self.player);
-            let there = (child.key(), child.move_count());
+            let there = identity(&child);
             match self.proven_after.get(&there) {
                 Some(&earlier) if theirs => self.lines.push(ProofLine::MoveSame(a, earlier)),
                 _ => {
@@ -174,7 +185,7 @@ impl<R: Knowledge> Walk<'_, R> {
     /// Whether the position `child`, just reached by a move of P, has its proof written
     /// already (so a move to it costs one line).
     fn written(&self, child: &R) -> bool {
-        let there = (child.key(), child.move_count());
+        let there = identity(child);
         match child.current_player() {
             None => false,
             Some(p) if p == self.player => self.proven.contains_key(&there),
