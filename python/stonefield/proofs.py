@@ -32,14 +32,14 @@ of the claim) reached too, its proof complete above. So a position reached by se
 of moves is proven once: a proof is a graph. The checker takes two positions as the
 same when their boards, move counts and position keys are equal (the engine's key describes
 everything but the board and the move count exactly: see ``stonefield._core.State.key``).
-``moves`` counts a claim's lines. Version 1 files (trees, no ``=`` lines) are read too.
+``moves`` counts a claim's lines. Version 1 files (trees, no ``=N`` or ``a>N`` lines) are
+read too.
 
 The checker (:func:`verify_proof`) trusts only the rules engine (``legal_actions``,
-``apply``, ``undo``, ``current_player``, ``is_terminal``, ``returns``, and for ``=`` lines
-``board``, ``move_count`` and ``key``) and the game record reader: no table, no move ordering,
-no solver. Any failure raises
-:class:`stonefield.RecordError` naming the line of the file and the position (the actions from
-the root) where it fails.
+``apply``, ``undo``, ``current_player``, ``is_terminal``, ``returns``, and for ``=N`` and
+``a>N`` lines ``board``, ``move_count`` and ``key``) and the game record reader: no table, no
+move ordering, no solver. Any failure raises :class:`stonefield.RecordError` naming the line of
+the file and the position (the actions from the root) where it fails.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class ProofCheck:
         value: the root's value for the player to move (+1 / 0 / −1), now checked.
         positions: how many positions the checker visited (each once per line's position
             and per branch followed, finished ones included; a position referred to again by
-            an ``=`` line counts once more, its proof not walked again).
+            an ``=N`` or ``a>N`` line counts once more, its proof not walked again).
         moves: how many move lines the file holds.
         seconds: the time the check took.
     """
@@ -152,10 +152,11 @@ def write_proof(
     table of ``table_mb`` MiB at most, by default the solver's) whose table lasts the whole
     walk: at each of its positions on the proof every move is solved, and of those that keep
     the claim the one whose position cost the search the least work is written (then the one
-    leaving the other player the fewest replies, then the lowest). A position of the claiming
-    player met again (by another order of moves) after its proof is complete is written as a
-    reference to its first line, so the proof's size is that of the distinct positions it
-    needs.
+    leaving the other player the fewest replies, then the lowest); a move to a position whose
+    proof is written already comes before all of those. A position met again (by another
+    order of moves) after its proof is complete is written as a reference to the line where it
+    was first met (``=N``, or ``a>N`` for a move to the other player's position), so the
+    proof's size is that of the distinct positions it needs.
 
     ``time`` (seconds, > 0) bounds the writing: when it runs out, nothing is written.
 
@@ -191,18 +192,8 @@ def write_proof(
             raise TimeoutError(f"certificate: no proof within {time} s; nothing written")
         ids = found.tolist()
         claims.append({"player": player, "at_least": at_least, "moves": len(ids)})
-        # The file's line of the claim's line k: the header is line 1.
-        first = len(body) + 2
-        body.extend(
-            f"{a}\n"
-            if 0 <= a < 1 << 32
-            else f"{a & 0xFFFFFFFF}>{first + (a >> 32) - 1}\n"
-            if a > 0
-            else "?\n"
-            if a == -1
-            else f"={first + (-2 - a)}\n"
-            for a in ids
-        )
+        first = len(body) + 2  # the file's line of the claim's first line
+        body.extend(_line_text(a, first) for a in ids)
     text = "".join(body)
     header = {
         "format": FORMAT,
@@ -214,6 +205,20 @@ def write_proof(
     }
     Path(path).write_text(json.dumps(header, separators=(",", ":")) + "\n" + text, encoding="utf-8")
     return len(body)
+
+
+def _line_text(code: int, first: int) -> str:
+    """A line of the file from ``_core.proof_lines``'s code for it, in a claim whose first
+    line is the file's line ``first`` (the header is line 1): a move, "?", "=N" (the same
+    position as the claim's line k: code −2 − k) or "a>N" (the move a to the position the move
+    of the claim's line k reached: code a + (k + 1)·2³²)."""
+    if code == -1:
+        return "?\n"
+    if code < 0:
+        return f"={first + (-2 - code)}\n"
+    if code >= 1 << 32:
+        return f"{code & 0xFFFFFFFF}>{first + (code >> 32) - 1}\n"
+    return f"{code}\n"
 
 
 def solve(
