@@ -48,10 +48,10 @@ import hashlib
 import json
 import os
 import time as _time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from . import _core
 from .records import from_record, to_record
@@ -185,26 +185,52 @@ def write_proof(
         return None if time is None else max(time - (_time.perf_counter() - start), 1e-9)
 
     claims = []
-    body: list[str] = []
+    found_all = []
     for player, at_least in _claims(value, mover):
         found = _core.proof_lines(state, player, at_least, table_mb=table_mb, time=left())
         if found is None:
             raise TimeoutError(f"certificate: no proof within {time} s; nothing written")
-        ids = found.tolist()
-        claims.append({"player": player, "at_least": at_least, "moves": len(ids)})
-        first = len(body) + 2  # the file's line of the claim's first line
-        body.extend(_line_text(a, first) for a in ids)
-    text = "".join(body)
+        claims.append({"player": player, "at_least": at_least, "moves": len(found)})
+        found_all.append(found)
+    # The header takes the body's checksum, known once the body is written: it is written
+    # first with a stand-in of the same length, patched at the end. The lines go out in
+    # chunks (a proof may have a hundred million), into a file beside the path that takes
+    # its place when complete.
     header = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "record": to_record(state),
         "value": value,
         "claims": claims,
-        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "sha256": "0" * 64,
     }
-    Path(path).write_text(json.dumps(header, separators=(",", ":")) + "\n" + text, encoding="utf-8")
-    return len(body)
+    head = json.dumps(header, separators=(",", ":"))
+    at = head.index('"sha256":"') + len('"sha256":"')
+    path = Path(path)
+    part = path.with_name(path.name + ".part")
+    digest = hashlib.sha256()
+    lines = 0
+    try:
+        with open(part, "wb") as f:
+            f.write(head.encode() + b"\n")
+            for found in found_all:
+                first = lines + 2  # the file's line of the claim's first line
+                for i in range(0, len(found), _CHUNK):
+                    text = "".join(_line_text(a, first) for a in found[i : i + _CHUNK].tolist())
+                    data = text.encode()
+                    digest.update(data)
+                    f.write(data)
+                lines += len(found)
+            f.seek(at)
+            f.write(digest.hexdigest().encode())
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
+    return lines
+
+
+#: Proof lines formatted at a time by the writer.
+_CHUNK = 1 << 20
 
 
 def _line_text(code: int, first: int) -> str:
@@ -345,45 +371,48 @@ def _number(text: str) -> int:
     return int(text) if text.isascii() and text.isdigit() else -1
 
 
-def _identity(state: _core.State) -> tuple[int, bytes, int]:
-    """What makes two positions the same for an ``=`` line: the move count, the board and the
-    position key (equal boards have equal keys exactly when the rest of the position is equal)."""
-    return (state.move_count, state.board.tobytes(), state.key())
+def _identity(state: _core.State) -> bytes:
+    """What makes two positions the same for a reference: the board, the position key (equal
+    boards have equal keys exactly when the rest of the position is equal) and the move count,
+    in one string of bytes (a game's boards have one length)."""
+    return (
+        state.board.tobytes()
+        + state.key().to_bytes(8, "little")
+        + state.move_count.to_bytes(8, "little")
+    )
 
 
 class _Lines:
-    """The move lines of a proof file, read one by one with their line numbers, and the
-    positions of the lines that ``=`` lines refer to, once their proofs are complete."""
+    """The move lines of a proof file, read one by one (streamed from the file) with their
+    line numbers, and the positions of the lines that references name, once their proofs are
+    complete."""
 
-    def __init__(self, lines: list[str], version: int) -> None:
+    def __init__(
+        self, lines: Iterator[str], version: int, wanted: set[int], wanted_after: set[int]
+    ) -> None:
         self.lines = lines
         self.i = 0
         self.version = version
         #: The file line where the claim being checked starts.
         self.claim_first = 2
-        #: The lines some ``=`` line refers to, and those some ``a>N`` line refers to (only
-        #: their positions are kept).
-        self.wanted: set[int] = set()
-        self.wanted_after: set[int] = set()
-        if version >= 2:
-            for text in lines:
-                if text.startswith("="):
-                    self.wanted.add(_number(text[1:]))
-                elif ">" in text:
-                    self.wanted_after.add(_number(text.partition(">")[2]))
+        #: The lines some ``=N`` line names, and those some ``a>N`` line names (only their
+        #: positions are kept).
+        self.wanted = wanted
+        self.wanted_after = wanted_after
         #: Line → the position there, once its proof is complete (wanted lines only).
-        self.done: dict[int, tuple[int, bytes, int]] = {}
+        self.done: dict[int, bytes] = {}
         #: Line → the other player's position its move reached, once its proof is complete.
-        self.done_after: dict[int, tuple[int, bytes, int]] = {}
+        self.done_after: dict[int, bytes] = {}
 
     def take(self, legal: list[int], where: list[int]) -> tuple[str, int, int]:
         """The next line: ("move", a legal action, -1), ("move", a, N) for "a>N", ("leaf",
         0, -1) for "?" (settled by minimax) or ("same", 0, N) for "=N"."""
-        if self.i >= len(self.lines):
+        line = next(self.lines, None)
+        if line is None:
             raise _core.RecordError(
                 f"line {self.i + 2}: the proof ends early, a move is missing after actions {where}"
             )
-        text = self.lines[self.i].strip()
+        text = line.strip()
         self.i += 1
         if text == "?":
             return ("leaf", 0, -1)
@@ -527,8 +556,44 @@ def _check_after(
     return 1
 
 
+def _scan(f: IO[bytes], version: int) -> tuple[int, str, set[int], set[int]]:
+    """The first pass over the body (``f`` just after the header): the number of lines, the
+    SHA-256 of the body and the lines that ``=N`` and ``a>N`` lines name. Raises for a body
+    that is not UTF-8 text or whose last line is cut."""
+    digest = hashlib.sha256()
+    count = 0
+    wanted: set[int] = set()
+    wanted_after: set[int] = set()
+    for raw in f:
+        count += 1
+        if not raw.endswith(b"\n"):
+            raise _core.RecordError(f"line {count + 1}: the last line is cut: truncated")
+        if not raw.isascii():
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise _core.RecordError(f"line {count + 1}: not UTF-8 text, not a proof") from None
+        digest.update(raw)
+        if version >= 2:
+            if raw.startswith(b"="):
+                wanted.add(_number(raw[1:-1].decode()))
+            elif b">" in raw:
+                wanted_after.add(_number(raw[:-1].decode().partition(">")[2]))
+    return count, digest.hexdigest(), wanted, wanted_after
+
+
+def _body_lines(f: IO[bytes]) -> Iterator[str]:
+    """The body's lines as text, without their newlines (``f`` just after the header)."""
+    for raw in f:
+        yield raw[:-1].decode("utf-8")
+
+
 def verify_proof(path: str | Path) -> ProofCheck:
     """Checks a proof file written by ``sf.solve(..., certificate=path)`` with the rules alone.
+
+    The file is read twice, a line at a time (its checksum and the lines references name
+    first, then the proof), so its size is not held in memory: a check keeps only the
+    positions that references name.
 
     Returns:
         ProofCheck: the game, the root, its value and how many positions were checked.
@@ -540,16 +605,22 @@ def verify_proof(path: str | Path) -> ProofCheck:
     """
     start = _time.perf_counter()
     try:
-        raw = Path(path).read_bytes()
+        f = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as e:
         raise _core.RecordError(f"{path}: cannot be read ({e})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _core.RecordError(f"{path}: not UTF-8 text, not a proof") from None
-    head, sep, body = text.partition("\n")
-    if not sep:
+    with f:
+        return _verify(f, start)
+
+
+def _verify(f: IO[bytes], start: float) -> ProofCheck:
+    """:func:`verify_proof` of the open file ``f``."""
+    raw_head = f.readline()
+    if not raw_head.endswith(b"\n"):
         raise _core.RecordError("line 1: no header line ended by a newline: truncated")
+    try:
+        head = raw_head[:-1].decode("utf-8")
+    except UnicodeDecodeError:
+        raise _core.RecordError("line 1: not UTF-8 text, not a proof") from None
     try:
         header = json.loads(head)
     except ValueError as e:
@@ -580,9 +651,10 @@ def verify_proof(path: str | Path) -> ProofCheck:
     claims = header.get("claims")
     if not isinstance(claims, list) or len(claims) != len(want):
         raise _core.RecordError(f"line 1: claims: a value of {value:+d} needs {len(want)} claims")
-    lines = _Lines(body.split("\n")[:-1] if body.endswith("\n") else body.split("\n"), int(version))
-    if body and not body.endswith("\n"):
-        raise _core.RecordError(f"line {len(lines.lines) + 1}: the last line is cut: truncated")
+    body_at = f.tell()
+    count, digest, wanted, wanted_after = _scan(f, int(version))
+    f.seek(body_at)
+    lines = _Lines(_body_lines(f), int(version), wanted, wanted_after)
     positions = 0
     for claim, (player, at_least) in zip(claims, want):
         if not isinstance(claim, dict) or (claim.get("player"), claim.get("at_least")) != (
@@ -601,9 +673,9 @@ def verify_proof(path: str | Path) -> ProofCheck:
                 f"line 1: claims: player {player}'s proof has {lines.i - first} moves, the "
                 f"header says {claim.get('moves')!r}"
             )
-    if lines.i != len(lines.lines):
+    if lines.i != count:
         raise _core.RecordError(f"line {lines.i + 2}: more lines than the proof uses")
-    if hashlib.sha256(body.encode()).hexdigest() != header.get("sha256"):
+    if digest != header.get("sha256"):
         raise _core.RecordError("line 1: sha256 does not match the moves: the file was altered")
     return ProofCheck(
         game=game.name,

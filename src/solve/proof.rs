@@ -99,15 +99,17 @@ pub fn proof_lines<R: Knowledge>(
     Ok(done.then_some(walk.lines))
 }
 
-/// A position as the writer tells positions apart: its key, a hash of its board (of its own,
-/// so that two positions are taken for one only if both 64-bit hashes agree) and its move
-/// count. The checker compares the boards themselves.
-type Identity = (u64, u64, usize);
+/// A position as the writer tells positions apart: its key and a hash of its board and move
+/// count (of its own, so that two positions are taken for one only if both 64-bit hashes
+/// agree; 16 bytes, as a proof may hold a hundred million positions). The checker compares
+/// the boards and move counts themselves.
+type Identity = (u64, u64);
 
 fn identity<R: Rules>(s: &R) -> Identity {
     let mut h = DefaultHasher::new();
     s.cells().hash(&mut h);
-    (s.key(), h.finish(), s.move_count())
+    s.move_count().hash(&mut h);
+    (s.key(), h.finish())
 }
 
 struct Walk<'a, R: Knowledge> {

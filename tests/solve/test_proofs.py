@@ -321,6 +321,35 @@ def test_a_reference_into_the_other_claim_is_rejected(tmp_path: Path, draw_proof
     )
 
 
+def test_the_writer_leaves_only_the_finished_file(tmp_path: Path) -> None:
+    # The lines go to a file beside the path, which takes its place when complete: no part
+    # file is left, and a path that cannot be written raises with nothing left behind.
+    state = _state("smallholder", board="hex232323")
+    path = tmp_path / "p.proof"
+    lines = sf.proofs.write_proof(state, 1, path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.proof"]
+    head, _, body = path.read_text().partition("\n")
+    assert len(body.splitlines()) == lines
+    assert json.loads(head)["sha256"] == hashlib.sha256(body.encode()).hexdigest()
+    with pytest.raises(OSError):
+        sf.proofs.write_proof(state, 1, tmp_path / "missing" / "p.proof")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.proof"]
+    # Written again over an older file: replaced whole.
+    path.write_text("old\n" * 10_000)
+    assert sf.proofs.write_proof(state, 1, path) == lines
+    assert sf.verify_proof(path).moves == lines
+
+
+def test_a_line_that_is_not_text_is_rejected(tmp_path: Path, draw_proof: str) -> None:
+    data = draw_proof.encode()
+    head, _, body = data.partition(b"\n")
+    lines = body.split(b"\n")
+    lines[3] = b"\xff\xfe"
+    (tmp_path / "bad.proof").write_bytes(head + b"\n" + b"\n".join(lines))
+    with pytest.raises(sf.RecordError, match="line 5: not UTF-8 text"):
+        sf.verify_proof(tmp_path / "bad.proof")
+
+
 def test_not_a_proof_is_rejected(tmp_path: Path) -> None:
     _reject(tmp_path, "", "line 1")
     _reject(tmp_path, "hello\n1\n", "line 1")
