@@ -593,9 +593,9 @@ pub fn solve(
 /// for `stonefield.proofs.write_proof`: one action id per line of the claim's proof, −1 for a
 /// position left to the checker's minimax, −2 − k for the same position as at the claim's
 /// line k (0-based), a + (k + 1)·2³² for the move a to the position the move of line k
-/// reached (the proofs referred to complete above); `None` when `time` (seconds) ran out first. One
-/// alpha-beta search (one thread, `table_mb` MiB at most, the game's symmetries) chooses the
-/// claiming player's moves.
+/// reached (the proofs referred to complete above); `None` when `time` (seconds) ran out
+/// first. One alpha-beta search (one thread, `table_mb` MiB at most, the game's symmetries)
+/// chooses the claiming player's moves.
 ///
 /// Raises:
 ///     InvalidOptionError: the claim does not hold (no proof), or a bad setting.
