@@ -58,7 +58,6 @@ BOARDS: list[tuple[str, dict[str, Any]]] = [
     ],
     *[("windflowers", {"grid": "square", "size": 3, **v}) for v in WINDFLOWERS_VARIANTS],
     ("faraday", {"grid": "hex_limping", "order": 4, "min_offer_stones": 1}),
-    ("faraday", {"grid": "trisquare", "order": 4, "min_offer_stones": 1}),
     *[("windflowers", {"grid": "hex", "size": 3, **v}) for v in WINDFLOWERS_VARIANTS],
 ]
 
