@@ -94,7 +94,9 @@ def prove(game: str, options: dict[str, Any], seconds: float, keep: int, files: 
         "format_version": sf.proofs.FORMAT_VERSION,
     }
     files.mkdir(parents=True, exist_ok=True)
-    path = files / f"{slug}.proof"
+    # Written and checked under another name, so that the folder of kept proofs never holds
+    # one that is not kept (a large proof is there for many minutes).
+    path = files / f"{slug}.proof.checking"
     started = time.perf_counter()
     try:
         lines = sf.proofs.write_proof(state, int(solved.value), path, time=seconds)
@@ -105,15 +107,18 @@ def prove(game: str, options: dict[str, Any], seconds: float, keep: int, files: 
     check = sf.verify_proof(path)
     assert check.value == solved.value and check.moves == lines
     size = path.stat().st_size
+    kept = files / f"{slug}.proof"
     row.update(
         stopped="",
         lines=lines,
         bytes=size,
         positions=check.positions,
         check_seconds=round(check.seconds, 3),
-        kept=f"files/{path.name}" if size <= keep else None,
+        kept=f"files/{kept.name}" if size <= keep else None,
     )
-    if size > keep:
+    if size <= keep:
+        path.replace(kept)
+    else:
         path.unlink()
     return row
 
