@@ -205,7 +205,7 @@ def write_proof(
         "sha256": "0" * 64,
     }
     head = json.dumps(header, separators=(",", ":"))
-    at = head.index('"sha256":"') + len('"sha256":"')
+    at = head.rindex('"sha256":"') + len('"sha256":"')  # the last key
     path = Path(path)
     part = path.with_name(path.name + ".part")
     digest = hashlib.sha256()
