@@ -471,11 +471,7 @@ def _check(
         kind, a, ref = lines.take(legal, path)
         if kind == "same":
             a = ref
-            if not lines.claim_first <= a < here:
-                raise _core.RecordError(
-                    f"line {here}: ={a} after actions {path} is not an earlier line of this "
-                    f"claim (lines {lines.claim_first} to {here - 1})"
-                )
+            _earlier(lines, here, f"={a}", a, path)
             seen = lines.done.get(a)
             if seen is None:
                 raise _core.RecordError(
@@ -526,17 +522,23 @@ def _check(
     return n
 
 
+def _earlier(lines: _Lines, here: int, text: str, ref: int, path: list[int]) -> None:
+    """Raises unless the line ``ref`` that the reference ``text`` at line ``here`` names is an
+    earlier line of the claim being checked."""
+    if not lines.claim_first <= ref < here:
+        raise _core.RecordError(
+            f"line {here}: {text} after actions {path} is not an earlier line of this claim "
+            f"(lines {lines.claim_first} to {here - 1})"
+        )
+
+
 def _check_after(
     state: _core.State, player: int, lines: _Lines, path: list[int], here: int, ref: int
 ) -> int:
     """Checks the "a>N" line ``here``: the position its move reached (``state``, after
     ``path``) is the other player's, running, and the one the move of line N reached, whose
     proof is complete above; returns the positions visited (this one)."""
-    if not lines.claim_first <= ref < here:
-        raise _core.RecordError(
-            f"line {here}: >{ref} after actions {path} is not an earlier line of this claim "
-            f"(lines {lines.claim_first} to {here - 1})"
-        )
+    _earlier(lines, here, f">{ref}", ref, path)
     if state.is_terminal() or state.current_player == player:
         raise _core.RecordError(
             f"line {here}: >{ref}: the position after actions {path} is not the other "
